@@ -1,0 +1,217 @@
+"""Card catalogues, counter rules, and each character's pool and arsenals."""
+
+from django.core.validators import MinValueValidator
+from django.db import models
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+
+from events.models import Character, Condition
+
+
+class Catalogue(models.Model):
+    name = models.CharField(_("name"), max_length=200, unique=True)
+    description = models.TextField(_("description"), blank=True)
+
+    class Meta:
+        verbose_name = _("card catalogue")
+        verbose_name_plural = _("card catalogues")
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Effect(models.TextChoices):
+    """What a card does to its target: a condition, or nothing (CR1)."""
+
+    NONE = "", _("no effect")
+    LIGHTLY_WOUNDED = Condition.LIGHTLY_WOUNDED.value, Condition.LIGHTLY_WOUNDED.label
+    HEAVILY_WOUNDED = Condition.HEAVILY_WOUNDED.value, Condition.HEAVILY_WOUNDED.label
+    PARALYSED = Condition.PARALYSED.value, Condition.PARALYSED.label
+    SUBDUED = Condition.SUBDUED.value, Condition.SUBDUED.label
+    HELPLESS = Condition.HELPLESS.value, Condition.HELPLESS.label
+    DEAD = Condition.DEAD.value, Condition.DEAD.label
+
+
+class Card(models.Model):
+    class Category(models.TextChoices):
+        SPELL = "spell", _("spell")
+        ABILITY = "ability", _("ability")
+
+    class Kind(models.TextChoices):
+        ATTACK = "attack", _("attack")
+        DEFENCE = "defence", _("defence")
+
+    class MagicType(models.TextChoices):
+        NONE = "", _("—")
+        UNIVERSAL = "universal", _("Universal")
+        WIND = "wind", _("Wind")
+        EARTH = "earth", _("Earth")
+        WATER = "water", _("Water")
+        FIRE = "fire", _("Fire")
+
+    class ActionKind(models.TextChoices):
+        STANDARD = "standard", _("standard action")
+        OPPORTUNITY = "opportunity", _("opportunity action")
+        INTERRUPT = "interrupt", _("immediate interrupt")
+        RESPONSE = "response", _("immediate response")
+
+    catalogue = models.ForeignKey(
+        Catalogue, on_delete=models.CASCADE, related_name="cards", verbose_name=_("catalogue")
+    )
+    name_ru = models.CharField(_("name (Russian)"), max_length=120)
+    name_en = models.CharField(_("name (English)"), max_length=120, blank=True)
+    category = models.CharField(_("spell or ability"), max_length=10, choices=Category.choices, default=Category.SPELL)
+    kind = models.CharField(_("attack or defence"), max_length=10, choices=Kind.choices)
+    magic_type = models.CharField(_("magic type"), max_length=10, choices=MagicType.choices, blank=True, default="")
+    full_effect = models.CharField(
+        _("full effect"), max_length=20, choices=Effect.choices, blank=True, default=Effect.NONE
+    )
+    softened_effect = models.CharField(
+        _("softened effect"), max_length=20, choices=Effect.choices, blank=True, default=Effect.NONE
+    )
+    rules_text = models.TextField(_("rules text"), blank=True)
+    tags = models.CharField(_("tags"), max_length=200, blank=True, help_text=_("Comma-separated, e.g. fire, mind"))
+    action_kind = models.CharField(
+        _("action kind in battles"), max_length=20, choices=ActionKind.choices, default=ActionKind.STANDARD
+    )
+    trigger_text = models.CharField(_("trigger"), max_length=300, blank=True)
+
+    class Meta:
+        verbose_name = _("card")
+        verbose_name_plural = _("cards")
+        ordering = ["catalogue", "kind", "name_ru"]
+        constraints = [models.UniqueConstraint(fields=["catalogue", "name_ru"], name="card_name_unique_in_catalogue")]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def name(self) -> str:
+        if (get_language() or "ru").startswith("en") and self.name_en:
+            return self.name_en
+        return self.name_ru
+
+    @property
+    def tag_list(self) -> list[str]:
+        return [t.strip().lower() for t in self.tags.split(",") if t.strip()]
+
+    @property
+    def is_attack(self) -> bool:
+        return self.kind == self.Kind.ATTACK
+
+
+class CounterRule(models.Model):
+    """CR2: what a defence card does against an attack card, or against every attack card with a tag."""
+
+    class Outcome(models.TextChoices):
+        PARRIED = "parried", _("parries")
+        SOFTENED = "softened", _("softens")
+        NOT_PARRIED = "not_parried", _("does nothing")
+
+    defence_card = models.ForeignKey(
+        Card, on_delete=models.CASCADE, related_name="counters", verbose_name=_("defence card")
+    )
+    attack_card = models.ForeignKey(
+        Card,
+        on_delete=models.CASCADE,
+        related_name="countered_by",
+        null=True,
+        blank=True,
+        verbose_name=_("attack card"),
+    )
+    attack_tag = models.CharField(_("or attack tag"), max_length=50, blank=True)
+    outcome = models.CharField(_("outcome"), max_length=20, choices=Outcome.choices)
+
+    class Meta:
+        verbose_name = _("counter rule")
+        verbose_name_plural = _("counter rules")
+        constraints = [
+            models.CheckConstraint(
+                condition=(models.Q(attack_card__isnull=False) & models.Q(attack_tag=""))
+                | (models.Q(attack_card__isnull=True) & ~models.Q(attack_tag="")),
+                name="counter_rule_card_xor_tag",
+            ),
+            models.UniqueConstraint(
+                fields=["defence_card", "attack_card"],
+                condition=models.Q(attack_card__isnull=False),
+                name="counter_rule_once_per_card",
+            ),
+            models.UniqueConstraint(
+                fields=["defence_card", "attack_tag"],
+                condition=~models.Q(attack_tag=""),
+                name="counter_rule_once_per_tag",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        target = self.attack_card or f"#{self.attack_tag}"
+        return f"{self.defence_card} → {target}: {self.get_outcome_display()}"
+
+
+class PoolEntry(models.Model):
+    """A card a character may put into an arsenal, and how many copies they own."""
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="pool", verbose_name=_("character"))
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="+", verbose_name=_("card"))
+    copies = models.PositiveSmallIntegerField(_("copies"), default=1, validators=[MinValueValidator(1)])
+
+    class Meta:
+        verbose_name = _("card in pool")
+        verbose_name_plural = _("card pool")
+        constraints = [models.UniqueConstraint(fields=["character", "card"], name="pool_card_once")]
+
+    def __str__(self) -> str:
+        return f"{self.card} ×{self.copies}"
+
+
+class ArsenalCard(models.Model):
+    """The current arsenal: the cards the character holds in hand now."""
+
+    character = models.ForeignKey(
+        Character, on_delete=models.CASCADE, related_name="arsenal", verbose_name=_("character")
+    )
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="+", verbose_name=_("card"))
+    copies = models.PositiveSmallIntegerField(_("copies"), default=1, validators=[MinValueValidator(1)])
+
+    class Meta:
+        verbose_name = _("card in arsenal")
+        verbose_name_plural = _("current arsenal")
+        constraints = [models.UniqueConstraint(fields=["character", "card"], name="arsenal_card_once")]
+
+    def __str__(self) -> str:
+        return f"{self.card} ×{self.copies}"
+
+
+class PreparedArsenal(models.Model):
+    """A named arsenal prepared earlier, taken whole at the start of a round (D3)."""
+
+    character = models.ForeignKey(
+        Character, on_delete=models.CASCADE, related_name="prepared_arsenals", verbose_name=_("character")
+    )
+    name = models.CharField(_("name"), max_length=100)
+
+    class Meta:
+        verbose_name = _("prepared arsenal")
+        verbose_name_plural = _("prepared arsenals")
+        ordering = ["name"]
+        constraints = [models.UniqueConstraint(fields=["character", "name"], name="prepared_arsenal_name_once")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class PreparedArsenalCard(models.Model):
+    arsenal = models.ForeignKey(
+        PreparedArsenal, on_delete=models.CASCADE, related_name="cards", verbose_name=_("prepared arsenal")
+    )
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="+", verbose_name=_("card"))
+    copies = models.PositiveSmallIntegerField(_("copies"), default=1, validators=[MinValueValidator(1)])
+
+    class Meta:
+        verbose_name = _("card in prepared arsenal")
+        verbose_name_plural = _("cards in prepared arsenal")
+        constraints = [models.UniqueConstraint(fields=["arsenal", "card"], name="prepared_card_once")]
+
+    def __str__(self) -> str:
+        return f"{self.card} ×{self.copies}"

@@ -1,0 +1,89 @@
+"""Who may see what (DESIGN.md §6).
+
+Every view fetches its objects through these helpers; anything out of the
+caller's scope is a 404, so that a guessed id reveals nothing.
+"""
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import QuerySet
+from django.http import Http404
+
+from events.models import Character, Event, StaffRole
+
+ORGANIZER = StaffRole.Role.ORGANIZER
+REFEREE = StaffRole.Role.REFEREE
+AnyUser = User | AnonymousUser
+
+
+def roles_in(user: AnyUser, event: Event | int) -> set[str]:
+    if not user.is_authenticated:
+        return set()
+    event_id = event if isinstance(event, int) else event.pk
+    return set(StaffRole.objects.filter(user=user, event_id=event_id).values_list("role", flat=True))
+
+
+def is_organizer(user: AnyUser, event: Event | int) -> bool:
+    return ORGANIZER in roles_in(user, event)
+
+
+def is_referee(user: AnyUser, event: Event | int) -> bool:
+    """Organizers may referee their own event too."""
+    return bool(roles_in(user, event) & {ORGANIZER, REFEREE})
+
+
+def staffed_events(user: AnyUser, *roles: str) -> QuerySet[Event]:
+    if not user.is_authenticated:
+        return Event.objects.none()
+    wanted = roles or (ORGANIZER, REFEREE)
+    return Event.objects.filter(staff__user=user, staff__role__in=wanted).distinct()
+
+
+def event_for_staff(user: AnyUser, event_id: int, *roles: str) -> Event:
+    """The event, if the user holds one of ``roles`` in it (default: organizer or referee)."""
+    try:
+        return staffed_events(user, *roles).get(pk=event_id)
+    except Event.DoesNotExist:
+        raise Http404 from None
+
+
+def event_for_organizer(user: AnyUser, event_id: int) -> Event:
+    return event_for_staff(user, event_id, ORGANIZER)
+
+
+def event_for_referee(user: AnyUser, event_id: int) -> Event:
+    return event_for_staff(user, event_id, ORGANIZER, REFEREE)
+
+
+def character_for_staff(user: AnyUser, character_id: int, *roles: str) -> Character:
+    events = staffed_events(user, *roles)
+    try:
+        return Character.objects.select_related("event").get(pk=character_id, event__in=events)
+    except Character.DoesNotExist:
+        raise Http404 from None
+
+
+def character_for_player(user: AnyUser, character_id: int) -> Character:
+    """The player's own character (any status: they follow their application)."""
+    if not user.is_authenticated:
+        raise Http404
+    try:
+        return Character.objects.select_related("event").get(pk=character_id, player=user)
+    except Character.DoesNotExist:
+        raise Http404 from None
+
+
+def character_for_token(token: str) -> Character:
+    """The character behind a secret link, if the link has not been revoked."""
+    try:
+        return Character.objects.select_related("event").get(
+            link_token=token, link_active=True, status=Character.Status.ACCEPTED
+        )
+    except Character.DoesNotExist:
+        raise Http404 from None
+
+
+def can_see_unplayed_cards(user: AnyUser, character: Character) -> bool:
+    """D4: only the holder, the event's referees and organizers see unplayed cards."""
+    if user.is_authenticated and character.player_id == user.pk:
+        return True
+    return is_referee(user, character.event_id)

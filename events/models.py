@@ -1,0 +1,200 @@
+"""Events, their staff, and the characters registered to them."""
+
+import secrets
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+class Condition(models.TextChoices):
+    # The values are the engine's condition names (duels/engine/conditions.py).
+    FIT = "fit", _("fit")
+    LIGHTLY_WOUNDED = "lightly_wounded", _("lightly wounded")
+    HEAVILY_WOUNDED = "heavily_wounded", _("heavily wounded")
+    PARALYSED = "paralysed", _("paralysed")
+    SUBDUED = "subdued", _("subdued")
+    HELPLESS = "helpless", _("helpless")
+    DEAD = "dead", _("dead")
+
+
+class Event(models.Model):
+    name = models.CharField(_("name"), max_length=200)
+    starts_on = models.DateField(_("starts on"))
+    ends_on = models.DateField(_("ends on"))
+    place = models.CharField(_("place"), max_length=200, blank=True)
+    description = models.TextField(_("description"), blank=True)
+    catalogue = models.ForeignKey(
+        "cards.Catalogue",
+        verbose_name=_("card catalogue"),
+        on_delete=models.PROTECT,
+        related_name="events",
+        null=True,
+        blank=True,
+    )
+    registration_open = models.BooleanField(_("registration open"), default=True)
+    # Rule settings (RULES.md defaults).
+    answer_window_s = models.PositiveSmallIntegerField(
+        _("answer window, seconds"), default=15, validators=[MinValueValidator(1), MaxValueValidator(600)]
+    )
+    situation_gap_s = models.PositiveIntegerField(
+        _("situation gap, seconds"), default=180, validators=[MinValueValidator(10), MaxValueValidator(3600)]
+    )
+    instant_attack_distance_m = models.DecimalField(
+        _("instant attack distance, metres"), max_digits=4, decimal_places=1, default=2
+    )
+    reactions_from_round = models.PositiveSmallIntegerField(
+        _("opportunity and immediate actions from round"), default=2, validators=[MinValueValidator(1)]
+    )
+    duels_on = models.BooleanField(_("duels"), default=True)
+    battles_on = models.BooleanField(_("battles"), default=True)
+    mass_battles_on = models.BooleanField(_("mass battles"), default=False)
+
+    class Meta:
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
+        ordering = ["-starts_on", "name"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(ends_on__gte=models.F("starts_on")), name="event_dates_in_order")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class StaffRole(models.Model):
+    class Role(models.TextChoices):
+        ORGANIZER = "organizer", _("organizer")
+        REFEREE = "referee", _("referee")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="staff", verbose_name=_("event"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="staff_roles", verbose_name=_("person")
+    )
+    role = models.CharField(_("role"), max_length=20, choices=Role.choices)
+
+    class Meta:
+        verbose_name = _("staff role")
+        verbose_name_plural = _("staff roles")
+        constraints = [models.UniqueConstraint(fields=["event", "user", "role"], name="staff_role_once")]
+
+    def __str__(self) -> str:
+        return f"{self.user} — {self.get_role_display()} ({self.event})"
+
+
+class Side(models.TextChoices):
+    LIGHT = "light", _("Light")
+    DARK = "dark", _("Dark")
+    INQUISITION = "inquisition", _("Inquisition")
+    NEUTRAL = "neutral", _("neutral")
+
+
+class OtherKind(models.TextChoices):
+    MAGE = "mage", _("mage")
+    ENCHANTER = "enchanter", _("enchanter")
+    VAMPIRE = "vampire", _("vampire")
+    WEREWOLF = "werewolf", _("werewolf")
+    SHAPESHIFTER = "shapeshifter", _("shapeshifter")
+    HEALER = "healer", _("healer")
+    SEER = "seer", _("seer")
+    OTHER = "other", _("other")
+
+
+class PowerLevel(models.TextChoices):
+    BEYOND = "beyond", _("beyond category")
+    L1 = "1", _("level 1")
+    L2 = "2", _("level 2")
+    L3 = "3", _("level 3")
+    L4 = "4", _("level 4")
+    L5 = "5", _("level 5")
+    L6 = "6", _("level 6")
+    L7 = "7", _("level 7")
+
+
+# Default arsenal size per power level (docs/decisions.md): level 7 is the
+# weakest Other, "beyond category" the strongest.
+ARSENAL_LIMIT_BY_LEVEL = {"beyond": 12, "1": 11, "2": 10, "3": 9, "4": 8, "5": 7, "6": 6, "7": 5}
+
+
+def new_link_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Character(models.Model):
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting for review")
+        ACCEPTED = "accepted", _("accepted")
+        REJECTED = "rejected", _("rejected")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="characters", verbose_name=_("event"))
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="characters",
+        verbose_name=_("player"),
+    )
+    name = models.CharField(_("name"), max_length=120)
+    side = models.CharField(_("side"), max_length=20, choices=Side.choices, default=Side.NEUTRAL)
+    kind = models.CharField(_("kind of Other"), max_length=20, choices=OtherKind.choices, default=OtherKind.MAGE)
+    power_level = models.CharField(_("power level"), max_length=10, choices=PowerLevel.choices, default=PowerLevel.L7)
+    condition = models.CharField(_("condition"), max_length=20, choices=Condition.choices, default=Condition.FIT)
+    arsenal_limit = models.PositiveSmallIntegerField(
+        _("arsenal size limit"),
+        null=True,
+        blank=True,
+        help_text=_("Leave empty to use the default for the power level."),
+    )
+    focus_card = models.ForeignKey(
+        "cards.Card",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("focused defence card"),
+    )
+    # The arsenal as it was when the last combat situation began: "restore to the
+    # original" (S2) puts these card ids back in hand.
+    restorable_arsenal = models.JSONField(_("arsenal before the last fight"), default=list, blank=True)
+    application = models.TextField(_("application"), blank=True)
+    status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.ACCEPTED)
+    review_comment = models.TextField(_("organizers' comment"), blank=True)
+    notes = models.TextField(_("organizers' private notes"), blank=True)
+    arrived = models.BooleanField(_("arrived"), default=False)
+    arrived_at = models.DateTimeField(_("arrived at"), null=True, blank=True)
+    link_token = models.CharField(_("secret link"), max_length=64, unique=True, default=new_link_token)
+    link_active = models.BooleanField(_("secret link works"), default=True)
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("character")
+        verbose_name_plural = _("characters")
+        ordering = ["name"]
+        indexes = [models.Index(fields=["event", "status"]), models.Index(fields=["event", "name"])]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def effective_arsenal_limit(self) -> int:
+        if self.arsenal_limit is not None:
+            return self.arsenal_limit
+        return ARSENAL_LIMIT_BY_LEVEL.get(self.power_level, 5)
+
+    def regenerate_link(self) -> None:
+        """A new printed link: the old token stops working at once."""
+        self.link_token = new_link_token()
+        self.link_active = True
+        self.save(update_fields=["link_token", "link_active"])
+
+    def revoke_link(self) -> None:
+        self.link_active = False
+        self.save(update_fields=["link_active"])
+
+    def check_in(self) -> None:
+        self.arrived = True
+        self.arrived_at = timezone.now()
+        self.save(update_fields=["arrived", "arrived_at"])

@@ -1,0 +1,4 @@
+
+app_name = "events"
+
+urlpatterns: list = []

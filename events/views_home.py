@@ -1,0 +1,45 @@
+"""The start page, sign-up and help pages: what every visitor reaches first."""
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.forms import UserCreationForm
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+
+from events.access import ORGANIZER, REFEREE, staffed_events
+from events.models import Character, Event
+
+HELP_ROLES = ("organizer", "referee", "player")
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    user = request.user
+    context: dict[str, object] = {
+        "open_events": Event.objects.filter(registration_open=True).order_by("starts_on")[:20],
+    }
+    if user.is_authenticated:
+        context["organized"] = staffed_events(user, ORGANIZER).order_by("-starts_on")
+        context["refereed"] = staffed_events(user, REFEREE).order_by("-starts_on")
+        context["my_characters"] = Character.objects.filter(player=user).select_related("event")
+    return render(request, "events/home.html", context)
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    form = UserCreationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user)
+        messages.success(request, _("Welcome! You can now apply with a character to an event."))
+        return redirect("home")
+    return render(request, "registration/signup.html", {"form": form})
+
+
+def help_index(request: HttpRequest) -> HttpResponse:
+    return render(request, "help/index.html", {"roles": HELP_ROLES})
+
+
+def help_page(request: HttpRequest, role: str) -> HttpResponse:
+    if role not in HELP_ROLES:
+        raise Http404
+    return render(request, f"help/{role}.html", {"role": role})

@@ -1,0 +1,109 @@
+"""Shared fixtures: fixed personas for every role (DESIGN.md §7).
+
+- organizer / referee of ``event``; organizer of ``other_event``;
+- ``player`` owns ``character`` in ``event``; ``other_player`` owns ``rival``.
+"""
+
+import datetime as dt
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from cards.models import Card, Catalogue
+from events.models import Character, Event, Side, StaffRole
+
+
+def _user(username: str) -> User:
+    return User.objects.create_user(username=username, password="pass-" + username)
+
+
+@pytest.fixture
+def catalogue(db) -> Catalogue:
+    return Catalogue.objects.create(name="Test catalogue")
+
+
+@pytest.fixture
+def event(db, catalogue) -> Event:
+    return Event.objects.create(
+        name="Night Watch", starts_on=dt.date(2026, 12, 5), ends_on=dt.date(2026, 12, 7), catalogue=catalogue
+    )
+
+
+@pytest.fixture
+def other_event(db, catalogue) -> Event:
+    return Event.objects.create(
+        name="Day Watch", starts_on=dt.date(2026, 12, 12), ends_on=dt.date(2026, 12, 13), catalogue=catalogue
+    )
+
+
+@pytest.fixture
+def organizer(event) -> User:
+    user = _user("organizer")
+    StaffRole.objects.create(event=event, user=user, role=StaffRole.Role.ORGANIZER)
+    return user
+
+
+@pytest.fixture
+def referee(event) -> User:
+    user = _user("referee")
+    StaffRole.objects.create(event=event, user=user, role=StaffRole.Role.REFEREE)
+    return user
+
+
+@pytest.fixture
+def other_organizer(other_event) -> User:
+    user = _user("other_organizer")
+    StaffRole.objects.create(event=other_event, user=user, role=StaffRole.Role.ORGANIZER)
+    return user
+
+
+@pytest.fixture
+def player(db) -> User:
+    return _user("player")
+
+
+@pytest.fixture
+def other_player(db) -> User:
+    return _user("other_player")
+
+
+@pytest.fixture
+def character(event, player) -> Character:
+    return Character.objects.create(event=event, player=player, name="Anton", side=Side.LIGHT, power_level="5")
+
+
+@pytest.fixture
+def rival(event, other_player) -> Character:
+    return Character.objects.create(event=event, player=other_player, name="Zavulon", side=Side.DARK, power_level="3")
+
+
+@pytest.fixture
+def attack_card(catalogue) -> Card:
+    return Card.objects.create(
+        catalogue=catalogue,
+        name_ru="Огненный шар",
+        name_en="Fireball",
+        kind="attack",
+        full_effect="heavily_wounded",
+        softened_effect="lightly_wounded",
+        tags="fire",
+    )
+
+
+@pytest.fixture
+def defence_card(catalogue) -> Card:
+    return Card.objects.create(catalogue=catalogue, name_ru="Щит мага", name_en="Mage Shield", kind="defence")
+
+
+def login_client(user: User | None) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def as_user():
+    """``as_user(user)`` → a test client logged in as that user (None: anonymous)."""
+    return login_client
