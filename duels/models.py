@@ -1,0 +1,101 @@
+"""Combat situations and their append-only log (DESIGN.md §4).
+
+A ``Situation`` row caches the engine's state (``state``) next to the opening
+snapshot it started from (``opening``); the truth is the log: replaying the
+non-undone ``LogEntry`` rows from ``opening`` gives ``state`` again. Change a
+situation only through ``duels.services``: it locks the row, checks the version
+the tablet saw, runs the engine and appends to the log in one transaction.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Situation(models.Model):
+    """A combat situation (S2): a stretch of fighting between the same people."""
+
+    class Kind(models.TextChoices):
+        # Battles and mass battles come later as further kinds; the services
+        # keep everything kind-specific behind ``duels.services.kinds``.
+        DUEL = "duel", _("duel")
+
+    event = models.ForeignKey(
+        "events.Event", on_delete=models.CASCADE, related_name="situations", verbose_name=_("event")
+    )
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices, default=Kind.DUEL)
+    # Settings and counter rules as they were when the situation opened: replay
+    # never depends on later catalogue or event edits.
+    opening = models.JSONField(_("opening snapshot"))
+    state = models.JSONField(_("current state"))
+    # Bumped by every accepted change; a tablet sends the version it saw and a
+    # stale one is refused (two referees cannot both answer one step).
+    version = models.PositiveIntegerField(_("version"), default=0)
+    ended = models.BooleanField(_("ended"), default=False)
+    ended_at = models.DateTimeField(_("ended at"), null=True, blank=True)
+    # The earliest pending deadline (answer window D8, situation gap S2): the
+    # sweeper's query is "not ended and next_deadline <= now".
+    next_deadline = models.DateTimeField(_("next deadline"), null=True, blank=True, db_index=True)
+    participants = models.ManyToManyField(
+        "events.Character", related_name="situations", blank=True, verbose_name=_("participants")
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("combat situation")
+        verbose_name_plural = _("combat situations")
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["event", "ended"], name="situation_event_ended")]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} #{self.pk}"
+
+
+class LogEntry(models.Model):
+    """One accepted change of a situation. Never deleted; undo marks entries ``undone``."""
+
+    class Kind(models.TextChoices):
+        COMMAND = "command", _("command")
+        EXPIRE = "expire", _("deadline passed")
+        UNDO = "undo", _("undo")
+
+    situation = models.ForeignKey(Situation, on_delete=models.CASCADE, related_name="log", verbose_name=_("situation"))
+    seq = models.PositiveIntegerField(_("number"))
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    # command: the engine command (command_to_dict); undo: {"undid": [seq, ...]};
+    # expire: null.
+    command = models.JSONField(_("command"), null=True, blank=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("by"),
+    )
+    at = models.DateTimeField(_("at"))
+    # IA3: the index drawn blind from the victim's hand, recorded for replay.
+    draw = models.IntegerField(_("draw"), null=True, blank=True)
+    # The page's one-time token: a repeated submission changes nothing.
+    nonce = models.CharField(_("request token"), max_length=64, blank=True, default="")
+    undone = models.BooleanField(_("undone"), default=False)
+    # An override's reason (CR2) or an undo's reason.
+    reason = models.TextField(_("reason"), blank=True)
+    events = models.JSONField(_("events"), default=list, blank=True)
+
+    class Meta:
+        verbose_name = _("log entry")
+        verbose_name_plural = _("log entries")
+        ordering = ["situation", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["situation", "seq"], name="log_seq_once"),
+            models.UniqueConstraint(fields=["nonce"], condition=~models.Q(nonce=""), name="log_nonce_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.situation_id}/{self.seq} {self.kind}"
+
+    @property
+    def command_type(self) -> str:
+        return str((self.command or {}).get("type", "")) if self.kind == self.Kind.COMMAND else self.kind
