@@ -1,0 +1,127 @@
+"""Card faces and counter rules (CR1, CR2).
+
+A face is a snapshot of a catalogue card: the engine copies it into the
+situation so that editing the catalogue mid-game never changes a fight that is
+already running or being replayed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Final
+
+from .conditions import NO_EFFECT, is_effect
+
+ATTACK: Final = "attack"
+DEFENCE: Final = "defence"
+KINDS: Final[tuple[str, ...]] = (ATTACK, DEFENCE)
+
+PARRIED: Final = "parried"
+SOFTENED: Final = "softened"
+NOT_PARRIED: Final = "not_parried"
+OUTCOMES: Final[tuple[str, ...]] = (PARRIED, SOFTENED, NOT_PARRIED)
+
+# When several tag rules apply, the defence does the best it can: the
+# strongest outcome wins (CR2 reading).
+_STRENGTH: Final[dict[str, int]] = {NOT_PARRIED: 0, SOFTENED: 1, PARRIED: 2}
+
+
+@dataclass(frozen=True)
+class CardFace:
+    card_id: int
+    name: str
+    kind: str
+    full_effect: str = NO_EFFECT
+    softened_effect: str = NO_EFFECT
+    tags: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        # Bad faces are programming or catalogue errors, not rule refusals.
+        if self.kind not in KINDS:
+            raise ValueError(f"card kind must be one of {KINDS}, not {self.kind!r}")
+        for effect in (self.full_effect, self.softened_effect):
+            if not is_effect(effect):
+                raise ValueError(f"unknown effect {effect!r}")
+        if not isinstance(self.tags, tuple):
+            object.__setattr__(self, "tags", tuple(self.tags))
+
+    @property
+    def is_attack(self) -> bool:
+        return self.kind == ATTACK
+
+    @property
+    def is_defence(self) -> bool:
+        return self.kind == DEFENCE
+
+
+@dataclass(frozen=True)
+class CounterRule:
+    """CR2: what ``defence_card_id`` does against one attack card or one tag."""
+
+    defence_card_id: int
+    attack_card_id: int | None
+    attack_tag: str | None
+    outcome: str
+
+    def __post_init__(self) -> None:
+        if (self.attack_card_id is None) == (self.attack_tag is None):
+            raise ValueError("a counter rule names either an attack card or an attack tag")
+        if self.outcome not in OUTCOMES:
+            raise ValueError(f"outcome must be one of {OUTCOMES}, not {self.outcome!r}")
+
+
+def stronger(a: str, b: str) -> str:
+    return a if _STRENGTH[a] >= _STRENGTH[b] else b
+
+
+class CounterTable:
+    """Counter rules indexed for lookup; see ``propose`` for precedence."""
+
+    def __init__(self, rules: Iterable[CounterRule]) -> None:
+        self._by_card: dict[tuple[int, int], str] = {}
+        self._by_tag: dict[tuple[int, str], str] = {}
+        for rule in rules:
+            # Duplicates keep the strongest so the order of the catalogue's
+            # rows never changes a proposal.
+            if rule.attack_card_id is not None:
+                key = (rule.defence_card_id, rule.attack_card_id)
+                self._by_card[key] = stronger(rule.outcome, self._by_card.get(key, NOT_PARRIED))
+            else:
+                assert rule.attack_tag is not None
+                tkey = (rule.defence_card_id, rule.attack_tag)
+                self._by_tag[tkey] = stronger(rule.outcome, self._by_tag.get(tkey, NOT_PARRIED))
+
+    def propose(self, defence: CardFace | None, attack: CardFace) -> str:
+        """CR2: the outcome to propose to the referee.
+
+        No answer -> not parried. A rule for this exact attack card beats any
+        tag rule (the catalogue's specific word overrides its general one);
+        among tag rules the strongest wins; no rule -> not parried.
+        """
+        if defence is None:
+            return NOT_PARRIED
+        exact = self._by_card.get((defence.card_id, attack.card_id))
+        if exact is not None:
+            return exact
+        best = NOT_PARRIED
+        for tag in attack.tags:
+            found = self._by_tag.get((defence.card_id, tag))
+            if found is not None:
+                best = stronger(found, best)
+        return best
+
+
+def propose(rules: Iterable[CounterRule], defence: CardFace | None, attack: CardFace) -> str:
+    return CounterTable(rules).propose(defence, attack)
+
+
+def effect_of(outcome: str, attack: CardFace) -> str:
+    """CR1: what an outcome does to the defender."""
+    if outcome == NOT_PARRIED:
+        return attack.full_effect
+    if outcome == SOFTENED:
+        return attack.softened_effect
+    if outcome == PARRIED:
+        return NO_EFFECT
+    raise ValueError(f"unknown outcome {outcome!r}")

@@ -1,0 +1,169 @@
+"""Commands: what a referee (or a player's tablet) asks the engine to do.
+
+Commands are frozen, JSON-serialisable values because the persistence layer
+logs them and replays the log to rebuild a fight (DESIGN.md §4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+from .cards import CardFace
+from .conditions import FIT
+
+
+@dataclass(frozen=True)
+class FighterSetup:
+    """A participant as the caller builds them from the database."""
+
+    character_id: int
+    name: str
+    hand: tuple[CardFace, ...] = ()  # copies repeated
+    focus_card_id: int | None = None
+    condition: str = FIT
+
+
+@dataclass(frozen=True)
+class Join:
+    fighter: FighterSetup
+
+
+@dataclass(frozen=True)
+class InstantAttack:
+    attacker: int
+    victim: int
+    card: str
+    out_of_sight: bool
+    within_reach: bool
+    max_rounds: int | None = None
+
+
+@dataclass(frozen=True)
+class DeclareAggression:
+    declarer: int
+    target: int
+    card: str | None = None  # None = spoken declaration (AG1)
+    max_rounds: int | None = None
+
+
+@dataclass(frozen=True)
+class Attack:
+    duel: int
+    fighter: int
+    card: str
+
+
+@dataclass(frozen=True)
+class Answer:
+    duel: int
+    fighter: int
+    card: str | None  # None = no answer
+
+
+@dataclass(frozen=True)
+class ConfirmResult:
+    duel: int
+    outcome: str | None = None  # None = accept the proposal
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class RoundChoice:
+    duel: int
+    fighter: int
+    go_on: bool
+    arsenal: tuple[CardFace, ...] | None = None  # None = keep the current hand
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class SetFocus:
+    fighter: int
+    card: str | None
+
+
+@dataclass(frozen=True)
+class EndDuel:
+    duel: int
+    reason: str
+
+
+Command = Join | InstantAttack | DeclareAggression | Attack | Answer | ConfirmResult | RoundChoice | SetFocus | EndDuel
+
+COMMAND_TYPES: dict[str, type[Command]] = {
+    "join": Join,
+    "instant_attack": InstantAttack,
+    "declare_aggression": DeclareAggression,
+    "attack": Attack,
+    "answer": Answer,
+    "confirm_result": ConfirmResult,
+    "round_choice": RoundChoice,
+    "set_focus": SetFocus,
+    "end_duel": EndDuel,
+}
+_TYPE_NAMES: dict[type[Command], str] = {cls: name for name, cls in COMMAND_TYPES.items()}
+
+
+def face_to_dict(face: CardFace) -> dict[str, Any]:
+    return {
+        "card_id": face.card_id,
+        "name": face.name,
+        "kind": face.kind,
+        "full_effect": face.full_effect,
+        "softened_effect": face.softened_effect,
+        "tags": list(face.tags),
+    }
+
+
+def face_from_dict(d: Mapping[str, Any]) -> CardFace:
+    return CardFace(
+        card_id=int(d["card_id"]),
+        name=str(d["name"]),
+        kind=str(d["kind"]),
+        full_effect=str(d["full_effect"]),
+        softened_effect=str(d["softened_effect"]),
+        tags=tuple(str(t) for t in d["tags"]),
+    )
+
+
+def command_type(command: Command) -> str:
+    return _TYPE_NAMES[type(command)]
+
+
+def command_to_dict(command: Command) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": command_type(command)}
+    for f in fields(command):
+        out[f.name] = getattr(command, f.name)
+    if isinstance(command, Join):
+        setup = command.fighter
+        out["fighter"] = {
+            "character_id": setup.character_id,
+            "name": setup.name,
+            "hand": [face_to_dict(face) for face in setup.hand],
+            "focus_card_id": setup.focus_card_id,
+            "condition": setup.condition,
+        }
+    elif isinstance(command, RoundChoice):
+        out["arsenal"] = None if command.arsenal is None else [face_to_dict(face) for face in command.arsenal]
+    return out
+
+
+def command_from_dict(d: Mapping[str, Any]) -> Command:
+    data = dict(d)
+    cls = COMMAND_TYPES[data.pop("type")]
+    if cls is Join:
+        s = data["fighter"]
+        return Join(
+            FighterSetup(
+                character_id=int(s["character_id"]),
+                name=str(s["name"]),
+                hand=tuple(face_from_dict(face) for face in s["hand"]),
+                focus_card_id=s["focus_card_id"],
+                condition=str(s["condition"]),
+            )
+        )
+    if cls is RoundChoice and data.get("arsenal") is not None:
+        data["arsenal"] = tuple(face_from_dict(face) for face in data["arsenal"])
+    return cls(**data)

@@ -1,0 +1,127 @@
+"""Lookups and small state changes shared by the command handlers.
+
+Handlers work on a private deep copy of the state (see ``apply``), so the
+helpers here mutate freely; a refusal raised half-way just drops the copy.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from .cards import CardFace
+from .conditions import can_fight
+from .errors import INPUT, RuleError, gettext_noop
+from .events import DUEL_ENDED, Event, ev
+from .state import ENDED, Duel, Fighter, Situation
+
+
+def utc(now: datetime) -> datetime:
+    """Times are compared as instants, stored as UTC ISO strings."""
+    if now.tzinfo is None or now.utcoffset() is None:
+        raise ValueError("now must be an aware datetime")
+    return now.astimezone(UTC)
+
+
+def get_fighter(state: Situation, character_id: int) -> Fighter:
+    found = state.fighters.get(character_id)
+    if found is None:
+        raise RuleError(INPUT, gettext_noop("Fighter %(fighter)s is not in this situation."), fighter=character_id)
+    return found
+
+
+def get_duel(state: Situation, number: int) -> Duel:
+    if not 0 <= number < len(state.duels):
+        raise RuleError(INPUT, gettext_noop("There is no duel %(duel)s."), duel=number)
+    return state.duels[number]
+
+
+def open_duel_of(state: Situation, character_id: int) -> Duel | None:
+    """The duel this fighter is in, if one is still open (D1: at most one)."""
+    for duel in state.duels:
+        if duel.phase != ENDED and character_id in (duel.a, duel.b):
+            return duel
+    return None
+
+
+def attack_cards(state: Situation, character_id: int) -> list[str]:
+    """Uids of the attack cards in the fighter's hand (what they can attack with)."""
+    fighter = get_fighter(state, character_id)
+    return [uid for uid in fighter.hand if state.cards[uid].is_attack]
+
+
+def hand_card(state: Situation, fighter: Fighter, uid: str, rule: str) -> CardFace:
+    """The face of ``uid`` if it is in the fighter's hand; otherwise refuse under ``rule``."""
+    if uid not in fighter.hand:
+        raise RuleError(
+            rule,
+            gettext_noop("Card %(card)s is not in %(name)s's hand."),
+            card=uid,
+            name=fighter.name,
+        )
+    return state.cards[uid]
+
+
+def require_attack_card(state: Situation, fighter: Fighter, uid: str, rule: str) -> CardFace:
+    face = hand_card(state, fighter, uid, rule)
+    if not face.is_attack:
+        raise RuleError(rule, gettext_noop("%(name)s is not an attack card."), name=face.name)
+    return face
+
+
+def discard(fighter: Fighter, uid: str) -> None:
+    """D9: a played card is discarded; a focused card that leaves loses the focus (F1)."""
+    fighter.discards.append(uid)
+    if fighter.focus == uid:
+        fighter.focus = None
+
+
+def mint(state: Situation, fighter: Fighter, face: CardFace) -> str:
+    """A new uid for a card copy: deterministic, so replay yields the same uids."""
+    uid = f"{fighter.character_id}:{face.card_id}:{fighter.next_n}"
+    fighter.next_n += 1
+    state.cards[uid] = face
+    return uid
+
+
+def combat_action(state: Situation, at: datetime) -> None:
+    """S2: the gap is measured from the latest combat action."""
+    if state.last_action_at is None or at > state.last_action_at:
+        state.last_action_at = at
+
+
+def conditions_of(state: Situation, ids: list[int]) -> dict[str, str]:
+    # String keys: the events must survive JSON unchanged.
+    return {str(i): state.fighters[i].condition for i in ids}
+
+
+def fighters_out(state: Situation, duel: Duel) -> list[int]:
+    return [i for i in (duel.a, duel.b) if not can_fight(state.fighters[i].condition)]
+
+
+def end_duel(state: Situation, duel: Duel, result: str, at: datetime, events: list[Event], reason: str = "") -> None:
+    duel.phase = ENDED
+    duel.result = result
+    duel.end_reason = reason
+    duel.ended_at = at
+    duel.round_choices = {}
+    events.append(
+        ev(
+            DUEL_ENDED,
+            duel=duel.number,
+            result=result,
+            reason=reason,
+            conditions=conditions_of(state, [duel.a, duel.b]),
+        )
+    )
+
+
+def require_open(duel: Duel) -> Duel:
+    """D12: once a duel has ended its result is recorded and nothing more happens in it."""
+    if duel.phase == ENDED:
+        raise RuleError(
+            "D12",
+            gettext_noop("Duel %(duel)s has ended (%(result)s)."),
+            duel=duel.number,
+            result=duel.result or "",
+        )
+    return duel

@@ -1,0 +1,152 @@
+"""The combat situation: who is in it, focus, and its clock (S1, S2, F1, D8).
+
+Deadlines are absolute times in the state. ``expire`` applies the overdue
+ones; ``check_current`` refuses a command given against a state that still has
+overdue deadlines, so that the order "expire, then command" is the only one
+the engine accepts and a replay of the log can never diverge.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+
+from .arsenal import check_focus
+from .cards import CounterRule
+from .commands import Join, SetFocus
+from .conditions import is_condition
+from .core import conditions_of, end_duel, get_fighter, hand_card, mint, utc
+from .errors import INPUT, RuleError, gettext_noop
+from .events import FIGHTER_JOINED, FOCUS_SET, SITUATION_ENDED, Event, ev
+from .state import AWAIT_ANSWER, ENDED, STEP_OPEN, Fighter, Settings, Situation
+from .state import SITUATION_ENDED as RESULT_SITUATION_ENDED
+from .steps import timeout_step
+
+
+def open_situation(settings: Settings, counters: Iterable[CounterRule], now: datetime) -> Situation:
+    """A new, empty situation. ``counters`` is snapshotted (see Situation.counters)."""
+    return Situation(settings=settings, counters=list(counters), opened_at=utc(now))
+
+
+def join(state: Situation, cmd: Join, now: datetime, events: list[Event]) -> None:
+    setup = cmd.fighter
+    if setup.character_id in state.fighters:
+        raise RuleError(INPUT, gettext_noop("%(name)s is already in this situation."), name=setup.name)
+    if not is_condition(setup.condition):
+        raise RuleError(INPUT, gettext_noop("Unknown condition %(condition)s."), condition=setup.condition)
+    if setup.focus_card_id is not None:
+        check_focus(list(setup.hand), setup.focus_card_id)
+    fighter = Fighter(character_id=setup.character_id, name=setup.name, condition=setup.condition)
+    fighter.hand = [mint(state, fighter, face) for face in setup.hand]
+    if setup.focus_card_id is not None:
+        fighter.focus = next(uid for uid in fighter.hand if state.cards[uid].card_id == setup.focus_card_id)
+    state.fighters[fighter.character_id] = fighter
+    events.append(
+        ev(
+            FIGHTER_JOINED,
+            fighter=fighter.character_id,
+            name=fighter.name,
+            condition=fighter.condition,
+            focus=fighter.focus,
+        )
+    )
+
+
+def set_focus(state: Situation, cmd: SetFocus, now: datetime, events: list[Event]) -> None:
+    """F1: one defence card of one's own hand, held openly; setting replaces, None drops."""
+    fighter = get_fighter(state, cmd.fighter)
+    card_id = None
+    if cmd.card is not None:
+        face = hand_card(state, fighter, cmd.card, "F1")
+        check_focus([face], face.card_id)
+        card_id = face.card_id
+    fighter.focus = cmd.card
+    events.append(ev(FOCUS_SET, fighter=fighter.character_id, card=cmd.card, card_id=card_id))
+
+
+def situation_deadline(state: Situation) -> datetime | None:
+    """S2: when the situation ends if nothing else happens.
+
+    Reading: an open step (an attack waiting for its answer or its result)
+    holds the situation open - the fight is plainly still on. The clock starts
+    with the first combat action.
+    """
+    if state.ended or state.last_action_at is None:
+        return None
+    if any(duel.phase in STEP_OPEN for duel in state.duels):
+        return None
+    return state.last_action_at + timedelta(seconds=state.settings.gap_s)
+
+
+def _answer_deadlines(state: Situation) -> list[tuple[datetime, int]]:
+    found = []
+    for duel in state.duels:
+        if duel.phase == AWAIT_ANSWER and duel.step is not None and duel.step.answer_deadline is not None:
+            found.append((duel.step.answer_deadline, duel.number))
+    return sorted(found)
+
+
+def next_deadline(state: Situation) -> datetime | None:
+    """The earliest pending deadline, for scheduling a timer.
+
+    ``expire`` acts only once ``now`` is *past* it (a deadline itself is still
+    in time), so schedule the timer a moment after this instant.
+    """
+    if state.ended:
+        return None
+    times = [at for at, _ in _answer_deadlines(state)]
+    gap_end = situation_deadline(state)
+    if gap_end is not None:
+        times.append(gap_end)
+    return min(times, default=None)
+
+
+def check_current(state: Situation, now: datetime) -> None:
+    """S2 and D8 for every command: nothing may happen after a deadline has passed.
+
+    In practice the caller runs ``expire`` first and this never fires except
+    for a stale state; a direct late answer gets the D8 refusal here.
+    """
+    if state.ended:
+        raise RuleError("S2", gettext_noop("This combat situation has ended; a new one must be opened."))
+    for deadline, _duel in _answer_deadlines(state):
+        if now > deadline:
+            late = round((now - deadline).total_seconds(), 1)
+            raise RuleError("D8", gettext_noop("The answer window closed %(seconds)s s ago."), seconds=late)
+    gap_end = situation_deadline(state)
+    if gap_end is not None and now > gap_end:
+        raise RuleError("S2", gettext_noop("This combat situation has ended; a new one must be opened."))
+
+
+def end_situation(state: Situation, at: datetime, events: list[Event]) -> None:
+    for duel in state.duels:
+        if duel.phase != ENDED:
+            end_duel(state, duel, RESULT_SITUATION_ENDED, at, events)
+    state.ended = True
+    state.ended_at = at
+    events.append(ev(SITUATION_ENDED, at=at.isoformat(), conditions=conditions_of(state, list(state.fighters))))
+
+
+def expire(state: Situation, now: datetime) -> tuple[Situation, list[Event]]:
+    """Apply every deadline that ``now`` is past, in time order, each at its own time.
+
+    Idempotent: afterwards no deadline before ``now`` remains, so a second
+    call finds nothing to do. The input state is not changed.
+    """
+    now = utc(now)
+    state = copy.deepcopy(state)
+    events: list[Event] = []
+    while not state.ended:
+        answers = _answer_deadlines(state)
+        gap_end = situation_deadline(state)
+        # An open step suspends the gap clock, so the two never compete: the
+        # earliest answer deadline comes first and restarts the clock.
+        if answers and now > answers[0][0]:
+            at, number = answers[0]
+            timeout_step(state, state.duels[number], at, events)
+        elif gap_end is not None and now > gap_end:
+            end_situation(state, gap_end, events)
+        else:
+            break
+    return state, events

@@ -1,0 +1,307 @@
+"""The state of one combat situation, as plain data.
+
+Everything the rules need to decide the next command is here, and nothing else:
+the persistence layer caches ``to_dict(state)`` as JSON and can always rebuild
+it by replaying the command log.
+
+Card conservation: every uid in ``Situation.cards`` is in exactly one place -
+a fighter's ``hand``, ``discards`` or ``set_aside``, or an open step of a duel
+(``attack_card`` / ``answer_card``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Final
+
+from .cards import CardFace, CounterRule
+from .commands import RoundChoice, command_from_dict, command_to_dict, face_from_dict, face_to_dict
+
+# Duel phases: whose move it is.
+AWAIT_ATTACK: Final = "await_attack"  # the duel's ``attacker`` shows a card (D6)
+AWAIT_ANSWER: Final = "await_answer"  # the step's defender answers before the deadline (D7, D8)
+AWAIT_RESULT: Final = "await_result"  # the referee confirms or overrides the proposal (CR2)
+BETWEEN_ROUNDS: Final = "between_rounds"  # both fighters choose to go on or not (D3, D12)
+ENDED: Final = "ended"
+PHASES: Final[tuple[str, ...]] = (AWAIT_ATTACK, AWAIT_ANSWER, AWAIT_RESULT, BETWEEN_ROUNDS, ENDED)
+# A step in these phases holds the situation open (S2 reading).
+STEP_OPEN: Final[frozenset[str]] = frozenset({AWAIT_ANSWER, AWAIT_RESULT})
+
+AGGRESSION: Final = "aggression"
+INSTANT_ATTACK: Final = "instant_attack"
+
+# Why a duel ended.
+FIGHTER_OUT: Final = "fighter_out"
+STOPPED: Final = "stopped"
+MAX_ROUNDS: Final = "max_rounds"
+NO_ATTACKS_LEFT: Final = "no_attacks_left"
+SITUATION_ENDED: Final = "situation_ended"
+INSTANT_ATTACK_SUCCEEDED: Final = "instant_attack_succeeded"
+ENDED_BY_REFEREE: Final = "ended_by_referee"
+RESULTS: Final[tuple[str, ...]] = (
+    FIGHTER_OUT,
+    STOPPED,
+    MAX_ROUNDS,
+    NO_ATTACKS_LEFT,
+    SITUATION_ENDED,
+    INSTANT_ATTACK_SUCCEEDED,
+    ENDED_BY_REFEREE,
+)
+
+
+@dataclass(frozen=True)
+class Settings:
+    answer_window_s: int = 15  # D8
+    gap_s: int = 180  # S2
+
+    def __post_init__(self) -> None:
+        if self.answer_window_s <= 0 or self.gap_s <= 0:
+            raise ValueError("the answer window and the situation gap must be positive")
+
+
+@dataclass
+class Step:
+    """The open step: an attack card is shown and not yet resolved."""
+
+    attacker: int
+    defender: int
+    attack_card: str
+    shown_at: datetime
+    answer_deadline: datetime | None  # None in an instant attack: nothing to wait for
+    answer_card: str | None = None
+    answered: bool = False
+    drawn: bool = False  # IA3: the answer was drawn blind or taken from the focus
+    proposed: str | None = None
+    instant: bool = False
+    draw: int | None = None  # IA3: the recorded index into the victim's hand
+
+
+@dataclass(frozen=True)
+class StepRecord:
+    """A finished step, kept for the fight's record and for D10."""
+
+    round: int
+    attacker: int
+    defender: int
+    attack_card: str
+    answer_card: str | None
+    outcome: str
+    proposed: str
+    override_reason: str = ""
+    timed_out: bool = False
+    instant: bool = False
+
+
+@dataclass
+class Duel:
+    number: int
+    a: int
+    b: int
+    opened_by: str
+    opened_at: datetime
+    max_rounds: int | None = None
+    round: int = 1
+    phase: str = AWAIT_ATTACK
+    attacker: int = 0  # whose step it is (in await_attack) or was (in a step)
+    first_attacker_this_round: int = 0
+    step: Step | None = None
+    steps_done: list[StepRecord] = field(default_factory=list)
+    round_choices: dict[int, RoundChoice] = field(default_factory=dict)
+    result: str | None = None
+    end_reason: str = ""
+    ended_at: datetime | None = None
+
+    def other(self, fighter: int) -> int:
+        return self.b if fighter == self.a else self.a
+
+    @property
+    def is_open(self) -> bool:
+        return self.phase != ENDED
+
+
+@dataclass
+class Fighter:
+    character_id: int
+    name: str
+    hand: list[str] = field(default_factory=list)
+    discards: list[str] = field(default_factory=list)
+    set_aside: list[str] = field(default_factory=list)
+    focus: str | None = None
+    condition: str = "fit"
+    next_n: int = 0
+
+
+@dataclass
+class Situation:
+    settings: Settings
+    counters: list[CounterRule]
+    opened_at: datetime
+    fighters: dict[int, Fighter] = field(default_factory=dict)
+    cards: dict[str, CardFace] = field(default_factory=dict)
+    duels: list[Duel] = field(default_factory=list)
+    instant_attack_used: bool = False
+    # None until the first combat action: a situation being set up (fighters
+    # joining, focusing) does not run the S2 clock.
+    last_action_at: datetime | None = None
+    ended: bool = False
+    ended_at: datetime | None = None
+
+
+# --- JSON-safe form ------------------------------------------------------------------------------
+
+
+def _dt(value: datetime | None) -> str | None:
+    return None if value is None else value.isoformat()
+
+
+def _parse_dt(value: str | None) -> datetime | None:
+    return None if value is None else datetime.fromisoformat(value)
+
+
+def _req_dt(value: str) -> datetime:
+    return datetime.fromisoformat(value)
+
+
+def _step_to_dict(s: Step) -> dict[str, Any]:
+    return {
+        "attacker": s.attacker,
+        "defender": s.defender,
+        "attack_card": s.attack_card,
+        "shown_at": _dt(s.shown_at),
+        "answer_deadline": _dt(s.answer_deadline),
+        "answer_card": s.answer_card,
+        "answered": s.answered,
+        "drawn": s.drawn,
+        "proposed": s.proposed,
+        "instant": s.instant,
+        "draw": s.draw,
+    }
+
+
+def _step_from_dict(d: Mapping[str, Any]) -> Step:
+    return Step(
+        **{**d, "shown_at": _req_dt(d["shown_at"]), "answer_deadline": _parse_dt(d["answer_deadline"])},
+    )
+
+
+def _record_to_dict(r: StepRecord) -> dict[str, Any]:
+    return {
+        "round": r.round,
+        "attacker": r.attacker,
+        "defender": r.defender,
+        "attack_card": r.attack_card,
+        "answer_card": r.answer_card,
+        "outcome": r.outcome,
+        "proposed": r.proposed,
+        "override_reason": r.override_reason,
+        "timed_out": r.timed_out,
+        "instant": r.instant,
+    }
+
+
+def _duel_to_dict(d: Duel) -> dict[str, Any]:
+    return {
+        "number": d.number,
+        "a": d.a,
+        "b": d.b,
+        "opened_by": d.opened_by,
+        "opened_at": _dt(d.opened_at),
+        "max_rounds": d.max_rounds,
+        "round": d.round,
+        "phase": d.phase,
+        "attacker": d.attacker,
+        "first_attacker_this_round": d.first_attacker_this_round,
+        "step": None if d.step is None else _step_to_dict(d.step),
+        "steps_done": [_record_to_dict(r) for r in d.steps_done],
+        # A list, not a dict: JSON object keys would turn the ids into strings.
+        "round_choices": [command_to_dict(c) for c in d.round_choices.values()],
+        "result": d.result,
+        "end_reason": d.end_reason,
+        "ended_at": _dt(d.ended_at),
+    }
+
+
+def _duel_from_dict(d: Mapping[str, Any]) -> Duel:
+    choices: dict[int, RoundChoice] = {}
+    for raw in d["round_choices"]:
+        choice = command_from_dict(raw)
+        assert isinstance(choice, RoundChoice)
+        choices[choice.fighter] = choice
+    return Duel(
+        number=d["number"],
+        a=d["a"],
+        b=d["b"],
+        opened_by=d["opened_by"],
+        opened_at=_req_dt(d["opened_at"]),
+        max_rounds=d["max_rounds"],
+        round=d["round"],
+        phase=d["phase"],
+        attacker=d["attacker"],
+        first_attacker_this_round=d["first_attacker_this_round"],
+        step=None if d["step"] is None else _step_from_dict(d["step"]),
+        steps_done=[StepRecord(**r) for r in d["steps_done"]],
+        round_choices=choices,
+        result=d["result"],
+        end_reason=d["end_reason"],
+        ended_at=_parse_dt(d["ended_at"]),
+    )
+
+
+def _fighter_to_dict(f: Fighter) -> dict[str, Any]:
+    return {
+        "character_id": f.character_id,
+        "name": f.name,
+        "hand": list(f.hand),
+        "discards": list(f.discards),
+        "set_aside": list(f.set_aside),
+        "focus": f.focus,
+        "condition": f.condition,
+        "next_n": f.next_n,
+    }
+
+
+def _counter_to_dict(r: CounterRule) -> dict[str, Any]:
+    return {
+        "defence_card_id": r.defence_card_id,
+        "attack_card_id": r.attack_card_id,
+        "attack_tag": r.attack_tag,
+        "outcome": r.outcome,
+    }
+
+
+def to_dict(s: Situation) -> dict[str, Any]:
+    """A JSON-safe copy of the state: ``from_dict(to_dict(s)) == s``."""
+    return {
+        "settings": {"answer_window_s": s.settings.answer_window_s, "gap_s": s.settings.gap_s},
+        "counters": [_counter_to_dict(r) for r in s.counters],
+        "opened_at": _dt(s.opened_at),
+        # Lists keep the join order and integer ids through JSON.
+        "fighters": [_fighter_to_dict(f) for f in s.fighters.values()],
+        "cards": {uid: face_to_dict(face) for uid, face in s.cards.items()},
+        "duels": [_duel_to_dict(d) for d in s.duels],
+        "instant_attack_used": s.instant_attack_used,
+        "last_action_at": _dt(s.last_action_at),
+        "ended": s.ended,
+        "ended_at": _dt(s.ended_at),
+    }
+
+
+def from_dict(d: Mapping[str, Any]) -> Situation:
+    fighters = [
+        Fighter(**{**f, "hand": list(f["hand"]), "discards": list(f["discards"]), "set_aside": list(f["set_aside"])})
+        for f in d["fighters"]
+    ]
+    return Situation(
+        settings=Settings(**d["settings"]),
+        counters=[CounterRule(**r) for r in d["counters"]],
+        opened_at=_req_dt(d["opened_at"]),
+        fighters={f.character_id: f for f in fighters},
+        cards={uid: face_from_dict(face) for uid, face in d["cards"].items()},
+        duels=[_duel_from_dict(x) for x in d["duels"]],
+        instant_attack_used=d["instant_attack_used"],
+        last_action_at=_parse_dt(d["last_action_at"]),
+        ended=d["ended"],
+        ended_at=_parse_dt(d["ended_at"]),
+    )

@@ -1,0 +1,181 @@
+"""Opportunity and immediate actions in battles: rules R0-R8."""
+
+import pytest
+
+from duels.engine.errors import RuleError
+from duels.engine.reactions import (
+    AREA_ATTACK,
+    INTERRUPT,
+    LEAVES_REACH,
+    MOVEMENT,
+    OTHER,
+    RANGED_ATTACK,
+    RESPONSE,
+    BattleRound,
+    Trigger,
+    declare_action,
+    end_turn,
+    immediate_action,
+    opportunity_action,
+    resolve_part,
+    start_turn,
+)
+
+ANNA, BORIS, VERA = 1, 2, 3
+
+
+def battle(round_: int = 2, reactions_from: int = 2) -> BattleRound:
+    return BattleRound(round=round_, reactions_from_round=reactions_from, combatants=[ANNA, BORIS, VERA])
+
+
+def turn_of(actor: int, kind: str = "melee", parts: int = 1, round_: int = 2) -> BattleRound:
+    return declare_action(start_turn(battle(round_), actor), actor, kind, parts)
+
+
+def refused(rule_id: str, fn, *args, **kwargs) -> RuleError:
+    with pytest.raises(RuleError) as caught:
+        fn(*args, **kwargs)
+    assert caught.value.rule_id == rule_id
+    return caught.value
+
+
+def test_R0_no_reactions_in_the_first_round_by_default():
+    state = declare_action(start_turn(battle(round_=1), ANNA), ANNA, "ranged")
+    refused("R0", opportunity_action, state, BORIS, Trigger(ANNA, RANGED_ATTACK, adjacent=True))
+    refused("R0", immediate_action, state, BORIS, INTERRUPT, Trigger(ANNA, OTHER), trigger_met=True)
+
+
+def test_R0_the_first_reaction_round_is_an_event_setting():
+    state = declare_action(start_turn(battle(round_=1, reactions_from=1), ANNA), ANNA, "ranged")
+    _new, events = opportunity_action(state, BORIS, Trigger(ANNA, RANGED_ATTACK, adjacent=True))
+    assert events[0]["type"] == "opportunity_action"
+
+
+@pytest.mark.parametrize("kind", [LEAVES_REACH, RANGED_ATTACK, AREA_ATTACK])
+def test_R1_opportunity_triggers_by_an_adjacent_enemy(kind):
+    state = turn_of(ANNA, "move")
+    new, events = opportunity_action(state, BORIS, Trigger(ANNA, kind, adjacent=True))
+    assert new.opportunity_in_turn[BORIS] == new.turn_seq
+    assert events[0] == {"type": "opportunity_action", "reactor": BORIS, "trigger": kind}
+
+
+def test_R1_no_opportunity_for_other_triggers_or_from_afar_or_against_an_ally():
+    state = turn_of(ANNA, "melee")
+    refused("R1", opportunity_action, state, BORIS, Trigger(ANNA, OTHER, adjacent=True))
+    refused("R1", opportunity_action, state, BORIS, Trigger(ANNA, RANGED_ATTACK, adjacent=False))
+    refused("R1", opportunity_action, state, BORIS, Trigger(ANNA, RANGED_ATTACK, adjacent=True, enemy=False))
+
+
+def test_R1_every_combatant_may_make_opportunity_attacks():
+    state = turn_of(ANNA, "area")
+    state, _ = opportunity_action(state, BORIS, Trigger(ANNA, AREA_ATTACK, adjacent=True))
+    state, _ = opportunity_action(state, VERA, Trigger(ANNA, AREA_ATTACK, adjacent=True))
+    assert set(state.opportunity_in_turn) == {BORIS, VERA}
+
+
+def test_R2_one_opportunity_action_per_other_combatants_turn():
+    state = turn_of(ANNA, "move")
+    state, _ = opportunity_action(state, BORIS, Trigger(ANNA, LEAVES_REACH, adjacent=True))
+    refused("R2", opportunity_action, state, BORIS, Trigger(ANNA, RANGED_ATTACK, adjacent=True))
+    # A new turn of another combatant gives a new chance.
+    state = declare_action(start_turn(end_turn(state, ANNA), VERA), VERA, "ranged")
+    state, _ = opportunity_action(state, BORIS, Trigger(VERA, RANGED_ATTACK, adjacent=True))
+    assert state.opportunity_in_turn[BORIS] == state.turn_seq
+
+
+def test_R2_never_during_your_own_turn():
+    state = turn_of(ANNA, "ranged")
+    refused("R2", opportunity_action, state, ANNA, Trigger(ANNA, RANGED_ATTACK, adjacent=True))
+
+
+def test_R3_an_opportunity_action_interrupts_the_triggering_action():
+    state = turn_of(ANNA, "ranged")
+    state, events = opportunity_action(state, BORIS, Trigger(ANNA, RANGED_ATTACK, adjacent=True))
+    assert state.action is not None and state.action.interrupted_by == [BORIS]
+    assert {"type": "action_interrupted", "actor": ANNA, "by": BORIS} in events
+    assert state.action.parts_done == 0  # the triggering attack has not happened yet
+
+
+def test_R4_an_immediate_action_needs_its_own_trigger():
+    state = turn_of(ANNA, "melee")
+    refused("R4", immediate_action, state, BORIS, INTERRUPT, Trigger(ANNA, OTHER), trigger_met=False)
+
+
+def test_R4_any_combatant_may_ready_an_action_with_a_trigger_of_their_choice():
+    state = turn_of(ANNA, "melee")
+    state, events = immediate_action(state, VERA, INTERRUPT, Trigger(ANNA, OTHER), trigger_met=True)
+    assert events[0]["reactor"] == VERA
+
+
+def test_R5_one_immediate_action_since_the_end_of_your_last_turn():
+    state = turn_of(ANNA, "melee", parts=2)
+    state, _ = immediate_action(state, BORIS, INTERRUPT, Trigger(ANNA, OTHER), trigger_met=True)
+    refused("R5", immediate_action, state, BORIS, INTERRUPT, Trigger(ANNA, OTHER), trigger_met=True)
+    # Still spent in Vera's turn ...
+    state = declare_action(start_turn(end_turn(state, ANNA), VERA), VERA, "melee")
+    refused("R5", immediate_action, state, BORIS, INTERRUPT, Trigger(VERA, OTHER), trigger_met=True)
+    # ... and back once Boris's own turn has ended.
+    state = start_turn(end_turn(state, VERA), BORIS)
+    state = declare_action(start_turn(end_turn(state, BORIS), ANNA), ANNA, "melee")
+    state, _ = immediate_action(state, BORIS, INTERRUPT, Trigger(ANNA, OTHER), trigger_met=True)
+    assert BORIS in state.immediate_spent
+
+
+def test_R5_never_during_your_own_turn():
+    state = turn_of(ANNA, "melee")
+    refused("R5", immediate_action, state, ANNA, RESPONSE, Trigger(ANNA, OTHER), trigger_met=True)
+
+
+def test_R6_an_interrupt_that_negates_the_action_makes_it_lost():
+    state = turn_of(ANNA, "melee")
+    state, events = immediate_action(state, BORIS, INTERRUPT, Trigger(ANNA, OTHER), trigger_met=True, negates=True)
+    assert state.action is not None and state.action.lost
+    assert {"type": "action_lost", "actor": ANNA, "by": BORIS} in events
+    refused("R6", resolve_part, state, ANNA)
+
+
+def test_R6_an_interrupt_that_does_not_negate_lets_the_action_go_on():
+    state = turn_of(ANNA, "melee")
+    state, _ = immediate_action(state, BORIS, INTERRUPT, Trigger(ANNA, OTHER), trigger_met=True)
+    state, _ = resolve_part(state, ANNA)
+    assert state.action is not None and state.action.finished and not state.action.lost
+
+
+def test_R6_an_interrupt_comes_before_the_triggering_action_finishes():
+    state, _ = resolve_part(turn_of(ANNA, "melee"), ANNA)
+    refused("R6", immediate_action, state, BORIS, INTERRUPT, Trigger(ANNA, OTHER), trigger_met=True)
+
+
+def test_R7_a_response_acts_after_its_trigger():
+    state = turn_of(ANNA, "melee")
+    refused("R7", immediate_action, state, BORIS, RESPONSE, Trigger(ANNA, OTHER), trigger_met=True)
+    state, _ = resolve_part(state, ANNA)
+    state, events = immediate_action(state, BORIS, RESPONSE, Trigger(ANNA, OTHER), trigger_met=True)
+    assert events[0]["kind"] == RESPONSE
+    refused("R7", immediate_action, state, VERA, RESPONSE, Trigger(ANNA, OTHER), trigger_met=True, negates=True)
+
+
+def test_R7_a_response_may_cut_into_movement_after_the_first_step():
+    state = turn_of(ANNA, "move", parts=4)
+    refused("R7", immediate_action, state, BORIS, RESPONSE, Trigger(ANNA, MOVEMENT, moved_steps=0), trigger_met=True)
+    state, _ = resolve_part(state, ANNA)
+    state, events = immediate_action(state, BORIS, RESPONSE, Trigger(ANNA, MOVEMENT, moved_steps=1), trigger_met=True)
+    assert {"type": "action_interrupted", "actor": ANNA, "by": BORIS} in events
+    assert state.action is not None and not state.action.finished
+
+
+def test_R8_a_response_comes_between_the_two_attacks_of_a_double_attack():
+    state = turn_of(ANNA, "double attack", parts=2)
+    state, _ = resolve_part(state, ANNA)  # the first attack hits
+    state, events = immediate_action(state, BORIS, RESPONSE, Trigger(ANNA, OTHER), trigger_met=True)
+    assert {"type": "action_interrupted", "actor": ANNA, "by": BORIS} in events
+    assert state.action is not None and state.action.parts_done == 1  # the second attack comes after
+    state, _ = resolve_part(state, ANNA)
+    assert state.action.finished
+
+
+def test_a_refused_reaction_changes_nothing():
+    state = turn_of(ANNA, "melee")
+    before = repr(state)
+    refused("R1", opportunity_action, state, BORIS, Trigger(ANNA, OTHER, adjacent=True))
+    assert repr(state) == before
