@@ -1,0 +1,91 @@
+"""Instant attack (IA1-IA7) and focus in it (F1)."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime
+
+from .commands import InstantAttack
+from .core import get_fighter, require_attack_card
+from .duel import check_can_open, check_max_rounds, new_duel, open_aggression
+from .errors import RuleError, gettext_noop
+from .events import CARD_DRAWN, CONVERTED_TO_AGGRESSION, RESULT_PROPOSED, Event, ev
+from .state import AWAIT_RESULT, INSTANT_ATTACK, Situation
+from .steps import begin_round, propose_for, show_attack
+
+
+def instant_attack_draw_size(state: Situation, victim: int) -> int:
+    """How many cards the IA3 blind draw chooses among: 0 when focused (F1)."""
+    fighter = get_fighter(state, victim)
+    return 0 if fighter.focus is not None else len(fighter.hand)
+
+
+def choose_draw(state: Situation, victim: int) -> int | None:
+    """IA3: a uniform blind draw from a cryptographic source, for the caller to log.
+
+    The engine itself stays deterministic: it only ever receives the index.
+    """
+    size = instant_attack_draw_size(state, victim)
+    return secrets.randbelow(size) if size else None
+
+
+def instant_attack(state: Situation, cmd: InstantAttack, now: datetime, draw: int | None, events: list[Event]) -> None:
+    attacker, victim = check_can_open(state, cmd.attacker, cmd.victim)
+    check_max_rounds(cmd.max_rounds)
+    # IA2: a prepared attack card from the attacker's own arsenal.
+    attack_face = require_attack_card(state, attacker, cmd.card, "IA2")
+
+    # IA1: no surprise without both conditions; IA6: only one per situation.
+    # Either way the blow still lands as an ordinary open attack (AG1), so
+    # the product converts instead of refusing. The draw, if any, is unused.
+    rule = None
+    if not (cmd.out_of_sight and cmd.within_reach):
+        rule = "IA1"
+    elif state.instant_attack_used:
+        rule = "IA6"
+    if rule is not None:
+        events.append(ev(CONVERTED_TO_AGGRESSION, rule=rule, attacker=cmd.attacker, victim=cmd.victim))
+        open_aggression(state, cmd.attacker, cmd.victim, cmd.card, cmd.max_rounds, now, events)
+        return
+
+    size = instant_attack_draw_size(state, cmd.victim)
+    if size == 0 and draw is not None:
+        raise RuleError("IA3", gettext_noop("No card is drawn from %(name)s's arsenal."), name=victim.name)
+    if size > 0 and (draw is None or not 0 <= draw < size):
+        raise RuleError(
+            "IA3", gettext_noop("The blind draw must be a number from 0 to %(top)s."), top=size - 1, draw=draw
+        )
+
+    state.instant_attack_used = True
+    duel = new_duel(state, cmd.attacker, cmd.victim, INSTANT_ATTACK, cmd.max_rounds, now, events)
+    begin_round(state, duel, cmd.attacker, events)
+    step = show_attack(state, duel, cmd.attacker, cmd.card, now, events, window=False)
+
+    # IA3 / F1: the focused card answers instead of a blind draw. It stays the
+    # focus while in play; it loses it only if spent (IA4, see resolve_step).
+    by_focus = victim.focus is not None
+    answer_uid = victim.focus if by_focus else (victim.hand[draw] if draw is not None else None)
+    answer_face = None
+    if answer_uid is not None:
+        victim.hand.remove(answer_uid)
+        answer_face = state.cards[answer_uid]
+        events.append(
+            ev(
+                CARD_DRAWN,
+                duel=duel.number,
+                fighter=cmd.victim,
+                card=answer_uid,
+                card_id=answer_face.card_id,
+                draw=draw,
+                by_focus=by_focus,
+            )
+        )
+    step.answer_card = answer_uid
+    step.answered = True
+    step.drawn = answer_uid is not None
+    step.instant = True
+    step.draw = draw
+    # IA4 / CR2: proposed from the counter rules; the referee confirms.
+    step.proposed = propose_for(state, answer_face, attack_face)
+    duel.phase = AWAIT_RESULT
+    events.append(ev(RESULT_PROPOSED, duel=duel.number, outcome=step.proposed))
