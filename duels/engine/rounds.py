@@ -82,8 +82,9 @@ def _take_arsenal(
     fighter.set_aside.extend(fighter.hand)
     fighter.hand = [mint(state, fighter, face) for face in arsenal]
     fighter.focus = None  # the focused card left the hand (F1)
+    # D4: unplayed cards stay hidden, so the event names no uid - only how many.
     events.append(
-        ev(ARSENAL_CHANGED, duel=duel.number, fighter=fighter.character_id, label=label, cards=list(fighter.hand))
+        ev(ARSENAL_CHANGED, duel=duel.number, fighter=fighter.character_id, label=label, count=len(fighter.hand))
     )
 
 

@@ -127,13 +127,14 @@ def attack(state: Situation, cmd: Attack, now: datetime, events: list[Event]) ->
 
 
 def answer(state: Situation, cmd: Answer, now: datetime, events: list[Event]) -> None:
-    duel = require_open(get_duel(state, cmd.duel))
+    duel = get_duel(state, cmd.duel)
     if duel.phase != AWAIT_ANSWER or duel.step is None:
         last = duel.steps_done[-1] if duel.steps_done else None
-        if last is not None and last.timed_out and last.defender == cmd.fighter and duel.phase != AWAIT_ANSWER:
-            # The window's expiry was already applied (D8); say so rather
-            # than a puzzling "nothing to answer".
+        if last is not None and last.timed_out and last.defender == cmd.fighter:
+            # The window's expiry was already applied (D8), perhaps ending the
+            # duel; say so rather than a puzzling "nothing to answer".
             raise RuleError("D8", gettext_noop("The answer window has closed; the attack took full effect."))
+        require_open(duel)
         raise RuleError("D7", gettext_noop("Duel %(duel)s is not waiting for an answer."), duel=duel.number)
     step = duel.step
     defender = state.fighters[step.defender]
