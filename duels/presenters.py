@@ -1,0 +1,376 @@
+"""What each viewer of a fight may see, built from the engine's state.
+
+D4 lives here and only here: an unplayed card reaches a template only through
+``FighterView.hand`` (and ``set_aside`` / a round choice's arsenal label), and
+those are filled in only for a viewer who may see that fighter's hand - the
+event's referees and organizers, or the holder. Spectators get no hand at all.
+Played cards (the attack shown, the answer given or drawn, the discards) and
+the focused card (F1) are public.
+
+The views choose the viewer; the templates only display. Nothing here decides
+a rule: phases, deadlines and proposals come from the engine's state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.utils.translation import gettext_lazy as _
+
+from duels import engine
+from duels.engine import Duel, Situation
+from events.models import Condition
+
+REFEREE = "referee"
+PLAYER = "player"
+SPECTATOR = "spectator"
+
+OUTCOME_LABELS = {
+    engine.PARRIED: _("parried"),
+    engine.SOFTENED: _("softened"),
+    engine.NOT_PARRIED: _("not parried"),
+}
+PHASE_LABELS = {
+    engine.AWAIT_ATTACK: _("waiting for an attack"),
+    engine.AWAIT_ANSWER: _("waiting for the answer"),
+    engine.AWAIT_RESULT: _("waiting for the referee's decision"),
+    engine.BETWEEN_ROUNDS: _("between rounds"),
+    engine.ENDED: _("ended"),
+}
+RESULT_LABELS = {
+    "fighter_out": _("a fighter can no longer fight"),
+    "stopped": _("the fighters stopped"),
+    "max_rounds": _("the agreed number of rounds was played"),
+    "no_attacks_left": _("nobody has an attack card left"),
+    "situation_ended": _("the combat situation ended"),
+    "instant_attack_succeeded": _("the instant attack succeeded"),
+    "ended_by_referee": _("ended by the referee"),
+}
+OPENED_BY_LABELS = {
+    engine.AGGRESSION: _("aggression"),
+    engine.INSTANT_ATTACK: _("instant attack"),
+}
+EFFECT_LABELS = {"": _("no effect"), **{c.value: c.label for c in Condition}}
+
+
+def condition_label(condition: str) -> str:
+    return str(EFFECT_LABELS.get(condition, condition))
+
+
+def iso(moment: datetime | None) -> str:
+    """For ``data-deadline`` / ``data-server-now``: milliseconds, which every browser's Date.parse reads."""
+    return "" if moment is None else moment.isoformat(timespec="milliseconds")
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is looking: a referee/organizer, the player of ``character_id``, or a spectator."""
+
+    kind: str
+    character_id: int | None = None
+
+    def sees_hand_of(self, fighter_id: int) -> bool:
+        return self.kind == REFEREE or (self.kind == PLAYER and self.character_id == fighter_id)
+
+    @property
+    def etag_part(self) -> str:
+        return f"{self.kind}-{self.character_id or 0}"
+
+
+@dataclass(frozen=True)
+class CardView:
+    uid: str
+    card_id: int
+    name: str
+    kind: str
+    full_effect: str
+    softened_effect: str
+    focused: bool = False
+
+    @property
+    def is_attack(self) -> bool:
+        return self.kind == engine.ATTACK
+
+    @property
+    def full_effect_label(self) -> str:
+        return condition_label(self.full_effect)
+
+    @property
+    def softened_effect_label(self) -> str:
+        return condition_label(self.softened_effect)
+
+
+@dataclass
+class FighterView:
+    id: int
+    name: str
+    condition: str
+    can_fight: bool
+    hand_count: int
+    discards: list[CardView]
+    focus: CardView | None
+    # None: this viewer may not see the hand (D4).
+    hand: list[CardView] | None = None
+    set_aside: list[CardView] | None = None
+
+    @property
+    def condition_label(self) -> str:
+        return condition_label(self.condition)
+
+    @property
+    def attack_cards(self) -> list[CardView]:
+        return [c for c in self.hand or [] if c.is_attack]
+
+
+@dataclass
+class StepView:
+    attacker: FighterView
+    defender: FighterView
+    attack_card: CardView
+    shown_at: datetime
+    deadline: datetime | None
+    answered: bool
+    answer_card: CardView | None
+    drawn: bool
+    instant: bool
+    proposed: str | None
+
+    @property
+    def proposed_label(self) -> str:
+        return str(OUTCOME_LABELS.get(self.proposed or "", ""))
+
+    @property
+    def deadline_iso(self) -> str:
+        return iso(self.deadline)
+
+
+@dataclass
+class RecordView:
+    round: int
+    attacker: FighterView
+    defender: FighterView
+    attack_card: CardView
+    answer_card: CardView | None
+    outcome: str
+    proposed: str
+    reason: str
+    timed_out: bool
+    instant: bool
+
+    @property
+    def outcome_label(self) -> str:
+        return str(OUTCOME_LABELS.get(self.outcome, self.outcome))
+
+    @property
+    def proposed_label(self) -> str:
+        return str(OUTCOME_LABELS.get(self.proposed, self.proposed))
+
+    @property
+    def overridden(self) -> bool:
+        return self.outcome != self.proposed
+
+
+@dataclass
+class ChoiceView:
+    fighter: FighterView
+    chosen: bool = False
+    go_on: bool = False
+    new_arsenal: bool = False
+    label: str = ""  # the prepared arsenal's name: only for those who see the hand
+
+
+@dataclass
+class DuelView:
+    number: int
+    a: FighterView
+    b: FighterView
+    opened_by: str
+    round: int
+    max_rounds: int | None
+    phase: str
+    attacker: FighterView
+    defender: FighterView
+    step: StepView | None
+    records: list[RecordView]
+    choices: list[ChoiceView]
+    result: str | None
+    end_reason: str
+    ended_at: datetime | None
+
+    @property
+    def is_open(self) -> bool:
+        return self.phase != engine.ENDED
+
+    @property
+    def phase_label(self) -> str:
+        return str(PHASE_LABELS.get(self.phase, self.phase))
+
+    @property
+    def result_label(self) -> str:
+        return str(RESULT_LABELS.get(self.result or "", self.result or ""))
+
+    @property
+    def opened_by_label(self) -> str:
+        return str(OPENED_BY_LABELS.get(self.opened_by, self.opened_by))
+
+    @property
+    def fighters(self) -> tuple[FighterView, FighterView]:
+        return (self.a, self.b)
+
+
+@dataclass
+class SituationView:
+    viewer: Viewer
+    fighters: list[FighterView]
+    duels: list[DuelView]
+    ended: bool
+    ended_at: datetime | None
+    instant_attack_used: bool
+    answer_deadline: datetime | None  # the earliest open answer window (D8)
+    gap_deadline: datetime | None  # when the situation ends if nothing happens (S2)
+    by_id: dict[int, FighterView] = field(default_factory=dict)
+
+    @property
+    def answer_deadline_iso(self) -> str:
+        return iso(self.answer_deadline)
+
+    @property
+    def gap_deadline_iso(self) -> str:
+        return iso(self.gap_deadline)
+
+    @property
+    def open_duels(self) -> list[DuelView]:
+        return [d for d in self.duels if d.is_open]
+
+    def duel_of(self, fighter_id: int) -> DuelView | None:
+        """The fighter's open duel, else their latest one."""
+        theirs = [d for d in self.duels if fighter_id in (d.a.id, d.b.id)]
+        open_ = [d for d in theirs if d.is_open]
+        return (open_ or theirs or [None])[-1]
+
+
+def card_ids(state: Situation) -> set[int]:
+    return {face.card_id for face in state.cards.values()}
+
+
+class _Builder:
+    def __init__(self, state: Situation, viewer: Viewer, names: dict[int, str] | None) -> None:
+        self.state = state
+        self.viewer = viewer
+        self.names = names or {}
+
+    def card(self, uid: str, *, focused: bool = False) -> CardView:
+        face = self.state.cards[uid]
+        return CardView(
+            uid=uid,
+            card_id=face.card_id,
+            # The face keeps the name in the language of the day it joined;
+            # the catalogue's name in the viewer's language wins when known.
+            name=self.names.get(face.card_id) or face.name,
+            kind=face.kind,
+            full_effect=face.full_effect,
+            softened_effect=face.softened_effect,
+            focused=focused,
+        )
+
+    def fighter(self, fighter: engine.Fighter) -> FighterView:
+        # F1: the focused card is held openly, so everybody sees it.
+        view = FighterView(
+            id=fighter.character_id,
+            name=fighter.name,
+            condition=fighter.condition,
+            can_fight=engine.can_fight(fighter.condition),
+            hand_count=len(fighter.hand),
+            discards=[self.card(uid) for uid in fighter.discards],
+            focus=None if fighter.focus is None else self.card(fighter.focus, focused=True),
+        )
+        if self.viewer.sees_hand_of(fighter.character_id):
+            view.hand = [self.card(uid, focused=uid == fighter.focus) for uid in fighter.hand]
+            view.set_aside = [self.card(uid) for uid in fighter.set_aside]
+        return view
+
+    def duel(self, duel: Duel, by_id: dict[int, FighterView]) -> DuelView:
+        a, b = by_id[duel.a], by_id[duel.b]
+        attacker = by_id.get(duel.attacker, a)
+        step = None
+        if duel.step is not None:
+            s = duel.step
+            # The answer is public once given (played) or drawn and shown (IA4).
+            answer = self.card(s.answer_card) if s.answer_card is not None and s.answered else None
+            step = StepView(
+                attacker=by_id[s.attacker],
+                defender=by_id[s.defender],
+                attack_card=self.card(s.attack_card),
+                shown_at=s.shown_at,
+                deadline=s.answer_deadline,
+                answered=s.answered,
+                answer_card=answer,
+                drawn=s.drawn,
+                instant=s.instant,
+                proposed=s.proposed,
+            )
+        records = [
+            RecordView(
+                round=r.round,
+                attacker=by_id[r.attacker],
+                defender=by_id[r.defender],
+                attack_card=self.card(r.attack_card),
+                answer_card=None if r.answer_card is None else self.card(r.answer_card),
+                outcome=r.outcome,
+                proposed=r.proposed,
+                reason=r.override_reason,
+                timed_out=r.timed_out,
+                instant=r.instant,
+            )
+            for r in duel.steps_done
+        ]
+        choices = []
+        if duel.phase == engine.BETWEEN_ROUNDS:
+            for fid in (duel.a, duel.b):
+                made = duel.round_choices.get(fid)
+                choice = ChoiceView(fighter=by_id[fid])
+                if made is not None:
+                    choice.chosen = True
+                    choice.go_on = made.go_on
+                    choice.new_arsenal = made.arsenal is not None
+                    if self.viewer.sees_hand_of(fid):
+                        choice.label = made.label
+                choices.append(choice)
+        return DuelView(
+            number=duel.number,
+            a=a,
+            b=b,
+            opened_by=duel.opened_by,
+            round=duel.round,
+            max_rounds=duel.max_rounds,
+            phase=duel.phase,
+            attacker=attacker,
+            defender=b if attacker is a else a,
+            step=step,
+            records=records,
+            choices=choices,
+            result=duel.result,
+            end_reason=duel.end_reason,
+            ended_at=duel.ended_at,
+        )
+
+
+def present(state: Situation, viewer: Viewer, names: dict[int, str] | None = None) -> SituationView:
+    """The situation as ``viewer`` may see it. ``names``: card id -> name in the viewer's language."""
+    builder = _Builder(state, viewer, names)
+    fighters = [builder.fighter(f) for f in state.fighters.values()]
+    by_id = {f.id: f for f in fighters}
+    duels = [builder.duel(d, by_id) for d in state.duels]
+    answers = [d.step.deadline for d in duels if d.phase == engine.AWAIT_ANSWER and d.step and d.step.deadline]
+    return SituationView(
+        viewer=viewer,
+        fighters=fighters,
+        duels=duels,
+        ended=state.ended,
+        ended_at=state.ended_at,
+        instant_attack_used=state.instant_attack_used,
+        answer_deadline=min(answers, default=None),
+        gap_deadline=engine.situation_deadline(state),
+        by_id=by_id,
+    )
