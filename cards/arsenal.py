@@ -1,0 +1,253 @@
+"""A character's pool and arsenals: the services behind the arsenal builder.
+
+The checks themselves live in the rules engine (``duels/engine/arsenal.py``);
+these functions load what the checks need, call them, and save. Each change runs
+in one transaction with the character row locked, so two organizers saving at
+once serialise instead of mixing their arsenals. A refusal raises ``RuleError``
+before anything is written; ``explain`` turns it into the user's language.
+"""
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Prefetch
+from django.utils.translation import gettext, gettext_noop
+
+from cards.faces import face_of
+from cards.models import ArsenalCard, Card, PoolEntry, PreparedArsenal, PreparedArsenalCard
+from duels.engine.arsenal import check_arsenal, check_focus
+from duels.engine.errors import ARSENAL, RuleError
+from events.models import Character
+
+CARD_ORDER = ("card__kind", "card__name_ru")
+
+
+def explain(err: RuleError) -> str:
+    """The refusal in the active language."""
+    return gettext(err.message) % err.params
+
+
+def _in_fight(character: Character) -> bool:
+    # The fights app owns situations; until it provides the check, nobody is in a fight.
+    try:
+        from duels.services import in_active_situation
+    except ImportError:
+        return False
+    return bool(in_active_situation(character))
+
+
+def _guard_fight(character: Character) -> None:
+    """AG2, D3, IA5: during an unfinished situation the arsenal changes only through the fight itself."""
+    if _in_fight(character):
+        raise RuleError(
+            "D3",
+            gettext_noop(
+                "%(name)s is in a fight that has not ended: the arsenal can change only at the start "
+                "of a round, through the referee."
+            ),
+            name=character.name,
+        )
+
+
+def _locked(character: Character) -> Character:
+    return Character.objects.select_for_update().select_related("event").get(pk=character.pk)
+
+
+def pool_of(character: Character) -> dict[int, int]:
+    """Card id -> copies the character owns."""
+    return dict(PoolEntry.objects.filter(character=character).values_list("card_id", "copies"))
+
+
+def hand_ids(character: Character) -> list[int]:
+    """The current arsenal as card ids, one per copy (the form ``check_arsenal`` takes)."""
+    ids: list[int] = []
+    for card_id, copies in ArsenalCard.objects.filter(character=character).values_list("card_id", "copies"):
+        ids.extend([card_id] * copies)
+    return sorted(ids)
+
+
+def _name_the_card(err: RuleError) -> RuleError:
+    # The engine knows card ids only; the user knows card names.
+    card_id = err.params.get("card_id")
+    if isinstance(card_id, int):
+        name = Card.objects.filter(pk=card_id).values_list("name_ru", "name_en").first()
+        if name is not None:
+            card = Card(name_ru=name[0], name_en=name[1])
+            err.params["card_id"] = card.name
+    return err
+
+
+def _check(character: Character, card_ids: Sequence[int]) -> None:
+    try:
+        check_arsenal(list(card_ids), pool_of(character), character.effective_arsenal_limit)
+    except RuleError as err:
+        raise _name_the_card(err) from None
+
+
+def _as_card_ids(value: Any) -> list[int]:
+    if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        raise RuleError(ARSENAL, gettext_noop("The saved arsenal is damaged and cannot be used."))
+    return value
+
+
+def _replace_hand(character: Character, card_ids: Sequence[int]) -> None:
+    ArsenalCard.objects.filter(character=character).delete()
+    ArsenalCard.objects.bulk_create(
+        [ArsenalCard(character=character, card_id=card_id, copies=n) for card_id, n in Counter(card_ids).items()]
+    )
+    # F1: the focus is a card held in hand; a card no longer held cannot stay focused.
+    if character.focus_card_id is not None and character.focus_card_id not in card_ids:
+        Character.objects.filter(pk=character.pk).update(focus_card=None)
+        character.focus_card_id = None
+
+
+@transaction.atomic
+def build_arsenal(character: Character, card_ids: Sequence[int]) -> None:
+    """Make ``card_ids`` (one id per copy) the current arsenal."""
+    locked = _locked(character)
+    _guard_fight(locked)
+    _check(locked, card_ids)
+    _replace_hand(locked, card_ids)
+    character.focus_card_id = locked.focus_card_id
+
+
+@transaction.atomic
+def save_prepared(character: Character, name: str, card_ids: Sequence[int]) -> tuple[PreparedArsenal, bool]:
+    """Save a named arsenal for later (D3); a name used before is replaced. Returns (arsenal, created)."""
+    locked = _locked(character)
+    name = name.strip()
+    if not name:
+        raise RuleError(ARSENAL, gettext_noop("A prepared arsenal needs a name."))
+    if not card_ids:
+        raise RuleError(ARSENAL, gettext_noop("A prepared arsenal needs at least one card."))
+    _check(locked, card_ids)
+    prepared, created = PreparedArsenal.objects.get_or_create(character=locked, name=name)
+    prepared.cards.all().delete()
+    PreparedArsenalCard.objects.bulk_create(
+        [PreparedArsenalCard(arsenal=prepared, card_id=card_id, copies=n) for card_id, n in Counter(card_ids).items()]
+    )
+    return prepared, created
+
+
+def prepared_ids(prepared: PreparedArsenal) -> list[int]:
+    ids: list[int] = []
+    for card_id, copies in prepared.cards.values_list("card_id", "copies"):
+        ids.extend([card_id] * copies)
+    return sorted(ids)
+
+
+@transaction.atomic
+def take_prepared(character: Character, prepared: PreparedArsenal) -> None:
+    """D3: a prepared arsenal becomes the current one, whole; checked again, the pool may have changed."""
+    locked = _locked(character)
+    if prepared.character_id != locked.pk:
+        raise RuleError(ARSENAL, gettext_noop("This prepared arsenal belongs to another character."))
+    _guard_fight(locked)
+    card_ids = prepared_ids(prepared)
+    _check(locked, card_ids)
+    _replace_hand(locked, card_ids)
+    character.focus_card_id = locked.focus_card_id
+
+
+def delete_prepared(prepared: PreparedArsenal) -> None:
+    prepared.delete()
+
+
+@transaction.atomic
+def restore_arsenal(character: Character) -> None:
+    """S2: put back the arsenal held when the last combat situation began."""
+    locked = _locked(character)
+    _guard_fight(locked)
+    card_ids = _as_card_ids(locked.restorable_arsenal)
+    if not card_ids:
+        raise RuleError("S2", gettext_noop("There is no earlier arsenal to restore."))
+    _check(locked, card_ids)
+    _replace_hand(locked, card_ids)
+    character.focus_card_id = locked.focus_card_id
+
+
+@transaction.atomic
+def set_focus(character: Character, card_id: int | None) -> None:
+    """F1: focus on one defence card of the current arsenal, or drop the focus (``None``)."""
+    locked = _locked(character)
+    if card_id is not None:
+        hand = [face_of(ac.card) for ac in ArsenalCard.objects.filter(character=locked).select_related("card")]
+        try:
+            check_focus(hand, card_id)
+        except RuleError as err:
+            raise _name_the_card(err) from None
+    Character.objects.filter(pk=locked.pk).update(focus_card_id=card_id)
+    character.focus_card_id = card_id
+
+
+@transaction.atomic
+def add_to_pool(character: Character, card: Card, copies: int) -> PoolEntry:
+    """Give the character ``copies`` more copies of ``card`` (a new pool entry if needed)."""
+    locked = _locked(character)
+    if copies < 1:
+        raise RuleError(ARSENAL, gettext_noop("Add at least one copy."))
+    if locked.event.catalogue_id != card.catalogue_id:
+        raise RuleError(ARSENAL, gettext_noop("This card is not in the event's catalogue."))
+    entry, created = PoolEntry.objects.get_or_create(character=locked, card=card, defaults={"copies": copies})
+    if not created:
+        entry.copies += copies
+        entry.save(update_fields=["copies"])
+    return entry
+
+
+@transaction.atomic
+def set_pool_copies(character: Character, entry: PoolEntry, copies: int) -> None:
+    """Change how many copies the character owns; 0 removes the card from the pool.
+
+    The current arsenal must stay within the pool, so the pool never shrinks
+    below what is in hand. Prepared arsenals are checked again when taken.
+    """
+    locked = _locked(character)
+    if entry.character_id != locked.pk:
+        raise RuleError(ARSENAL, gettext_noop("This card is not in the character's pool."))
+    if copies < 0:
+        raise RuleError(ARSENAL, gettext_noop("The number of copies cannot be negative."))
+    held = ArsenalCard.objects.filter(character=locked, card_id=entry.card_id).values_list("copies", flat=True).first()
+    if held and copies < held:
+        refusal = RuleError(
+            ARSENAL,
+            gettext_noop(
+                "The current arsenal holds %(count)s copies of %(card_id)s; take them out of the arsenal first."
+            ),
+            count=held,
+            card_id=entry.card_id,
+        )
+        raise _name_the_card(refusal)
+    if copies == 0:
+        entry.delete()
+    else:
+        entry.copies = copies
+        entry.save(update_fields=["copies"])
+
+
+def arsenal_context(character: Character) -> dict[str, Any]:
+    """Everything ``cards/_arsenal.html`` shows, in four queries.
+
+    ``hand``: (card, copies) pairs; ``pool``: PoolEntry list with cards;
+    ``prepared``: PreparedArsenal list with their cards prefetched.
+    """
+    hand = [
+        (entry.card, entry.copies)
+        for entry in ArsenalCard.objects.filter(character=character).select_related("card").order_by(*CARD_ORDER)
+    ]
+    pool = list(PoolEntry.objects.filter(character=character).select_related("card").order_by(*CARD_ORDER))
+    prepared = list(
+        PreparedArsenal.objects.filter(character=character).prefetch_related(
+            Prefetch("cards", queryset=PreparedArsenalCard.objects.select_related("card").order_by(*CARD_ORDER))
+        )
+    )
+    return {
+        "character": character,
+        "hand": hand,
+        "hand_size": sum(copies for _card, copies in hand),
+        "arsenal_limit": character.effective_arsenal_limit,
+        "pool": pool,
+        "prepared": prepared,
+    }

@@ -1,0 +1,166 @@
+"""Import and export of a catalogue's cards and counter rules (django-import-export).
+
+Files carry the stable values (``attack``, ``parried``...), so an export imports
+back unchanged; on import a choice may also be written as its label in the
+active language, in any case. Cards are matched by their Russian name within the
+catalogue, counter rules by (defence card, attack card or tag): importing again
+updates instead of duplicating.
+"""
+
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
+from django.utils.translation import gettext as _
+from import_export import fields, resources, widgets
+
+from cards.forms import normalise_tags
+from cards.models import Card, Catalogue, CounterRule, Effect
+
+CARD_COLUMNS = (
+    "name_ru",
+    "name_en",
+    "category",
+    "kind",
+    "magic_type",
+    "full_effect",
+    "softened_effect",
+    "rules_text",
+    "tags",
+    "action_kind",
+    "trigger_text",
+)
+RULE_COLUMNS = ("defence_card", "attack_card", "attack_tag", "outcome")
+
+
+class ChoiceWidget(widgets.CharWidget):
+    """A choice by its value or its label, case-insensitively; anything else is a field error."""
+
+    def __init__(self, choices: list[tuple[str, Any]]) -> None:
+        super().__init__()
+        self.choices = choices
+
+    def clean(self, value: Any, row: Any = None, **kwargs: Any) -> str:
+        text = str(value if value is not None else "").strip().lower()
+        for choice, label in self.choices:
+            if text in (choice.lower(), str(label).lower()):
+                return choice
+        allowed = ", ".join(c for c, _label in self.choices if c) or "—"
+        raise ValueError(_("“%(value)s” is not one of: %(allowed)s.") % {"value": value, "allowed": allowed})
+
+
+class CardByName(widgets.ForeignKeyWidget):
+    """A card of this catalogue and kind, by its Russian (or English) name."""
+
+    def __init__(self, catalogue: Catalogue, kind: str) -> None:
+        super().__init__(Card, field="name_ru")
+        self.catalogue = catalogue
+        self.kind = kind
+
+    def clean(self, value: Any, row: Any = None, **kwargs: Any) -> Card | None:
+        name = str(value if value is not None else "").strip()
+        if not name:
+            return None
+        cards = Card.objects.filter(catalogue=self.catalogue, kind=self.kind)
+        card = cards.filter(name_ru=name).first() or cards.filter(name_en=name).first()
+        if card is None:
+            kind_label = Card.Kind(self.kind).label
+            raise ValueError(_("No %(kind)s card “%(name)s” in this catalogue.") % {"kind": kind_label, "name": name})
+        return card
+
+
+class CardResource(resources.ModelResource):
+    category = fields.Field("category", "category", widget=ChoiceWidget(Card.Category.choices))
+    kind = fields.Field("kind", "kind", widget=ChoiceWidget(Card.Kind.choices))
+    magic_type = fields.Field("magic_type", "magic_type", widget=ChoiceWidget(Card.MagicType.choices))
+    full_effect = fields.Field("full_effect", "full_effect", widget=ChoiceWidget(Effect.choices))
+    softened_effect = fields.Field("softened_effect", "softened_effect", widget=ChoiceWidget(Effect.choices))
+    action_kind = fields.Field("action_kind", "action_kind", widget=ChoiceWidget(Card.ActionKind.choices))
+
+    class Meta:
+        model = Card
+        fields = CARD_COLUMNS
+        export_order = CARD_COLUMNS
+        import_id_fields = ("name_ru",)
+        clean_model_instances = True
+        skip_diff = True
+
+    def __init__(self, catalogue: Catalogue) -> None:
+        super().__init__()
+        self.catalogue = catalogue
+
+    def get_queryset(self) -> QuerySet[Card]:
+        return Card.objects.filter(catalogue=self.catalogue).order_by("kind", "name_ru")
+
+    def init_instance(self, row: Any = None) -> Card:
+        return Card(catalogue=self.catalogue)
+
+    def before_import_row(self, row: Any, **kwargs: Any) -> None:
+        for column in ("name_ru", "name_en"):
+            if column in row and row[column] is not None:
+                row[column] = str(row[column]).strip()
+        if row.get("tags") is not None:
+            row["tags"] = normalise_tags(str(row["tags"]))
+
+
+class CounterRuleResource(resources.ModelResource):
+    class Meta:
+        model = CounterRule
+        fields = RULE_COLUMNS
+        export_order = RULE_COLUMNS
+        import_id_fields = ("defence_card", "attack_card", "attack_tag")
+        clean_model_instances = True
+        skip_diff = True
+
+    def __init__(self, catalogue: Catalogue) -> None:
+        self.catalogue = catalogue
+        super().__init__()
+        self.fields["defence_card"] = fields.Field(
+            "defence_card", "defence_card", widget=CardByName(catalogue, Card.Kind.DEFENCE)
+        )
+        self.fields["attack_card"] = fields.Field(
+            "attack_card", "attack_card", widget=CardByName(catalogue, Card.Kind.ATTACK)
+        )
+        self.fields["outcome"] = fields.Field("outcome", "outcome", widget=ChoiceWidget(CounterRule.Outcome.choices))
+
+    def get_queryset(self) -> QuerySet[CounterRule]:
+        return (
+            CounterRule.objects.filter(defence_card__catalogue=self.catalogue)
+            .select_related("defence_card", "attack_card")
+            .order_by("defence_card__name_ru", "attack_card__name_ru", "attack_tag")
+        )
+
+    def get_instance(self, instance_loader: Any, row: Any) -> CounterRule | None:
+        # An unknown card name is reported as that column's error by import_instance,
+        # not as a crash while looking the rule up.
+        try:
+            return super().get_instance(instance_loader, row)
+        except ValueError:
+            return None
+
+    def before_import_row(self, row: Any, **kwargs: Any) -> None:
+        if row.get("attack_tag") is not None:
+            row["attack_tag"] = str(row["attack_tag"]).strip().lower()
+
+    def validate_instance(self, instance: CounterRule, import_validation_errors: Any = None, **kwargs: Any) -> None:
+        errors = dict(import_validation_errors or {})
+        has_card = instance.attack_card_id is not None or "attack_card" in errors
+        if has_card == bool(instance.attack_tag):
+            # Keyed on attack_tag, which also keeps full_clean from adding the raw constraint name.
+            errors.setdefault(
+                "attack_tag", ValidationError(_("Give either an attack card or an attack tag, not both or neither."))
+            )
+        super().validate_instance(instance, errors, **kwargs)
+
+
+def resource_for(what: str, catalogue: Catalogue) -> CardResource | CounterRuleResource:
+    return CardResource(catalogue) if what == "cards" else CounterRuleResource(catalogue)
+
+
+def expected_columns(what: str) -> tuple[str, ...]:
+    return CARD_COLUMNS if what == "cards" else RULE_COLUMNS
+
+
+def required_columns(what: str) -> tuple[str, ...]:
+    """Cards are matched by name, so only the name column is needed; a rule needs all its columns."""
+    return ("name_ru",) if what == "cards" else RULE_COLUMNS
