@@ -1,4 +1,36 @@
+from django.urls import path
+
+from events import views_characters, views_checkin, views_organizer, views_player, views_transfer
 
 app_name = "events"
 
-urlpatterns: list = []
+urlpatterns = [
+    # Players
+    path("events/<int:event_id>/apply/", views_player.apply, name="apply"),
+    path("characters/<int:character_id>/", views_player.my_character, name="my-character"),
+    path("c/<str:token>/", views_player.character_link, name="character-link"),
+    # Organizers: the event
+    path("events/<int:event_id>/organize/", views_organizer.organizer_home, name="organizer-home"),
+    path("events/<int:event_id>/registration/", views_organizer.registration_toggle, name="registration-toggle"),
+    path("events/<int:event_id>/applications/", views_organizer.applications, name="applications"),
+    path("organize/characters/<int:character_id>/review/", views_organizer.review, name="application-review"),
+    path("events/<int:event_id>/staff/", views_organizer.staff, name="staff"),
+    path("events/<int:event_id>/staff/<int:role_id>/remove/", views_organizer.staff_remove, name="staff-remove"),
+    # Organizers: characters
+    path("events/<int:event_id>/characters/", views_characters.characters, name="characters"),
+    path("events/<int:event_id>/characters/new/", views_characters.character_create, name="character-create"),
+    path("organize/characters/<int:character_id>/", views_characters.character_edit, name="character-edit"),
+    path("organize/characters/<int:character_id>/link/revoke/", views_characters.link_revoke, name="link-revoke"),
+    path(
+        "organize/characters/<int:character_id>/link/regenerate/",
+        views_characters.link_regenerate,
+        name="link-regenerate",
+    ),
+    path("organize/characters/<int:character_id>/qr/", views_characters.character_qr, name="character-qr"),
+    path("events/<int:event_id>/qr-codes/", views_characters.qr_sheet, name="qr-sheet"),
+    # Organizers: check-in, import and export
+    path("events/<int:event_id>/check-in/", views_checkin.check_in, name="check-in"),
+    path("organize/characters/<int:character_id>/arrived/", views_checkin.check_in_set, name="check-in-set"),
+    path("events/<int:event_id>/characters/import/", views_transfer.import_page, name="characters-import"),
+    path("events/<int:event_id>/characters/export/", views_transfer.export, name="characters-export"),
+]

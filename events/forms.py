@@ -1,0 +1,180 @@
+"""Forms of the events app: applications, review, characters, filters, staff, import."""
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from events.models import Character, Condition, OtherKind, PowerLevel, Side, StaffRole
+
+ANY = [("", _("any"))]
+
+
+def user_by_username(username: str) -> User | None:
+    """The account with this username (case-insensitive), or None if the field was left empty."""
+    username = username.strip()
+    if not username:
+        return None
+    model = get_user_model()
+    try:
+        return model.objects.get(username__iexact=username)
+    except model.DoesNotExist:
+        raise forms.ValidationError(_("There is no account named “%(name)s”."), params={"name": username}) from None
+    except model.MultipleObjectsReturned:
+        return model.objects.get(username=username)
+
+
+class ApplicationForm(forms.ModelForm):
+    class Meta:
+        model = Character
+        fields = ["name", "side", "kind", "power_level", "application"]
+        widgets = {"application": forms.Textarea(attrs={"rows": 6})}
+        help_texts = {"application": _("Who is your character? Their story, goals and what they can do.")}
+
+
+class ReviewForm(forms.Form):
+    ACCEPT = "accept"
+    REJECT = "reject"
+    decision = forms.ChoiceField(choices=[(ACCEPT, _("accept")), (REJECT, _("reject"))])
+    comment = forms.CharField(
+        label=_("Comment for the player"), required=False, widget=forms.Textarea(attrs={"rows": 2}), max_length=2000
+    )
+
+    @property
+    def status(self) -> str:
+        if self.cleaned_data["decision"] == self.ACCEPT:
+            return Character.Status.ACCEPTED
+        return Character.Status.REJECTED
+
+
+class CharacterForm(forms.ModelForm):
+    """The organizers' full form; ``notes`` stay with the organizers and are never shown to players."""
+
+    player_username = forms.CharField(
+        label=_("player (username)"),
+        required=False,
+        max_length=150,
+        help_text=_("Leave empty for a character without an account: the player then uses the secret link."),
+    )
+
+    class Meta:
+        model = Character
+        fields = [
+            "name",
+            "side",
+            "kind",
+            "power_level",
+            "arsenal_limit",
+            "condition",
+            "status",
+            "review_comment",
+            "application",
+            "notes",
+            "arrived",
+        ]
+        widgets = {
+            "application": forms.Textarea(attrs={"rows": 4}),
+            "review_comment": forms.Textarea(attrs={"rows": 2}),
+            "notes": forms.Textarea(attrs={"rows": 4}),
+        }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.player_id:
+            self.fields["player_username"].initial = self.instance.player.get_username()
+        limit = self.fields["arsenal_limit"]
+        limit.widget.attrs["min"] = 1
+        if self.instance.pk:
+            limit.widget.attrs["placeholder"] = str(self.instance.effective_arsenal_limit)
+
+    def clean_player_username(self) -> User | None:
+        return user_by_username(self.cleaned_data["player_username"])
+
+    def clean_arsenal_limit(self) -> int | None:
+        limit = self.cleaned_data["arsenal_limit"]
+        if limit is not None and limit < 1:
+            raise forms.ValidationError(_("An arsenal holds at least one card."))
+        return limit
+
+    def save(self, commit: bool = True) -> Character:
+        character = super().save(commit=False)
+        character.player = self.cleaned_data["player_username"]
+        if "arrived" in self.changed_data:
+            character.arrived_at = timezone.now() if character.arrived else None
+        if commit:
+            character.save()
+        return character
+
+
+def _yes_no() -> list[tuple[str, str]]:
+    return [*ANY, ("yes", _("yes")), ("no", _("no"))]
+
+
+class CharacterFilterForm(forms.Form):
+    q = forms.CharField(label=_("name"), required=False, max_length=120)
+    side = forms.ChoiceField(label=_("side"), required=False, choices=ANY + Side.choices)
+    kind = forms.ChoiceField(label=_("kind of Other"), required=False, choices=ANY + OtherKind.choices)
+    status = forms.ChoiceField(label=_("status"), required=False, choices=ANY + Character.Status.choices)
+    condition = forms.ChoiceField(label=_("condition"), required=False, choices=ANY + Condition.choices)
+    arrived = forms.ChoiceField(label=_("arrived"), required=False, choices=_yes_no)
+    power_level = forms.ChoiceField(label=_("power level"), required=False, choices=ANY + PowerLevel.choices)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name, bound in self.fields.items():
+            css = "form-control form-control-sm" if name == "q" else "form-select form-select-sm"
+            bound.widget.attrs["class"] = css
+        self.fields["q"].widget.input_type = "search"
+
+    def filter(self, queryset):
+        """Apply the valid filters; an invalid value (a hand-edited URL) is simply ignored."""
+        if not self.is_valid():
+            return queryset
+        data = self.cleaned_data
+        if data["q"]:
+            queryset = queryset.filter(name__icontains=data["q"].strip())
+        for field in ("side", "kind", "status", "condition", "power_level"):
+            if data[field]:
+                queryset = queryset.filter(**{field: data[field]})
+        if data["arrived"]:
+            queryset = queryset.filter(arrived=data["arrived"] == "yes")
+        return queryset
+
+
+class StaffForm(forms.Form):
+    username = forms.CharField(label=_("username"), max_length=150)
+    role = forms.ChoiceField(label=_("role"), choices=StaffRole.Role.choices, initial=StaffRole.Role.REFEREE)
+
+    def __init__(self, *args, event, **kwargs):
+        self.event = event
+        super().__init__(*args, **kwargs)
+
+    def clean_username(self) -> User | None:
+        # The field is required, so an empty value never gets here.
+        return user_by_username(self.cleaned_data["username"])
+
+    def clean(self):
+        data = super().clean()
+        user, role = data.get("username"), data.get("role")
+        if user and role and StaffRole.objects.filter(event=self.event, user=user, role=role).exists():
+            raise forms.ValidationError(_("%(name)s already has this role."), params={"name": user.get_username()})
+        return data
+
+
+class ImportForm(forms.Form):
+    MAX_BYTES = 2 * 1024 * 1024
+    file = forms.FileField(label=_("CSV or XLSX file"))
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        name = upload.name.lower()
+        if not name.endswith((".csv", ".xlsx")):
+            raise forms.ValidationError(_("Upload a .csv or .xlsx file."))
+        if upload.size > self.MAX_BYTES:
+            raise forms.ValidationError(_("The file is too large (at most 2 MB)."))
+        return upload
+
+    @property
+    def file_format(self) -> str:
+        return "xlsx" if self.cleaned_data["file"].name.lower().endswith(".xlsx") else "csv"

@@ -1,0 +1,153 @@
+"""Organizers' character pages: the filtered list, create/edit, and the secret link with its QR code."""
+
+import segno
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.db.models import Count, IntegerField, OuterRef, Subquery, Sum
+from django.db.models.functions import Coalesce
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST
+
+from cards.models import ArsenalCard, PoolEntry
+from events.access import ORGANIZER, character_for_staff, event_for_organizer
+from events.forms import CharacterFilterForm, CharacterForm
+from events.models import Character, Event
+
+PAGE_SIZE = 30
+
+
+def _card_totals():
+    """Hand size and pool size per character as subqueries: no join fan-out, no query per row."""
+    hand = (
+        ArsenalCard.objects.filter(character=OuterRef("pk"))
+        .order_by()
+        .values("character")
+        .annotate(total=Sum("copies"))
+        .values("total")
+    )
+    pool = (
+        PoolEntry.objects.filter(character=OuterRef("pk"))
+        .order_by()
+        .values("character")
+        .annotate(total=Count("pk"))
+        .values("total")
+    )
+    return {
+        "hand_size": Coalesce(Subquery(hand, output_field=IntegerField()), 0),
+        "pool_size": Coalesce(Subquery(pool, output_field=IntegerField()), 0),
+    }
+
+
+@login_required
+def characters(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = event_for_organizer(request.user, event_id)
+    filters = CharacterFilterForm(request.GET or None)
+    queryset = (
+        filters.filter(Character.objects.filter(event=event))
+        .select_related("player", "focus_card")
+        .annotate(**_card_totals())
+        .order_by("name", "pk")
+    )
+    page = Paginator(queryset, PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(request, "events/characters.html", {"event": event, "filters": filters, "page": page})
+
+
+def secret_link(request: HttpRequest, character: Character) -> str:
+    return request.build_absolute_uri(reverse("events:character-link", args=[character.link_token]))
+
+
+def qr_svg(url: str, scale: int = 4) -> SafeString:
+    # segno writes plain SVG markup (no script, no style attribute): safe under the CSP.
+    return mark_safe(segno.make(url, error="m").svg_inline(scale=scale))
+
+
+def _edit_page(request: HttpRequest, event: Event, form: CharacterForm, character: Character | None) -> HttpResponse:
+    context: dict[str, object] = {"event": event, "form": form, "character": character}
+    if character is not None:
+        context.update(_link_context(request, character))
+    return render(request, "events/character_form.html", context)
+
+
+def _link_context(request: HttpRequest, character: Character) -> dict[str, object]:
+    url = secret_link(request, character)
+    return {"link_url": url, "link_qr": qr_svg(url)}
+
+
+@login_required
+def character_create(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = event_for_organizer(request.user, event_id)
+    form = CharacterForm(request.POST or None, instance=Character(event=event))
+    if request.method == "POST" and form.is_valid():
+        character = form.save()
+        messages.success(request, _("%(name)s is created.") % {"name": character.name})
+        return redirect("events:character-edit", character.pk)
+    return _edit_page(request, event, form, None)
+
+
+@never_cache
+@login_required
+def character_edit(request: HttpRequest, character_id: int) -> HttpResponse:
+    character = character_for_staff(request.user, character_id, ORGANIZER)
+    form = CharacterForm(request.POST or None, instance=character)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, _("%(name)s is saved.") % {"name": character.name})
+        return redirect("events:character-edit", character.pk)
+    return _edit_page(request, character.event, form, character)
+
+
+@login_required
+@require_POST
+def link_revoke(request: HttpRequest, character_id: int) -> HttpResponse:
+    character = character_for_staff(request.user, character_id, ORGANIZER)
+    character.revoke_link()
+    return _after_link_change(request, character, _("The secret link of %(name)s no longer works."))
+
+
+@login_required
+@require_POST
+def link_regenerate(request: HttpRequest, character_id: int) -> HttpResponse:
+    character = character_for_staff(request.user, character_id, ORGANIZER)
+    character.regenerate_link()
+    return _after_link_change(request, character, _("%(name)s has a new secret link; the old one no longer works."))
+
+
+def _after_link_change(request: HttpRequest, character: Character, message: str) -> HttpResponse:
+    note = message % {"name": character.name}
+    if request.htmx:
+        # The swapped section carries the note: a flash message would only show up on a later page.
+        context = {"character": character, "link_note": note, **_link_context(request, character)}
+        return render(request, "events/character_form.html#link", context)
+    messages.success(request, note)
+    return redirect("events:character-edit", character.pk)
+
+
+@never_cache
+@login_required
+def character_qr(request: HttpRequest, character_id: int) -> HttpResponse:
+    """A printable page: the QR code to hand to the player."""
+    character = character_for_staff(request.user, character_id, ORGANIZER)
+    url = secret_link(request, character)
+    return render(
+        request,
+        "events/character_qr.html",
+        {"event": character.event, "character": character, "link_url": url, "link_qr": qr_svg(url, scale=8)},
+    )
+
+
+@never_cache
+@login_required
+def qr_sheet(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Every accepted character's working link on one printable sheet."""
+    event = event_for_organizer(request.user, event_id)
+    sheet = []
+    for character in Character.objects.filter(event=event, status=Character.Status.ACCEPTED, link_active=True):
+        url = secret_link(request, character)
+        sheet.append((character, qr_svg(url, scale=5)))
+    return render(request, "events/qr_sheet.html", {"event": event, "sheet": sheet})

@@ -1,0 +1,57 @@
+"""Check-in at the gate: a phone-friendly list of accepted characters with a big "arrived" button."""
+
+from urllib.parse import urlencode
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from events.access import ORGANIZER, character_for_staff, event_for_organizer
+from events.models import Character
+
+
+def _check_in_list(event, query: str):
+    queryset = Character.objects.filter(event=event, status=Character.Status.ACCEPTED).select_related("player")
+    if query:
+        queryset = queryset.filter(name__icontains=query)
+    return queryset.order_by("name", "pk")
+
+
+@login_required
+def check_in(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = event_for_organizer(request.user, event_id)
+    query = request.GET.get("q", "").strip()[:120]
+    context = {"event": event, "rows": _check_in_list(event, query), "q": query}
+    if request.htmx and request.htmx.target == "check-in-list":
+        return render(request, "events/check_in.html#list", context)
+    context["arrived_count"] = Character.objects.filter(
+        event=event, status=Character.Status.ACCEPTED, arrived=True
+    ).count()
+    return render(request, "events/check_in.html", context)
+
+
+@login_required
+@require_POST
+def check_in_set(request: HttpRequest, character_id: int) -> HttpResponse:
+    """Set "arrived" to the value the button carries: a repeated tap changes nothing more."""
+    character = character_for_staff(request.user, character_id, ORGANIZER)
+    arrived = request.POST.get("arrived") == "1"
+    if character.status != Character.Status.ACCEPTED:
+        # Only accepted characters are on the list; a stale page gets the row as it is now.
+        arrived = character.arrived
+    if arrived != character.arrived:
+        # The conditional update makes two people tapping at once record one arrival time.
+        Character.objects.filter(pk=character.pk, arrived=not arrived).update(
+            arrived=arrived, arrived_at=timezone.now() if arrived else None
+        )
+        character.refresh_from_db(fields=["arrived", "arrived_at"])
+    if request.htmx:
+        return render(request, "events/check_in.html#row", {"row": character})
+    url = reverse("events:check-in", args=[character.event_id])
+    query = request.POST.get("q", "").strip()
+    if query:
+        url += "?" + urlencode({"q": query})
+    return HttpResponseRedirect(url + f"#character-{character.pk}")

@@ -1,0 +1,57 @@
+"""Players' pages: applying with a character, and the character's own page (account or secret link)."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+
+from events.access import character_for_player, character_for_token
+from events.forms import ApplicationForm
+from events.models import Character, Event
+from events.player_context import arsenal_context
+
+
+@login_required
+def apply(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=event_id)
+    if not event.registration_open:
+        messages.error(request, _("Registration for this event is closed."))
+        if request.method == "POST":
+            return redirect("home")
+        return render(request, "events/apply.html", {"event": event, "form": None})
+    form = ApplicationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        # A double-tapped submit must not file the same application twice.
+        existing = Character.objects.filter(event=event, player=request.user, name=form.cleaned_data["name"]).first()
+        if existing:
+            messages.info(request, _("You have already applied with this character."))
+            return redirect("events:my-character", existing.pk)
+        character = form.save(commit=False)
+        character.event = event
+        character.player = request.user
+        character.status = Character.Status.PENDING
+        character.save()
+        messages.success(request, _("Your application has been sent. The organizers will review it."))
+        return redirect("events:my-character", character.pk)
+    return render(request, "events/apply.html", {"event": event, "form": form})
+
+
+def _character_page(request: HttpRequest, character: Character, *, via_link: bool) -> HttpResponse:
+    context: dict[str, object] = {"character": character, "event": character.event, "via_link": via_link}
+    if character.status == Character.Status.ACCEPTED:
+        context.update(arsenal_context(character))
+    return render(request, "events/character_page.html", context)
+
+
+@never_cache
+@login_required
+def my_character(request: HttpRequest, character_id: int) -> HttpResponse:
+    return _character_page(request, character_for_player(request.user, character_id), via_link=False)
+
+
+@never_cache
+def character_link(request: HttpRequest, token: str) -> HttpResponse:
+    """The printed QR code's page: no account needed, the token is the key (revocable)."""
+    return _character_page(request, character_for_token(token), via_link=True)
