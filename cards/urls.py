@@ -13,20 +13,26 @@ urlpatterns = [
     path("events/<int:event_id>/catalogue/counter-rules/", views_matrix.counter_matrix, name="counter-matrix"),
     path("events/<int:event_id>/catalogue/import/", views_transfer.catalogue_import, name="catalogue-import"),
     path("events/<int:event_id>/catalogue/export/", views_transfer.catalogue_export, name="catalogue-export"),
-    path("characters/<int:character_id>/arsenal/", views_arsenal.arsenal_builder, name="arsenal-builder"),
-    path("characters/<int:character_id>/arsenal/select/", views_arsenal.arsenal_select, name="arsenal-select"),
-    path("characters/<int:character_id>/arsenal/pool/", views_arsenal.pool_add, name="pool-add"),
-    path("characters/<int:character_id>/arsenal/pool/<int:entry_id>/", views_arsenal.pool_copies, name="pool-copies"),
+    path("organize/characters/<int:character_id>/arsenal/", views_arsenal.arsenal_builder, name="arsenal-builder"),
+    path("organize/characters/<int:character_id>/arsenal/select/", views_arsenal.arsenal_select, name="arsenal-select"),
+    path("organize/characters/<int:character_id>/arsenal/pool/", views_arsenal.pool_add, name="pool-add"),
     path(
-        "characters/<int:character_id>/arsenal/prepared/<int:prepared_id>/take/",
+        "organize/characters/<int:character_id>/arsenal/pool/<int:entry_id>/",
+        views_arsenal.pool_copies,
+        name="pool-copies",
+    ),
+    path(
+        "organize/characters/<int:character_id>/arsenal/prepared/<int:prepared_id>/take/",
         views_arsenal.prepared_take,
         name="prepared-take",
     ),
     path(
-        "characters/<int:character_id>/arsenal/prepared/<int:prepared_id>/delete/",
+        "organize/characters/<int:character_id>/arsenal/prepared/<int:prepared_id>/delete/",
         views_arsenal.prepared_delete,
         name="prepared-delete",
     ),
-    path("characters/<int:character_id>/arsenal/restore/", views_arsenal.arsenal_restore, name="arsenal-restore"),
-    path("characters/<int:character_id>/arsenal/focus/", views_arsenal.arsenal_focus, name="arsenal-focus"),
+    path(
+        "organize/characters/<int:character_id>/arsenal/restore/", views_arsenal.arsenal_restore, name="arsenal-restore"
+    ),
+    path("organize/characters/<int:character_id>/arsenal/focus/", views_arsenal.arsenal_focus, name="arsenal-focus"),
 ]

@@ -41,6 +41,7 @@ def _builder(request: HttpRequest, character: Character, **forms: Any) -> HttpRe
     catalogue = character.event.catalogue
     context.update(
         event=character.event,
+        can_edit=True,
         selection_form=forms.get("selection_form") or ArsenalSelectionForm(pool=context["pool"], selected=selected),
         pool_form=forms.get("pool_form") or PoolAddForm(catalogue=catalogue),
         focus_form=FocusForm(initial={"card": character.focus_card_id}, hand=context["hand"]),

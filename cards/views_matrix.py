@@ -26,7 +26,12 @@ OUTCOME_LABELS = dict(CounterRule.Outcome.choices)
 class Cell:
     name: str  # the form field: c-<defence>-<attack> or t-<defence>-<tag>
     value: str  # the rule's outcome, "" for no rule
+    label: str  # "defence — attack", for screen readers and read-only viewers
     hint: str = ""  # CR2: what the tag rules propose when a card cell has no rule of its own
+
+    @property
+    def shown(self) -> str:
+        return str(OUTCOME_LABELS[self.value]) if self.value else ""
 
 
 @dataclass
@@ -70,10 +75,12 @@ class Matrix:
                 hint = ""
                 if rule is None and any((defence.pk, tag) in self.by_tag for tag in attack.tag_list):
                     hint = OUTCOME_LABELS[table.propose(defence_face, face_of(attack))]
-                row.cells.append(Cell(f"c-{defence.pk}-{attack.pk}", rule.outcome if rule else "", hint))
+                label = f"{defence.name} — {attack.name}"
+                row.cells.append(Cell(f"c-{defence.pk}-{attack.pk}", rule.outcome if rule else "", label, hint))
             for tag in self.tags:
                 rule = self.by_tag.get((defence.pk, tag))
-                row.cells.append(Cell(f"t-{defence.pk}-{tag}", rule.outcome if rule else ""))
+                label = f"{defence.name} — #{tag}"
+                row.cells.append(Cell(f"t-{defence.pk}-{tag}", rule.outcome if rule else "", label))
             rows.append(row)
         return rows
 
