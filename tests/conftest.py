@@ -5,6 +5,7 @@
 """
 
 import datetime as dt
+import os
 
 import pytest
 from django.contrib.auth.models import User
@@ -107,3 +108,34 @@ def login_client(user: User | None) -> Client:
 def as_user():
     """``as_user(user)`` → a test client logged in as that user (None: anonymous)."""
     return login_client
+
+
+# --- test-run policy (scripts/test.sh, .ci/run) ----------------------------------
+
+
+def pytest_configure(config):
+    # A real password hash costs about a second by design; tests create many users.
+    from django.conf import settings
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """With CI=true nothing may skip (DESIGN.md §7): a skip for a missing service is a failure there."""
+    report = yield
+    if report.skipped and not hasattr(report, "wasxfail") and os.environ.get("CI", "").lower() == "true":
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        report.outcome = "failed"
+        report.longrepr = f"Skipped in CI, where nothing may skip: {reason}"
+    return report
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report(collector):
+    """A whole module skipped at collection (``pytest.importorskip``) fails in CI too."""
+    report = yield
+    if report.skipped and os.environ.get("CI", "").lower() == "true":
+        report.outcome = "failed"
+        report.longrepr = f"Skipped in CI, where nothing may skip: {report.longrepr}"
+    return report

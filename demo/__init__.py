@@ -1,0 +1,178 @@
+"""The demo game «Ночной Дозор: Сумрак»: load it once, or rebuild it.
+
+Used by ``manage.py load_demo`` (run by ``scripts/start.sh`` on every start, so
+loading must be idempotent: an existing demo event is left as it is, with
+whatever the organizers changed in it).
+"""
+
+import datetime as dt
+from collections import Counter
+
+from django.contrib.auth.hashers import make_password
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import ProtectedError
+from django.utils import timezone
+
+from cards.models import ArsenalCard, Card, Catalogue, CounterRule, PoolEntry, PreparedArsenal, PreparedArsenalCard
+from demo.catalogue import CARDS, COUNTER_RULES, REACTIONS
+from demo.people import CHARACTERS, DEMO_PASSWORD, ORGANIZER, PLAYERS, REFEREE, CharacterData, parse_cards
+from duels.engine.arsenal import check_arsenal
+from events.models import Character, Event, StaffRole
+
+EVENT_NAME = "Ночной Дозор: Сумрак"
+CATALOGUE_NAME = "Ночной Дозор"
+LOGINS = (ORGANIZER, REFEREE, *PLAYERS)
+
+__all__ = ["CATALOGUE_NAME", "DEMO_PASSWORD", "EVENT_NAME", "LOGINS", "DemoError", "is_loaded", "load", "remove"]
+
+
+class DemoError(Exception):
+    pass
+
+
+def is_loaded() -> bool:
+    return Event.objects.filter(name=EVENT_NAME).exists()
+
+
+def _next_month_dates(today: dt.date) -> tuple[dt.date, dt.date]:
+    first_next = (today.replace(day=1) + dt.timedelta(days=32)).replace(day=1)
+    return first_next.replace(day=10), first_next.replace(day=12)
+
+
+def _user(username: str, password_hash: str) -> User:
+    user, _ = User.objects.get_or_create(username=username)
+    user.password = password_hash
+    user.is_active = True
+    user.save()
+    return user
+
+
+def _catalogue() -> tuple[Catalogue, dict[str, Card]]:
+    catalogue, _ = Catalogue.objects.get_or_create(
+        name=CATALOGUE_NAME,
+        defaults={"description": "Заклинания и способности Иных по книгам о Дозорах. Демонстрационный каталог."},
+    )
+    cards: dict[str, Card] = {}
+    for name_ru, name_en, category, kind, magic_type, full, softened, tags, text in CARDS:
+        action_kind, trigger = REACTIONS.get(name_ru, (Card.ActionKind.STANDARD, ""))
+        cards[name_ru], _ = Card.objects.update_or_create(
+            catalogue=catalogue,
+            name_ru=name_ru,
+            defaults={
+                "name_en": name_en,
+                "category": category,
+                "kind": kind,
+                "magic_type": magic_type,
+                "full_effect": full,
+                "softened_effect": softened,
+                "tags": tags,
+                "rules_text": text,
+                "action_kind": action_kind,
+                "trigger_text": trigger,
+            },
+        )
+    for defence, target, outcome in COUNTER_RULES:
+        if target.startswith("#"):
+            key = {"defence_card": cards[defence], "attack_card": None, "attack_tag": target[1:]}
+        else:
+            key = {"defence_card": cards[defence], "attack_card": cards[target], "attack_tag": ""}
+        CounterRule.objects.update_or_create(**key, defaults={"outcome": outcome})
+    return catalogue, cards
+
+
+def _checked(
+    owner: str, what: str, counts: Counter[str], cards: dict[str, Card], pool: Counter[str], limit: int
+) -> list[int]:
+    """The demo data obey the same arsenal rule as organizers' input (ARSENAL check)."""
+    try:
+        ids = [cards[name].pk for name in counts.elements()]
+        check_arsenal(ids, {cards[name].pk: copies for name, copies in pool.items()}, limit)
+    except KeyError as err:
+        raise DemoError(f"{owner}, {what}: no card {err} in the catalogue") from None
+    except Exception as err:  # RuleError: a bug in the demo data
+        raise DemoError(f"{owner}, {what}: {err}") from err
+    return ids
+
+
+def _character(event: Event, data: CharacterData, cards: dict[str, Card], users: dict[str, User]) -> Character:
+    character = Character.objects.create(
+        event=event,
+        player=users.get(data.get("player", "")),
+        name=data["name"],
+        side=data["side"],
+        kind=data["kind"],
+        power_level=data["level"],
+        condition=data.get("condition", "fit"),
+        status=Character.Status.ACCEPTED,
+        application=data.get("application", ""),
+        arrived=data.get("arrived", False),
+        arrived_at=timezone.now() if data.get("arrived") else None,
+    )
+    limit = character.effective_arsenal_limit
+    pool = parse_cards(data["pool"])
+    PoolEntry.objects.bulk_create(
+        PoolEntry(character=character, card=cards[name], copies=copies) for name, copies in pool.items()
+    )
+    arsenal = parse_cards(data["arsenal"])
+    character.restorable_arsenal = _checked(character.name, "arsenal", arsenal, cards, pool, limit)
+    ArsenalCard.objects.bulk_create(
+        ArsenalCard(character=character, card=cards[name], copies=copies) for name, copies in arsenal.items()
+    )
+    for prepared_name, text in data.get("prepared", {}).items():
+        prepared_cards = parse_cards(text)
+        _checked(character.name, prepared_name, prepared_cards, cards, pool, limit)
+        prepared = PreparedArsenal.objects.create(character=character, name=prepared_name)
+        PreparedArsenalCard.objects.bulk_create(
+            PreparedArsenalCard(arsenal=prepared, card=cards[name], copies=copies)
+            for name, copies in prepared_cards.items()
+        )
+    if focus := data.get("focus"):
+        # F1: only a defence card of one's own arsenal can be focused.
+        if focus not in arsenal or cards[focus].kind != Card.Kind.DEFENCE:
+            raise DemoError(f"{character.name}: cannot focus on {focus}")
+        character.focus_card = cards[focus]
+    character.save(update_fields=["restorable_arsenal", "focus_card"])
+    return character
+
+
+@transaction.atomic
+def load(today: dt.date | None = None) -> Event:
+    """Create the demo game; if it is already there, return it unchanged."""
+    existing = Event.objects.filter(name=EVENT_NAME).first()
+    if existing is not None:
+        return existing
+    catalogue, cards = _catalogue()
+    starts_on, ends_on = _next_month_dates(today or timezone.localdate())
+    event = Event.objects.create(
+        name=EVENT_NAME,
+        starts_on=starts_on,
+        ends_on=ends_on,
+        place="Москва, лесопарк «Лосиный Остров», поляна у старой просеки",
+        description=(
+            "Демонстрационная игра. Светлые и Тёмные Иные Москвы, Инквизиция следит за Договором. "
+            "Поединки ведут судьи с планшетов; игроки видят свой Арсенал на телефоне."
+        ),
+        catalogue=catalogue,
+        registration_open=True,
+    )
+    # One hash for the four logins: a password hash costs about a second by design.
+    password_hash = make_password(DEMO_PASSWORD)
+    users = {username: _user(username, password_hash) for username in LOGINS}
+    StaffRole.objects.create(event=event, user=users[ORGANIZER], role=StaffRole.Role.ORGANIZER)
+    StaffRole.objects.create(event=event, user=users[REFEREE], role=StaffRole.Role.REFEREE)
+    for data in CHARACTERS:
+        _character(event, data, cards, users)
+    return event
+
+
+@transaction.atomic
+def remove() -> None:
+    """Delete the demo event, its characters and, unless another event uses it, its catalogue."""
+    try:
+        Event.objects.filter(name=EVENT_NAME).delete()
+        catalogue = Catalogue.objects.filter(name=CATALOGUE_NAME).first()
+        if catalogue is not None and not catalogue.events.exists():
+            catalogue.delete()
+    except ProtectedError as err:
+        raise DemoError(f"the demo game is still referenced elsewhere and cannot be removed: {err}") from err

@@ -1,0 +1,167 @@
+"""The demo game «Ночной Дозор: Сумрак» (manage.py load_demo)."""
+
+import datetime as dt
+from collections import Counter
+from io import StringIO
+
+import pytest
+from django.contrib.auth import authenticate
+from django.core.management import call_command
+
+import demo
+from cards.models import ArsenalCard, Card, CounterRule, PoolEntry, PreparedArsenal, PreparedArsenalCard
+from duels.engine import cards as engine
+from duels.engine.arsenal import check_arsenal
+from events.models import Character, Event, StaffRole
+
+pytestmark = pytest.mark.django_db
+
+
+def load(*args: str) -> str:
+    out = StringIO()
+    call_command("load_demo", *args, stdout=out)
+    return out.getvalue()
+
+
+def counts() -> dict[str, int]:
+    models = (Event, Character, Card, CounterRule, PoolEntry, ArsenalCard, PreparedArsenal, PreparedArsenalCard)
+    return {model.__name__: model.objects.count() for model in models} | {"staff": StaffRole.objects.count()}
+
+
+def face(card: Card) -> engine.CardFace:
+    return engine.CardFace(card.pk, card.name_ru, card.kind, card.full_effect, card.softened_effect, card.tag_list)
+
+
+def propose(defence_name: str, attack_name: str) -> str:
+    """CR2 as the engine proposes it from the demo catalogue's counter rules."""
+    rules = [
+        engine.CounterRule(r.defence_card_id, r.attack_card_id, r.attack_tag or None, r.outcome)
+        for r in CounterRule.objects.all()
+    ]
+    defence, attack = Card.objects.get(name_ru=defence_name), Card.objects.get(name_ru=attack_name)
+    return engine.CounterTable(rules).propose(face(defence), face(attack))
+
+
+@pytest.fixture
+def demo_event() -> Event:
+    load()
+    return Event.objects.get(name="Ночной Дозор: Сумрак")
+
+
+def test_loads_event_next_month_with_place_and_staff(demo_event):
+    assert demo_event.place
+    assert demo_event.starts_on <= demo_event.ends_on
+    today = dt.date.today()
+    next_month = (today.replace(day=1) + dt.timedelta(days=32)).replace(day=1)
+    assert (demo_event.starts_on.year, demo_event.starts_on.month) == (next_month.year, next_month.month)
+    roles = set(demo_event.staff.values_list("user__username", "role"))
+    assert roles == {("organizer", "organizer"), ("referee", "referee")}
+
+
+def test_demo_logins_work_with_the_printed_password(demo_event):
+    for username in ("organizer", "referee", "anton", "zavulon"):
+        assert authenticate(username=username, password="sumrak-demo") is not None, username
+    assert demo_event.characters.get(player__username="anton").name == "Антон Городецкий"
+    assert demo_event.characters.get(player__username="zavulon").name == "Завулон"
+
+
+def test_CR1_catalogue_has_at_least_30_full_cards(demo_event):
+    cards = list(demo_event.catalogue.cards.all())
+    assert len(cards) >= 30
+    names = {c.name_ru for c in cards}
+    for book_spell in ("Тройное лезвие", "Серый молебен", "Фриз", "Щит мага", "Сфера отрицания", "Радужная сфера"):
+        assert book_spell in names
+    assert all(c.name_en and c.rules_text and c.tags for c in cards)
+    assert {c.kind for c in cards} == {"attack", "defence"}
+    assert {c.category for c in cards} == {"spell", "ability"}
+    assert {"universal", "wind", "earth", "water", "fire"} <= {c.magic_type for c in cards}  # M2
+    attacks = [c for c in cards if c.kind == "attack"]
+    # CR1: every attack says what it does in full, and its softened effect is milder or none.
+    assert all(c.full_effect for c in attacks)
+    assert any(c.softened_effect for c in attacks) and any(not c.softened_effect for c in attacks)
+    assert all(c.full_effect == c.softened_effect == "" for c in cards if c.kind == "defence")
+
+
+def test_CR2_counter_rules_by_card_and_by_tag(demo_event):
+    rules = CounterRule.objects.filter(defence_card__catalogue=demo_event.catalogue)
+    assert rules.filter(attack_card__isnull=False).exists()
+    assert rules.exclude(attack_tag="").exists()
+    assert set(rules.values_list("outcome", flat=True)) == {"parried", "softened"}
+    # Every rule pairs a defence card with an attack card (or a tag some attack carries).
+    attack_tags = {t for c in Card.objects.filter(kind="attack") for t in c.tag_list}
+    for rule in rules.select_related("defence_card", "attack_card"):
+        assert rule.defence_card.kind == "defence"
+        assert rule.attack_card is None or rule.attack_card.kind == "attack"
+        assert rule.attack_card is not None or rule.attack_tag in attack_tags, rule.attack_tag
+
+
+def test_IA4_mage_shield_and_healing_soften_attacks(demo_event):
+    assert propose("Щит мага", "Тройное лезвие") == "softened"  # card rule beats the #force tag rule
+    assert propose("Щит мага", "Огненный шар") == "softened"
+    assert propose("Щит мага", "Удар Силой") == "parried"
+    assert propose("Щит мага", "Серый молебен") == "not_parried"
+    assert propose("Лечение", "Серый молебен") == "softened"
+    assert propose("Лечение", "Когти оборотня") == "softened"  # by the #physical tag
+    grey_prayer = Card.objects.get(name_ru="Серый молебен")
+    assert engine.effect_of("softened", face(grey_prayer)) == "heavily_wounded"
+
+
+def test_eight_characters_of_both_watches_and_the_inquisition(demo_event):
+    characters = demo_event.characters.all()
+    assert characters.count() == 8
+    sides = Counter(characters.values_list("side", flat=True))
+    assert sides["light"] >= 2 and sides["dark"] >= 2 and sides["inquisition"] >= 1
+    assert all(c.status == Character.Status.ACCEPTED for c in characters)
+
+
+def test_every_arsenal_within_its_limit_and_its_pool(demo_event):
+    for character in demo_event.characters.all():
+        pool = {e.card_id: e.copies for e in character.pool.all()}
+        limit = character.effective_arsenal_limit
+        hand = [a.card_id for a in character.arsenal.all() for _ in range(a.copies)]
+        assert hand, character.name
+        check_arsenal(hand, pool, limit)  # raises RuleError if not
+        assert sorted(character.restorable_arsenal) == sorted(hand)
+        prepared = list(character.prepared_arsenals.all())
+        assert 1 <= len(prepared) <= 2, character.name
+        for arsenal in prepared:
+            cards = [c.card_id for c in arsenal.cards.all() for _ in range(c.copies)]
+            assert cards
+            check_arsenal(cards, pool, limit)
+
+
+def test_F1_demo_focus_is_a_defence_card_in_hand(demo_event):
+    focused = demo_event.characters.exclude(focus_card=None)
+    assert focused.exists()
+    for character in focused:
+        assert character.focus_card.kind == "defence"
+        assert character.arsenal.filter(card=character.focus_card).exists()
+
+
+def test_second_run_changes_nothing_and_keeps_organizers_edits(demo_event):
+    before = counts()
+    anton = demo_event.characters.get(player__username="anton")
+    anton.condition = "heavily_wounded"
+    anton.save()
+    assert "already loaded" in load()
+    assert counts() == before
+    anton.refresh_from_db()
+    assert anton.condition == "heavily_wounded"
+
+
+def test_reset_rebuilds_without_duplicates(demo_event):
+    before = counts()
+    demo_event.characters.get(name="Гесер").delete()
+    load("--reset")
+    assert counts() == before
+    assert Event.objects.get(name="Ночной Дозор: Сумрак").characters.filter(name="Гесер").exists()
+
+
+def test_reset_keeps_a_catalogue_that_another_event_uses(demo_event):
+    other = Event.objects.create(
+        name="Дневной Дозор", starts_on=dt.date(2027, 1, 1), ends_on=dt.date(2027, 1, 2), catalogue=demo_event.catalogue
+    )
+    load("--reset")
+    other.refresh_from_db()
+    assert other.catalogue.cards.count() == len(demo.catalogue.CARDS)
+    assert Event.objects.filter(name="Ночной Дозор: Сумрак").count() == 1
