@@ -1,0 +1,56 @@
+"""A situation as one JSON document, for post-game review and disputes.
+
+Everything needed to check a fight by hand is in it: the opening snapshot
+(settings and counter rules), every log entry - undone ones included, with
+who, when, the draw and the reason - and the final state. ``replay`` of the
+non-undone entries from ``opening`` gives ``state``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from duels.models import LogEntry, Situation
+
+FORMAT = "sumrak-situation/1"
+
+
+def _iso(value: dt.datetime | None) -> str | None:
+    return None if value is None else value.isoformat()
+
+
+def _entry(entry: LogEntry) -> dict[str, Any]:
+    return {
+        "seq": entry.seq,
+        "kind": entry.kind,
+        "command": entry.command,
+        "actor": entry.actor.get_username() if entry.actor is not None else None,
+        "at": _iso(entry.at),
+        "draw": entry.draw,
+        "nonce": entry.nonce,
+        "undone": entry.undone,
+        "reason": entry.reason,
+        "events": entry.events,
+    }
+
+
+def export_situation(situation: Situation) -> dict[str, Any]:
+    """JSON-safe: ``json.dumps(export_situation(s))`` always works."""
+    participants = situation.participants.order_by("pk").values_list("pk", "name")
+    return {
+        "format": FORMAT,
+        "situation": {
+            "id": situation.pk,
+            "event": {"id": situation.event_id, "name": situation.event.name},
+            "kind": situation.kind,
+            "version": situation.version,
+            "ended": situation.ended,
+            "ended_at": _iso(situation.ended_at),
+            "created_at": _iso(situation.created_at),
+            "participants": [{"id": pk, "name": name} for pk, name in participants],
+        },
+        "opening": situation.opening,
+        "log": [_entry(e) for e in situation.log.select_related("actor").order_by("seq")],
+        "state": situation.state,
+    }

@@ -1,0 +1,129 @@
+"""Fight services: the ONLY way to change a combat situation (DESIGN.md §4).
+
+Every change runs in one transaction with the situation row locked, applies
+overdue deadlines first (``expire``), then the engine command, and appends both
+to the append-only log. The rules themselves are the engine's (duels/engine/);
+nothing here decides a rule.
+
+Starting a fight (the referee's "new fight" form)
+    ``start_instant_attack(event, attacker, victim, card_id, *, out_of_sight, within_reach,
+    max_rounds=None, user, nonce)`` and
+    ``declare_aggression(event, declarer, target, card_id=None, *, max_rounds=None, user, nonce)``
+    take ``Character`` objects and a *catalogue* card id from the attacker's
+    current arsenal. They find the two characters' unfinished situation (or
+    the one either is in, or open a new one), ``Join`` whoever is not in yet
+    with their current ``ArsenalCard`` rows, ``focus_card`` and ``condition``,
+    and apply the opening command. IA1 failures and IA6 convert to aggression
+    inside the engine (see the ``converted_to_aggression`` event). The blind
+    draw (IA3) is chosen with ``secrets`` and logged. Return ``Performed``.
+
+Commands inside a situation (the fight page's buttons)
+    ``perform(situation_id, command, *, user, seen_version, nonce)`` with an
+    engine command (``duels.engine.Attack/Answer/ConfirmResult/RoundChoice/
+    SetFocus/EndDuel/...``; card arguments are the uids shown in the state).
+    ``undo_last(situation_id, *, user, reason, seen_version, nonce)`` - the
+    view must check that the user referees the event; a reason is required.
+
+    ``seen_version`` is ``situation.version`` as rendered in the page; ``nonce``
+    is a UUID generated per rendered button/form (max 64 chars).
+
+Reading
+    ``refresh(situation)`` applies overdue deadlines (D8, S2) and returns the
+    row, reloaded if it changed: call it in every view before rendering.
+    ``state_of(situation)`` gives the engine state (dataclasses).
+    ``active_situation_for(character)`` / ``in_active_situation(character)``.
+    ``situation.log.order_by("seq")`` is the log (``LogEntry``); undone
+    entries stay in it with ``undone=True``, and ``kind == "undo"`` entries
+    carry the reason and ``command == {"undid": [seq, ...]}``.
+    ``duels.export.export_situation(situation)`` for post-game review.
+
+Outcomes and refusals
+    ``Performed(situation, events, repeated)``: the row after the change, the
+    engine's events (expiries first), and ``repeated=True`` when the nonce had
+    already been used (nothing changed; show the current state).
+    Refusals change nothing of their own and are either the engine's
+    ``RuleError`` or a ``ServiceError`` (``StaleVersion``, ``NotInEvent``,
+    ``CharacterBusy``, ``SeparateSituations``, ``CardNotHeld``, ``DuelsOff``,
+    ``SituationEnded``, ``NothingToUndo``, ``ReasonRequired``, ``BadNonce``,
+    ``SituationNotFound``). Both carry ``rule_id``, an English ``message`` and
+    ``params``: show ``explain(err)``. ``StaleVersion`` means "409: someone
+    else acted first" - re-render from ``refresh(err.situation)``.
+    A command refused by the engine still lets overdue deadlines apply.
+
+Write-back to ``Character``
+    A fighter's condition is written whenever the fight changes it (so a
+    fighter who is out is out on every page at once; an undo writes it back).
+    When the situation ends: the remaining hand becomes the ``ArsenalCard``
+    rows, ``restorable_arsenal`` becomes the card ids held on joining ("restore
+    to the original", S2), ``focus_card`` stays only if that card is still in
+    hand. Undo is refused on an ended situation, so this is never un-written.
+
+Undo
+    Marks the last command entry undone - with the joins logged by the same
+    start, and every expiry after it - appends an undo entry, and replays the
+    rest. Deadlines are absolute: undoing an answer after its window has closed
+    brings back a step whose window is over, and the next read applies D8
+    again; to correct a result, undo the confirmation and override it instead.
+    Undoing the start of a situation leaves it empty and closes the row.
+
+Timers
+    After commit, ``duels.tasks.expire_situation(id)`` is scheduled for the
+    new ``next_deadline``; the beat task ``duels.tasks.sweep_deadlines`` and
+    every ``refresh`` catch anything a worker missed.
+"""
+
+from django.utils.translation import gettext
+
+from duels.engine import RuleError
+from duels.services.commands import perform, refresh, refresh_by_id, replayed, state_of, sweep, undo_last
+from duels.services.errors import (
+    BadNonce,
+    CardNotHeld,
+    CharacterBusy,
+    DuelsOff,
+    NothingToUndo,
+    NotInEvent,
+    ReasonRequired,
+    SeparateSituations,
+    ServiceError,
+    SituationEnded,
+    SituationNotFound,
+    StaleVersion,
+)
+from duels.services.start import active_situation_for, declare_aggression, in_active_situation, start_instant_attack
+from duels.services.store import Performed
+
+
+def explain(err: RuleError | ServiceError) -> str:
+    """A refusal in the active language."""
+    return gettext(err.message) % err.params
+
+
+__all__ = [
+    "BadNonce",
+    "CardNotHeld",
+    "CharacterBusy",
+    "DuelsOff",
+    "NotInEvent",
+    "NothingToUndo",
+    "Performed",
+    "ReasonRequired",
+    "RuleError",
+    "SeparateSituations",
+    "ServiceError",
+    "SituationEnded",
+    "SituationNotFound",
+    "StaleVersion",
+    "active_situation_for",
+    "declare_aggression",
+    "explain",
+    "in_active_situation",
+    "perform",
+    "refresh",
+    "refresh_by_id",
+    "replayed",
+    "start_instant_attack",
+    "state_of",
+    "sweep",
+    "undo_last",
+]

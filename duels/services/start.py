@@ -1,0 +1,244 @@
+"""Starting a fight (S1): find the characters' situation or open one, join them, strike."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from cards.faces import counter_rule_of, face_of
+from cards.models import ArsenalCard, Card, CounterRule
+from duels import engine
+from duels.models import Situation
+from duels.services.commands import User, refresh
+from duels.services.errors import CardNotHeld, CharacterBusy, DuelsOff, NotInEvent, SeparateSituations
+from duels.services.kinds import KINDS, DuelKind
+from duels.services.store import Performed, Transition, actor_of, check_nonce, nonce_used
+from events.models import Character, Event
+
+
+def start_instant_attack(
+    event: Event,
+    attacker: Character,
+    victim: Character,
+    card_id: int,
+    *,
+    out_of_sight: bool,
+    within_reach: bool,
+    max_rounds: int | None = None,
+    user: User,
+    nonce: str,
+    now: dt.datetime | None = None,
+) -> Performed:
+    """IA1-IA7: ``attacker`` strikes ``victim`` with the catalogue card ``card_id`` from their hand.
+
+    ``out_of_sight`` / ``within_reach`` are the referee's IA1 checklist; if
+    either fails (or IA6 applies) the engine turns the blow into aggression.
+    The blind draw (IA3) is made here with ``secrets`` and logged.
+    """
+
+    def build(kind: DuelKind, state: Any) -> Any:
+        return engine.InstantAttack(
+            attacker=attacker.pk,
+            victim=victim.pk,
+            card=_uid(kind, state, attacker, card_id),
+            out_of_sight=out_of_sight,
+            within_reach=within_reach,
+            max_rounds=max_rounds,
+        )
+
+    return _start(event, attacker, victim, build, user=user, nonce=nonce, now=now)
+
+
+def declare_aggression(
+    event: Event,
+    declarer: Character,
+    target: Character,
+    card_id: int | None = None,
+    *,
+    max_rounds: int | None = None,
+    user: User,
+    nonce: str,
+    now: dt.datetime | None = None,
+) -> Performed:
+    """AG1: an open attack with ``card_id`` from the declarer's hand, or a spoken declaration (None)."""
+
+    def build(kind: DuelKind, state: Any) -> Any:
+        uid = None if card_id is None else _uid(kind, state, declarer, card_id)
+        return engine.DeclareAggression(declarer=declarer.pk, target=target.pk, card=uid, max_rounds=max_rounds)
+
+    return _start(event, declarer, target, build, user=user, nonce=nonce, now=now)
+
+
+def active_situation_for(character: Character | int, *, now: dt.datetime | None = None) -> Situation | None:
+    """The character's unfinished situation, after applying its overdue deadlines (S2)."""
+    character_id = character if isinstance(character, int) else character.pk
+    for situation in Situation.objects.filter(participants__id=character_id, ended=False).order_by("-pk"):
+        situation = refresh(situation, now=now)
+        if not situation.ended:
+            return situation
+    return None
+
+
+def in_active_situation(character: Character | int, *, now: dt.datetime | None = None) -> bool:
+    """Is the character in a fight that has not ended? The arsenal is frozen while so (AG2, D3, IA5)."""
+    return active_situation_for(character, now=now) is not None
+
+
+# --- internals ------------------------------------------------------------------------------------
+
+
+def _uid(kind: DuelKind, state: Any, character: Character, card_id: int) -> str:
+    uid = kind.uid_in_hand(state, character.pk, card_id)
+    if uid is None:
+        card = Card.objects.filter(pk=card_id).first()
+        raise CardNotHeld(name=character.name, card=card.name if card else f"#{card_id}")
+    return uid
+
+
+def _check_fighters(event: Event, *characters: Character) -> None:
+    if not event.duels_on:
+        raise DuelsOff()
+    for character in characters:
+        if character.event_id != event.pk or character.status != Character.Status.ACCEPTED:
+            raise NotInEvent(name=character.name)
+
+
+def _start(
+    event: Event,
+    first: Character,
+    second: Character,
+    build: Callable[[DuelKind, Any], Any],
+    *,
+    user: User,
+    nonce: str,
+    now: dt.datetime | None,
+) -> Performed:
+    now = now or timezone.now()
+    nonce = check_nonce(nonce)
+    _check_fighters(event, first, second)
+    kind = KINDS[Situation.Kind.DUEL]
+    refusal: Exception | None = None
+    performed: Performed | Exception | None = None
+    try:
+        with transaction.atomic():
+            # Openings in one event go one at a time, so two referees cannot
+            # open two situations for the same people (see store.py for the
+            # lock order).
+            Event.objects.select_for_update().filter(pk=event.pk).first()
+            used = nonce_used(nonce)
+            if used is not None:
+                return Performed(used.situation, repeated=True)
+            try:
+                situation = _situation_for(event, first, second, kind, now)
+            except SeparateSituations as err:
+                # Raised after the commit, so the deadlines applied while
+                # looking (refresh) are kept.
+                refusal = err
+            else:
+                performed = _strike(event, situation, kind, first, second, build, user=user, nonce=nonce, now=now)
+                if isinstance(performed, Exception):
+                    refusal = performed
+    except IntegrityError:
+        used = nonce_used(nonce)
+        if used is not None:
+            return Performed(used.situation, repeated=True)
+        raise
+    if refusal is not None:
+        raise refusal
+    assert isinstance(performed, Performed)
+    return performed
+
+
+def _strike(
+    event: Event,
+    situation: Situation,
+    kind: DuelKind,
+    first: Character,
+    second: Character,
+    build: Callable[[DuelKind, Any], Any],
+    *,
+    user: User,
+    nonce: str,
+    now: dt.datetime,
+) -> Performed | Exception:
+    """Join whoever is not in yet and apply the opening command; a refusal is returned, not raised."""
+    # Lock the characters too (id order): the arsenal builder holds these
+    # locks while it checks ``in_active_situation``, so the hands read below
+    # are never half-way through a change.
+    fighters = list(Character.objects.select_for_update().filter(pk__in=[first.pk, second.pk]).order_by("pk"))
+    tx = Transition(situation, now)
+    tx.expire()
+    if situation.ended or kind.is_ended(tx.state):
+        # The gap ran out just now (S2): close this one, open a fresh one.
+        tx.save()
+        situation = _open(event, kind, now)
+        tx = Transition(situation, now)
+    mark = tx.checkpoint()
+    refusal: Exception | None = None
+    try:
+        _busy_check(kind, tx.state, first, second)
+        for character in fighters:
+            if character.pk not in tx.state.fighters:
+                tx.command(engine.Join(_setup(character)), actor=actor_of(user))
+        tx.command(build(kind, tx.state), actor=actor_of(user), nonce=nonce)
+    except (engine.RuleError, CharacterBusy, CardNotHeld) as err:
+        refusal = err
+        tx.restore(mark)
+    if not tx.save() and not situation.log.exists():
+        # Nothing happened in a situation opened just for this: drop it.
+        situation.delete()
+    return refusal if refusal is not None else Performed(situation, tx.events)
+
+
+def _situation_for(event: Event, first: Character, second: Character, kind: DuelKind, now: dt.datetime) -> Situation:
+    """The situation both are in, the one either is in, or a new one (S2)."""
+    mine = active_situation_for(first, now=now)
+    theirs = active_situation_for(second, now=now)
+    if mine is not None and theirs is not None and mine.pk != theirs.pk:
+        raise SeparateSituations(name=first.name, other=second.name)
+    found = mine or theirs
+    if found is not None:
+        return Situation.objects.select_for_update().get(pk=found.pk)
+    return _open(event, kind, now)
+
+
+def _open(event: Event, kind: DuelKind, now: dt.datetime) -> Situation:
+    settings = engine.Settings(answer_window_s=event.answer_window_s, gap_s=event.situation_gap_s)
+    counters = [
+        counter_rule_of(rule) for rule in CounterRule.objects.filter(defence_card__catalogue=event.catalogue_id)
+    ]
+    opening = kind.to_dict(kind.open(settings, counters, now))
+    return Situation.objects.create(event=event, kind=kind.key, opening=opening, state=opening)
+
+
+def _busy_check(kind: DuelKind, state: Any, first: Character, second: Character) -> None:
+    """D1 as a clear message: neither may be in a duel with a third person."""
+    for me, them in ((first, second), (second, first)):
+        opponent = kind.busy_with(state, me.pk)
+        if opponent is not None and opponent != them.pk:
+            other = state.fighters[opponent].name
+            raise CharacterBusy(name=me.name, other=other)
+
+
+def _setup(character: Character) -> engine.FighterSetup:
+    """The character as they come into the fight: current arsenal, focus (F1), condition."""
+    hand: list[engine.CardFace] = []
+    rows = ArsenalCard.objects.filter(character=character).select_related("card").order_by("card__kind", "card_id")
+    for row in rows:
+        hand.extend([face_of(row.card)] * row.copies)
+    focus = character.focus_card_id
+    if focus is not None and all(face.card_id != focus for face in hand):
+        # A stale focus on a card no longer held is dropped, not an error:
+        # F1 focuses a card of the arsenal, and this one left it.
+        focus = None
+    return engine.FighterSetup(
+        character_id=character.pk,
+        name=character.name,
+        hand=tuple(hand),
+        focus_card_id=focus,
+        condition=character.condition,
+    )

@@ -1,0 +1,211 @@
+"""Load under lock, run the engine, append to the log, save, write back, schedule timers.
+
+Lock order (PostgreSQL; SQLite's IMMEDIATE transactions serialise everything):
+Event row (only when opening situations) -> Situation row -> Character rows.
+Code that already holds a Character lock (the arsenal builder) reaches a
+situation only through ``refresh``, which never waits for a situation lock
+(NOWAIT), so no cycle of waits can form.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import transaction
+from django.db.models import Max
+
+from cards.models import ArsenalCard, Card
+from duels.models import LogEntry, Situation
+from duels.services.errors import BadNonce, SituationNotFound
+from duels.services.kinds import DuelKind, kind_of
+from events.models import Character
+
+logger = logging.getLogger(__name__)
+
+NONCE_MAX = LogEntry._meta.get_field("nonce").max_length or 64
+# ``expire`` acts only once ``now`` is past a deadline; wake the timer a moment later.
+TIMER_LAG = dt.timedelta(milliseconds=100)
+
+
+@dataclass
+class Performed:
+    """What a service call did. ``repeated``: the nonce was seen before, nothing changed."""
+
+    situation: Situation
+    events: list[dict[str, Any]] = field(default_factory=list)
+    repeated: bool = False
+
+
+def check_nonce(nonce: str) -> str:
+    nonce = (nonce or "").strip()
+    if len(nonce) > NONCE_MAX:
+        raise BadNonce()
+    return nonce
+
+
+def nonce_used(nonce: str) -> LogEntry | None:
+    if not nonce:
+        return None
+    return LogEntry.objects.filter(nonce=nonce).select_related("situation").first()
+
+
+def lock(situation_id: int, *, nowait: bool = False) -> Situation:
+    try:
+        return Situation.objects.select_for_update(nowait=nowait).get(pk=situation_id)
+    except Situation.DoesNotExist:
+        raise SituationNotFound() from None
+
+
+def actor_of(user: AbstractBaseUser | AnonymousUser | None) -> AbstractBaseUser | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return user  # type: ignore[return-value]
+
+
+class Transition:
+    """One transaction's worth of changes to a locked situation.
+
+    Collects log entries while the engine runs; ``save`` writes them, the new
+    state, the version and everything derived from the state, or nothing if
+    nothing happened.
+    """
+
+    def __init__(self, situation: Situation, now: dt.datetime) -> None:
+        self.situation = situation
+        self.kind: DuelKind = kind_of(situation)
+        self.now = now
+        self.before = self.kind.from_dict(situation.state)
+        self.state = self.before
+        self.entries: list[LogEntry] = []
+        self.events: list[dict[str, Any]] = []
+        last = situation.log.aggregate(m=Max("seq"))["m"]
+        self.next_seq = 0 if last is None else last + 1
+
+    def _entry(self, **fields: Any) -> LogEntry:
+        entry = LogEntry(situation=self.situation, seq=self.next_seq, at=self.now, **fields)
+        self.next_seq += 1
+        self.entries.append(entry)
+        return entry
+
+    def expire(self) -> bool:
+        """Apply every overdue deadline; log it only if it changed something (replay needs it)."""
+        new, events = self.kind.expire(self.state, self.now)
+        if not events and self.kind.to_dict(new) == self.kind.to_dict(self.state):
+            return False
+        self.state = new
+        self.events.extend(events)
+        self._entry(kind=LogEntry.Kind.EXPIRE, command=None, events=events)
+        return True
+
+    def command(self, command: Any, *, actor: AbstractBaseUser | None, nonce: str = "") -> list[dict[str, Any]]:
+        """Run one engine command; a RuleError propagates and nothing of it is kept."""
+        draw = self.kind.draw_for(self.state, command)
+        new, events = self.kind.apply(self.state, command, self.now, draw)
+        self.state = new
+        self.events.extend(events)
+        self._entry(
+            kind=LogEntry.Kind.COMMAND,
+            command=self.kind.encode(command),
+            actor=actor,
+            draw=draw,
+            nonce=nonce,
+            reason=self.kind.reason_of(command),
+            events=events,
+        )
+        return events
+
+    def checkpoint(self) -> tuple[Any, int, int, int]:
+        return (self.state, len(self.entries), len(self.events), self.next_seq)
+
+    def restore(self, mark: tuple[Any, int, int, int]) -> None:
+        """Forget everything after ``mark`` (a refused start keeps only its expiries)."""
+        self.state, n_entries, n_events, self.next_seq = mark
+        del self.entries[n_entries:]
+        del self.events[n_events:]
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.entries)
+
+    def save(self) -> bool:
+        if not self.entries:
+            return False
+        LogEntry.objects.bulk_create(self.entries)
+        store_state(self.situation, self.kind, self.before, self.state, self.now)
+        return True
+
+
+def store_state(situation: Situation, kind: DuelKind, before: Any, after: Any, now: dt.datetime) -> None:
+    """Save a new state on the locked row and everything that follows from it."""
+    old_deadline = situation.next_deadline
+    situation.state = kind.to_dict(after)
+    situation.version += 1
+    situation.next_deadline = kind.next_deadline(after)
+    participants = kind.participants(after)
+    if kind.is_ended(after):
+        situation.ended = True
+        situation.ended_at = kind.ended_at(after) or now
+    elif not participants:
+        # Everything undone: an empty situation holds nobody and never ends by
+        # itself, so close the row (the state stays the replay of the log).
+        situation.ended = True
+        situation.ended_at = now
+    situation.save(update_fields=["state", "version", "next_deadline", "ended", "ended_at", "updated_at"])
+    situation.participants.set(participants)
+    write_back(situation, kind, before, after)
+    if situation.next_deadline is not None and situation.next_deadline != old_deadline:
+        schedule_expiry(situation.pk, situation.next_deadline)
+
+
+def write_back(situation: Situation, kind: DuelKind, before: Any, after: Any) -> None:
+    """The fight's outcome onto the characters (see the package docstring, "Write-back").
+
+    A condition is written whenever the fight changes it (so a fighter who is
+    out is out everywhere at once, and an undo puts it back); the hand, the
+    restorable arsenal and the focus only when the situation ends, because
+    until then the fight's state is the truth and the arsenal is frozen.
+    """
+    old = kind.conditions(before)
+    for cid, condition in kind.conditions(after).items():
+        if old.get(cid, condition) != condition:
+            Character.objects.filter(pk=cid).update(condition=condition)
+    if not kind.is_ended(after) or kind.is_ended(before):
+        return
+    joined = kind.joined_arsenals(situation.log.order_by("seq"))
+    results = kind.results(after)
+    wanted = {card_id for r in results.values() for card_id in r.hand} | {
+        r.focus_card_id for r in results.values() if r.focus_card_id is not None
+    }
+    # A card deleted from the catalogue mid-fight cannot go back in a hand.
+    existing = set(Card.objects.filter(pk__in=wanted).values_list("pk", flat=True))
+    for cid, result in results.items():
+        hand = Counter(card_id for card_id in result.hand if card_id in existing)
+        ArsenalCard.objects.filter(character_id=cid).delete()
+        ArsenalCard.objects.bulk_create(
+            ArsenalCard(character_id=cid, card_id=card_id, copies=copies) for card_id, copies in sorted(hand.items())
+        )
+        focus = result.focus_card_id if result.focus_card_id in hand else None
+        Character.objects.filter(pk=cid).update(
+            condition=result.condition, focus_card_id=focus, restorable_arsenal=joined.get(cid, [])
+        )
+
+
+def schedule_expiry(situation_id: int, deadline: dt.datetime) -> None:
+    """After commit, nudge a worker at the deadline. Ids only; the database stays the truth."""
+
+    def send() -> None:
+        from duels.tasks import expire_situation
+
+        try:
+            expire_situation.apply_async((situation_id,), eta=deadline + TIMER_LAG)
+        except Exception:
+            # A broker that is down must not fail a referee's command: the
+            # sweeper and every read apply the deadline anyway.
+            logger.warning("could not schedule the timer of situation %s", situation_id, exc_info=True)
+
+    transaction.on_commit(send)

@@ -1,0 +1,47 @@
+"""Celery tasks: thin nudges. The database is the truth; these only call the services.
+
+Both tasks are idempotent: applying a deadline twice, or one that moved or was
+already applied by a page load, changes nothing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+
+from celery import shared_task
+from django.utils import timezone
+
+from duels import services
+from duels.services.store import TIMER_LAG
+
+logger = logging.getLogger(__name__)
+
+# A timer that wakes a little early (clock rounding) comes back at the
+# deadline instead of waiting for the sweeper.
+EARLY_WINDOW = dt.timedelta(seconds=2)
+
+
+@shared_task(bind=True, ignore_result=True, acks_late=True)
+def expire_situation(self, situation_id: int) -> None:  # type: ignore[no-untyped-def]
+    situation = services.refresh_by_id(situation_id)
+    if situation is None or situation.ended or situation.next_deadline is None:
+        return
+    if self.request.is_eager:
+        return
+    ahead = situation.next_deadline - timezone.now()
+    if dt.timedelta(0) <= ahead <= EARLY_WINDOW:
+        self.apply_async((situation_id,), eta=situation.next_deadline + TIMER_LAG)
+    elif ahead < dt.timedelta(0):
+        # Still overdue: the row was busy (another request is applying it).
+        # The sweeper would catch it; a quick retry is sooner.
+        self.apply_async((situation_id,), countdown=1)
+
+
+@shared_task(ignore_result=True)
+def sweep_deadlines() -> int:
+    """Beat, every SUMRAK_SWEEP_SECONDS: catch every deadline a lost timer missed."""
+    count = services.sweep()
+    if count:
+        logger.info("sweeper applied deadlines of %s situation(s)", count)
+    return count

@@ -1,0 +1,66 @@
+"""Builders shared by the services, timers and concurrency tests."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from cards.models import ArsenalCard, Card, CounterRule, PoolEntry
+from duels import engine, services
+from duels.models import LogEntry, Situation
+from events.models import Character
+
+
+def nonce() -> str:
+    return uuid.uuid4().hex
+
+
+def arm(character: Character, *cards: Card | tuple[Card, int]) -> None:
+    """Give the character these cards in pool and current arsenal."""
+    for item in cards:
+        card, copies = item if isinstance(item, tuple) else (item, 1)
+        PoolEntry.objects.update_or_create(character=character, card=card, defaults={"copies": copies})
+        ArsenalCard.objects.update_or_create(character=character, card=card, defaults={"copies": copies})
+
+
+def arsenal(character: Character) -> dict[int, int]:
+    return dict(ArsenalCard.objects.filter(character=character).values_list("card_id", "copies"))
+
+
+def parries(defence: Card, tag: str) -> CounterRule:
+    return CounterRule.objects.create(defence_card=defence, attack_tag=tag, outcome="parried")
+
+
+def state(situation: Situation) -> Any:
+    situation.refresh_from_db()
+    return services.state_of(situation)
+
+
+def assert_replays(situation: Situation) -> None:
+    """DESIGN.md §4: state = replay of the log."""
+    situation.refresh_from_db()
+    assert engine.to_dict(services.replayed(situation)) == situation.state
+
+
+def kinds(situation: Situation) -> list[str]:
+    """The log as command types ("join", "attack", ...), "expire" and "undo"; undone ones marked with ~."""
+    out = []
+    for entry in LogEntry.objects.filter(situation=situation).order_by("seq"):
+        name = entry.command_type
+        out.append(("~" if entry.undone else "") + name)
+    return out
+
+
+def uid(situation: Situation, character: Character, card: Card) -> str:
+    st = state(situation)
+    return next(u for u in st.fighters[character.pk].hand if st.cards[u].card_id == card.pk)
+
+
+def act(situation: Situation, command: Any, user: Any, **kwargs: Any) -> services.Performed:
+    situation.refresh_from_db()
+    kwargs.setdefault("nonce", nonce())
+    return services.perform(situation.pk, command, user=user, seen_version=situation.version, **kwargs)
+
+
+def event_types(performed: services.Performed) -> list[str]:
+    return [e["type"] for e in performed.events]
