@@ -1,0 +1,132 @@
+"""Production mode and the typed environment: config/settings.py and config/env.py.
+
+Settings are read once per process, so each case starts a fresh ``manage.py``.
+"""
+
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from config.env import EnvError, env_bool, env_int, env_list, env_str
+
+ROOT = Path(__file__).resolve().parent.parent
+OUR_VARIABLES = {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "SUMRAK_LAN", "DATABASE_URL", "REDIS_URL"}
+
+
+def run(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    base = {k: v for k, v in os.environ.items() if k not in OUR_VARIABLES and not k.startswith("SUMRAK_")}
+    base |= {"SUMRAK_VAR_DIR": str(tmp_path / "var"), "DJANGO_SETTINGS_MODULE": "config.settings"}
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=base | env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def production_env(**extra: str) -> dict[str, str]:
+    return {"DEBUG": "false", "SECRET_KEY": secrets.token_urlsafe(50), "ALLOWED_HOSTS": "sumrak.example.org"} | extra
+
+
+def test_check_deploy_is_clean_in_production_mode(tmp_path):
+    result = run(tmp_path, "check", "--deploy", **production_env())
+    assert result.returncode == 0, result.stderr
+    assert "System check identified no issues (0 silenced)." in result.stdout
+    assert "WARNING" not in result.stdout + result.stderr
+
+
+def test_lan_mode_silences_only_the_https_warnings(tmp_path):
+    """LAN mode is plain HTTP on the game site's network; everything else must still pass."""
+    result = run(tmp_path, "check", "--deploy", **production_env(SUMRAK_LAN="true"))
+    assert result.returncode == 0, result.stderr
+    assert "System check identified no issues (4 silenced)." in result.stdout
+    shown = run(
+        tmp_path,
+        "shell",
+        "--no-imports",
+        "-c",
+        "from django.conf import settings; print(settings.SILENCED_SYSTEM_CHECKS)",
+    )
+    assert shown.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"DEBUG": "maybe"}, "DEBUG='maybe' is not a boolean (use true/false)."),
+        ({"DEBUG": "false", "ALLOWED_HOSTS": "x.org"}, "Environment variable SECRET_KEY is required."),
+        ({"DEBUG": "false", "SECRET_KEY": "k" * 60}, "ALLOWED_HOSTS is required when DEBUG is false"),
+        ({"SUMRAK_SWEEP_SECONDS": "0"}, "SUMRAK_SWEEP_SECONDS=0 is below the minimum 1."),
+        ({"SUMRAK_SWEEP_SECONDS": "five"}, "SUMRAK_SWEEP_SECONDS='five' is not an integer."),
+        ({"SUMRAK_LAN": "yes please"}, "SUMRAK_LAN='yes please' is not a boolean"),
+    ],
+)
+def test_bad_environment_fails_loudly_at_start(tmp_path, env, message):
+    result = run(tmp_path, "check", **env)
+    assert result.returncode != 0
+    assert message in result.stderr
+    assert "EnvError" in result.stderr
+
+
+def test_embedded_default_is_sqlite_immediate_and_filesystem_broker(tmp_path):
+    code = (
+        "from django.conf import settings as s; db = s.DATABASES['default'];"
+        "print(db['ENGINE'], db['OPTIONS']['transaction_mode'], s.CELERY_BROKER_URL,"
+        " s.CELERY_BROKER_TRANSPORT_OPTIONS['data_folder_in'], s.DEBUG)"
+    )
+    result = run(tmp_path, "shell", "--no-imports", "-c", code)
+    assert result.returncode == 0, result.stderr
+    engine, mode, broker, folder, debug = result.stdout.split()
+    assert (engine, mode, broker, debug) == ("django.db.backends.sqlite3", "IMMEDIATE", "filesystem://", "True")
+    assert Path(folder).is_dir() and Path(folder).is_relative_to(tmp_path)
+
+
+def test_database_url_and_redis_url_switch_to_postgresql_and_redis(tmp_path):
+    code = (
+        "from django.conf import settings as s; db = s.DATABASES['default'];"
+        "print(db['ENGINE'], db['NAME'], s.CELERY_BROKER_URL, s.CACHES['default']['BACKEND'])"
+    )
+    result = run(
+        tmp_path,
+        "shell",
+        "--no-imports",
+        "-c",
+        code,
+        DATABASE_URL="postgres://postgres@127.0.0.1:5432/sumrak",
+        REDIS_URL="redis://127.0.0.1:6379/0",
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [
+        "django.db.backends.postgresql",
+        "sumrak",
+        "redis://127.0.0.1:6379/0",
+        "django.core.cache.backends.redis.RedisCache",
+    ]
+
+
+def test_env_bool_reads_the_usual_spellings(monkeypatch):
+    for value, expected in [("true", True), ("Yes", True), ("1", True), ("off", False), ("FALSE", False), ("", False)]:
+        monkeypatch.setenv("SUMRAK_FLAG", value)
+        assert env_bool("SUMRAK_FLAG", not expected) is expected
+    monkeypatch.delenv("SUMRAK_FLAG")
+    assert env_bool("SUMRAK_FLAG", True) is True
+    monkeypatch.setenv("SUMRAK_FLAG", "ture")
+    with pytest.raises(EnvError, match="SUMRAK_FLAG='ture' is not a boolean"):
+        env_bool("SUMRAK_FLAG", False)
+
+
+def test_env_int_list_and_str(monkeypatch):
+    monkeypatch.setenv("SUMRAK_N", "7")
+    assert env_int("SUMRAK_N", 1, minimum=1) == 7
+    monkeypatch.setenv("SUMRAK_HOSTS", " a.org, ,b.org ")
+    assert env_list("SUMRAK_HOSTS", []) == ["a.org", "b.org"]
+    monkeypatch.delenv("SUMRAK_MISSING", raising=False)
+    assert env_str("SUMRAK_MISSING", "default") == "default"
+    with pytest.raises(EnvError, match="SUMRAK_MISSING is required"):
+        env_str("SUMRAK_MISSING")
