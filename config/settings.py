@@ -154,6 +154,8 @@ TIME_ZONE = env_str("TIME_ZONE", "Europe/Moscow")
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(env_str("STATIC_ROOT", str(VAR_DIR / "staticfiles")))
+# WhiteNoise warns on every start while the folder is missing (before the first collectstatic).
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
