@@ -5,6 +5,7 @@ as a diff: only changed cells are written, with one bulk statement per kind of
 change, in one transaction.
 """
 
+import functools
 from dataclasses import dataclass, field
 
 from django.contrib import messages
@@ -12,6 +13,9 @@ from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError, transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from cards.faces import counter_rule_of, face_of
@@ -32,6 +36,26 @@ class Cell:
     @property
     def shown(self) -> str:
         return str(OUTCOME_LABELS[self.value]) if self.value else ""
+
+    @property
+    def options(self) -> SafeString:
+        return _options(self.value, self.hint)
+
+
+@functools.cache
+def _options_for(language: str | None, value: str, hint: str) -> SafeString:
+    # A 30x30 matrix has ~1000 selects but only a dozen distinct option lists:
+    # building each once keeps the page fast to render.
+    empty = _("(by tag: %(hint)s)") % {"hint": hint} if hint else _("(no rule)")
+    options = [format_html('<option value="">{}</option>', empty)]
+    for choice, label in CounterRule.Outcome.choices:
+        selected = " selected" if choice == value else ""
+        options.append(format_html('<option value="{}"{}>{}</option>', choice, selected, label))
+    return mark_safe("".join(options))  # every part is format_html output
+
+
+def _options(value: str, hint: str) -> SafeString:
+    return _options_for(get_language(), value, hint)
 
 
 @dataclass
@@ -74,7 +98,7 @@ class Matrix:
                 rule = self.by_card.get((defence.pk, attack.pk))
                 hint = ""
                 if rule is None and any((defence.pk, tag) in self.by_tag for tag in attack.tag_list):
-                    hint = OUTCOME_LABELS[table.propose(defence_face, face_of(attack))]
+                    hint = str(OUTCOME_LABELS[table.propose(defence_face, face_of(attack))])
                 label = f"{defence.name} — {attack.name}"
                 row.cells.append(Cell(f"c-{defence.pk}-{attack.pk}", rule.outcome if rule else "", label, hint))
             for tag in self.tags:
