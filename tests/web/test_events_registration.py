@@ -1,8 +1,16 @@
 """Applying with a character, the organizers' queue, and what the applicant sees."""
 
+import pytest
 from django.urls import reverse
 
 from events.models import Character
+
+
+@pytest.fixture(autouse=True)
+def english(settings):
+    # Assertions read the English messages; the site's default language is Russian.
+    settings.LANGUAGE_CODE = "en"
+
 
 APPLICATION = {
     "name": "Olga",
