@@ -1,4 +1,23 @@
+from django.urls import path
+
+from duels import views_fight, views_live, views_referee
 
 app_name = "duels"
 
-urlpatterns: list = []
+urlpatterns = [
+    # Referees (and organizers) of an event
+    path("events/<int:event_id>/referee/", views_referee.referee_home, name="referee-home"),
+    path("events/<int:event_id>/fights/start/", views_referee.start, name="start"),
+    path("fights/<int:situation_id>/", views_fight.situation_page, name="situation"),
+    path("fights/<int:situation_id>/act/", views_fight.act, name="act"),
+    path("fights/<int:situation_id>/undo/", views_fight.undo, name="undo"),
+    path("fights/<int:situation_id>/log/", views_fight.log_page, name="log"),
+    path("fights/<int:situation_id>/export.json", views_fight.export, name="export"),
+    # Players: their own fight, by account or by the secret link
+    path("characters/<int:character_id>/live/", views_live.player_live, name="player-live"),
+    path("characters/<int:character_id>/focus/", views_live.player_focus, name="player-focus"),
+    path("c/<str:token>/live/", views_live.player_live_token, name="player-live-token"),
+    path("c/<str:token>/focus/", views_live.player_focus_token, name="player-focus-token"),
+    # Spectators: public, never an unplayed card (D4)
+    path("watch/<int:situation_id>/", views_live.watch, name="watch"),
+]

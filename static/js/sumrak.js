@@ -24,7 +24,10 @@
   // Server time offset: pages carry data-server-now so a tablet with a wrong
   // clock still shows the right remaining time.
   function calibrate(root) {
-    (root || document).querySelectorAll("[data-server-now]").forEach(function (el) {
+    root = root || document;
+    var found = Array.prototype.slice.call(root.querySelectorAll("[data-server-now]"));
+    if (root.hasAttribute && root.hasAttribute("data-server-now")) { found.push(root); }
+    found.forEach(function (el) {
       var server = Date.parse(el.getAttribute("data-server-now"));
       if (isNaN(server)) { return; }
       var skew = server - Date.now();
@@ -39,6 +42,27 @@
     setInterval(tick, 100);
   });
   document.addEventListener("htmx:afterSwap", function (evt) { calibrate(evt.target); tick(); });
+
+  // Live fragments: a refusal (400), a conflict (409: another referee acted
+  // first) or a rule refusal (422) comes with the fresh fragment and its
+  // message, so it is swapped in like a success. A poll whose answer carries
+  // the ETag the element already shows (a 304, or the browser's cache turning
+  // a 304 into a 200) is not swapped, so nothing typed or focused is lost.
+  document.addEventListener("htmx:beforeSwap", function (evt) {
+    var xhr = evt.detail.xhr, target = evt.detail.target;
+    if (!xhr) { return; }
+    if (xhr.status === 400 || xhr.status === 409 || xhr.status === 422) {
+      evt.detail.shouldSwap = true;
+      evt.detail.isError = false;
+      return;
+    }
+    if (xhr.status === 304) { evt.detail.shouldSwap = false; return; }
+    var etag = xhr.getResponseHeader("ETag");
+    var verb = evt.detail.requestConfig && evt.detail.requestConfig.verb;
+    if (etag && verb === "get" && target && target.getAttribute("data-etag") === etag) {
+      evt.detail.shouldSwap = false;
+    }
+  });
 
   // Polling pauses in hidden tabs: live elements (data-live) skip their request
   // while the tab is hidden (no eval-based trigger filters: the CSP forbids eval),

@@ -1,0 +1,216 @@
+"""Forms of the fight pages: they check that a request is well-formed, never a rule.
+
+Every state-changing form carries the version of the fight the page showed and
+a one-time nonce (DESIGN.md §4); the rules themselves are the engine's.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from cards.arsenal import pool_of, prepared_ids
+from cards.faces import face_of
+from cards.models import Card, PreparedArsenal
+from duels import engine
+from duels.presenters import OUTCOME_LABELS, explain
+from events.models import Character
+
+YES_NO = [("yes", _("yes")), ("no", _("no"))]
+REASON_MAX = 500
+UID_MAX = 64
+
+
+def _yes(value: str) -> bool:
+    return value == "yes"
+
+
+class ActionForm(forms.Form):
+    version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    nonce = forms.UUIDField(widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, event_id: int | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.event_id = event_id
+
+    def clean_nonce(self) -> str:
+        return self.cleaned_data["nonce"].hex
+
+
+class DuelActionForm(ActionForm):
+    duel = forms.IntegerField(min_value=0)
+
+    def command(self) -> engine.Command:
+        raise NotImplementedError
+
+
+class AttackForm(DuelActionForm):
+    fighter = forms.IntegerField()
+    card = forms.CharField(max_length=UID_MAX)
+
+    def command(self) -> engine.Attack:
+        d = self.cleaned_data
+        return engine.Attack(duel=d["duel"], fighter=d["fighter"], card=d["card"])
+
+
+class AnswerForm(DuelActionForm):
+    fighter = forms.IntegerField()
+    card = forms.CharField(max_length=UID_MAX, required=False)  # empty: no answer (D7)
+
+    def command(self) -> engine.Answer:
+        d = self.cleaned_data
+        return engine.Answer(duel=d["duel"], fighter=d["fighter"], card=d["card"] or None)
+
+
+class ConfirmForm(DuelActionForm):
+    def command(self) -> engine.ConfirmResult:
+        return engine.ConfirmResult(duel=self.cleaned_data["duel"])
+
+
+class OverrideForm(DuelActionForm):
+    outcome = forms.ChoiceField(choices=list(OUTCOME_LABELS.items()), label=_("result"))
+    reason = forms.CharField(max_length=REASON_MAX, label=_("reason"))
+
+    def command(self) -> engine.ConfirmResult:
+        d = self.cleaned_data
+        return engine.ConfirmResult(duel=d["duel"], outcome=d["outcome"], reason=d["reason"])
+
+
+class EndDuelForm(DuelActionForm):
+    reason = forms.CharField(max_length=REASON_MAX, label=_("reason"))
+
+    def command(self) -> engine.EndDuel:
+        return engine.EndDuel(duel=self.cleaned_data["duel"], reason=self.cleaned_data["reason"])
+
+
+ARSENAL_CHOICE = re.compile(r"^(keep|new|prepared-\d+)$")
+
+
+class RoundChoiceForm(DuelActionForm):
+    """D3/D12: go on or not, and with which arsenal: the hand, a prepared one, or one built from the pool.
+
+    A new or prepared arsenal is checked by the engine's pure ``check_arsenal``
+    against the character's pool and limit, like the arsenal builder does.
+    """
+
+    fighter = forms.IntegerField()
+    go_on = forms.TypedChoiceField(choices=YES_NO, coerce=_yes, label=_("goes on"))
+    arsenal = forms.RegexField(regex=ARSENAL_CHOICE, initial="keep", label=_("arsenal"))
+
+    def picked_cards(self) -> list[int]:
+        """Card ids of a new arsenal from the ``pool-<card id>`` = copies fields, one id per copy."""
+        ids: list[int] = []
+        for key, value in self.data.items():
+            if key.startswith("pool-") and key[5:].isdigit() and str(value).isdigit():
+                ids.extend([int(key[5:])] * min(int(value), 99))
+        return sorted(ids)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        data["faces"], data["label"] = None, ""
+        if self.errors or not data["go_on"] or data["arsenal"] == "keep":
+            return data
+        character = Character.objects.filter(pk=data["fighter"], event_id=self.event_id).first()
+        if character is None:
+            raise forms.ValidationError(_("This fighter is not in this event."))
+        if data["arsenal"].startswith("prepared-"):
+            prepared = PreparedArsenal.objects.filter(pk=int(data["arsenal"][9:]), character=character).first()
+            if prepared is None:
+                raise forms.ValidationError(_("This prepared arsenal does not exist."))
+            ids, data["label"] = prepared_ids(prepared), prepared.name
+        else:
+            ids = self.picked_cards()
+        cards = Card.objects.in_bulk(set(ids))
+        try:
+            engine.check_arsenal(ids, pool_of(character), character.effective_arsenal_limit)
+        except engine.RuleError as err:
+            # The pure check names card ids; the referee knows card names.
+            if isinstance(err.params.get("card_id"), int) and err.params["card_id"] in cards:
+                err.params["card_id"] = cards[err.params["card_id"]].name
+            raise forms.ValidationError(explain(err)) from None
+        data["faces"] = tuple(face_of(cards[card_id]) for card_id in ids)
+        return data
+
+    def command(self) -> engine.RoundChoice:
+        d = self.cleaned_data
+        return engine.RoundChoice(
+            duel=d["duel"], fighter=d["fighter"], go_on=d["go_on"], arsenal=d["faces"], label=d["label"]
+        )
+
+
+class UndoForm(ActionForm):
+    reason = forms.CharField(max_length=REASON_MAX, label=_("reason"))
+
+
+class FocusForm(ActionForm):
+    """F1 from the player's page. In a fight ``card`` is a card uid, outside one a catalogue card id."""
+
+    version = forms.IntegerField(min_value=0, required=False, widget=forms.HiddenInput)
+    card = forms.CharField(max_length=UID_MAX, required=False)  # empty: drop the focus
+
+
+ACTION_FORMS: dict[str, type[DuelActionForm]] = {
+    "attack": AttackForm,
+    "answer": AnswerForm,
+    "confirm": ConfirmForm,
+    "override": OverrideForm,
+    "end_duel": EndDuelForm,
+    "round_choice": RoundChoiceForm,
+}
+
+
+class SearchForm(forms.Form):
+    q = forms.CharField(label=_("Find a character"), max_length=120, required=False)
+
+
+class ChooseFightersForm(forms.Form):
+    """Who fights whom: ``a`` declares or strikes, ``b`` is the target or victim."""
+
+    a = forms.ModelChoiceField(queryset=Character.objects.none(), label=_("Attacker (declares or strikes)"))
+    b = forms.ModelChoiceField(queryset=Character.objects.none(), label=_("Target"))
+
+    def __init__(self, *args: Any, event_id: int, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        characters = Character.objects.filter(event_id=event_id, status=Character.Status.ACCEPTED).order_by("name")
+        self.fields["a"].queryset = characters
+        self.fields["b"].queryset = characters
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("a") and data.get("a") == data.get("b"):
+            raise forms.ValidationError(_("Choose two different characters."))
+        return data
+
+
+class StartForm(forms.Form):
+    """Aggression (AG1) or instant attack (IA1, IA2). ``card`` is a catalogue card id of the attacker's hand."""
+
+    KINDS = [("aggression", _("aggression")), ("instant", _("instant attack"))]
+
+    kind = forms.ChoiceField(choices=KINDS)
+    nonce = forms.UUIDField(widget=forms.HiddenInput)
+    card = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label=_("Attack card"))
+    max_rounds = forms.IntegerField(min_value=1, max_value=99, required=False, label=_("Maximum number of rounds"))
+    out_of_sight = forms.TypedChoiceField(choices=YES_NO, coerce=_yes, required=False)
+    within_reach = forms.TypedChoiceField(choices=YES_NO, coerce=_yes, required=False)
+
+    def __init__(self, *args: Any, cards: list[tuple[int, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["card"].choices = [("", _("spoken declaration, no card")), *cards]
+
+    def clean_nonce(self) -> str:
+        return self.cleaned_data["nonce"].hex
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("kind") == "instant":
+            # IA1: the referee must answer both questions; IA2: the card chosen in advance.
+            for name in ("out_of_sight", "within_reach"):
+                if self.data.get(name) not in ("yes", "no"):
+                    self.add_error(name, _("Answer this question."))
+            if data.get("card") is None:
+                self.add_error("card", _("Choose the attack card the attacker strikes with."))
+        return data

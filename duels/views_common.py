@@ -1,0 +1,133 @@
+"""What the fight pages share: access, errors in the user's language, live responses.
+
+Live fragments are polled every 2 s. Their ETag is computed from what can
+change them - the situation's version, its pending deadline, who looks, the
+language - before anything is rendered, so an unchanged fight costs a 304.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
+from django.shortcuts import render
+from django.utils import timezone
+from django.utils.cache import patch_vary_headers
+from django.utils.http import parse_etags
+from django.utils.translation import get_language, gettext
+
+from cards.models import ArsenalCard, Card
+from duels.models import Situation
+from duels.presenters import CardView, Viewer, explain, iso
+from events.access import ORGANIZER, REFEREE, AnyUser, staffed_events
+from events.models import Character
+
+
+@dataclass(frozen=True)
+class Alert:
+    level: str  # a Bootstrap alert colour: danger, warning, info, success
+    text: str
+
+
+def situation_for_staff(user: AnyUser, situation_id: int) -> Situation:
+    """A situation of an event the user organizes or referees; otherwise 404 (DESIGN.md §6)."""
+    try:
+        return Situation.objects.select_related("event").get(
+            pk=situation_id, event__in=staffed_events(user, ORGANIZER, REFEREE)
+        )
+    except Situation.DoesNotExist:
+        raise Http404 from None
+
+
+def public_situation(situation_id: int) -> Situation:
+    """Spectator pages are public: anyone with the link sees the non-secret part (D4)."""
+    try:
+        return Situation.objects.select_related("event").get(pk=situation_id)
+    except Situation.DoesNotExist:
+        raise Http404 from None
+
+
+def refusal(err: Any) -> Alert:
+    return Alert("danger", explain(err))
+
+
+def conflict() -> Alert:
+    return Alert("warning", gettext("Another referee acted first — here is the fresh state. Nothing was changed."))
+
+
+def new_nonce() -> str:
+    """A fresh one-time token for each rendered form (templates call it once per form)."""
+    return uuid.uuid4().hex
+
+
+def arsenal_hand(character: Character) -> list[CardView]:
+    """Outside a fight the hand is the current arsenal (one view per copy); a card's uid is its catalogue id."""
+    hand = []
+    rows = ArsenalCard.objects.filter(character=character).select_related("card").order_by("card__kind", "card_id")
+    for row in rows:
+        card = CardView(
+            uid=str(row.card_id),
+            card_id=row.card_id,
+            name=row.card.name,
+            kind=row.card.kind,
+            full_effect=row.card.full_effect,
+            softened_effect=row.card.softened_effect,
+            focused=row.card_id == character.focus_card_id,
+        )
+        hand.extend([card] * row.copies)
+    return hand
+
+
+def card_names(card_ids: set[int]) -> dict[int, str]:
+    """Catalogue names in the active language, in one query (a fight's faces keep the language they joined in)."""
+    english = (get_language() or "").startswith("en")
+    names = {}
+    for pk, name_ru, name_en in Card.objects.filter(pk__in=card_ids).values_list("pk", "name_ru", "name_en"):
+        names[pk] = name_en if english and name_en else name_ru
+    return names
+
+
+def situation_etag(situation: Situation, viewer: Viewer, variant: str) -> str:
+    # The countdowns are drawn client-side from the deadline, so the fragment
+    # changes only with the version (or the deadline/end that refresh writes).
+    parts = [
+        variant,
+        situation.pk,
+        situation.version,
+        situation.ended,
+        iso(situation.next_deadline),
+        viewer.etag_part,
+        get_language(),
+    ]
+    return quoted_hash(":".join(str(p) for p in parts))
+
+
+def quoted_hash(text: str) -> str:
+    return '"' + hashlib.sha256(text.encode()).hexdigest()[:32] + '"'
+
+
+def not_modified(request: HttpRequest, etag: str) -> HttpResponse | None:
+    """A 304 for a poll whose ETag is unchanged (htmx swaps nothing then; see sumrak.js)."""
+    if etag in parse_etags(request.headers.get("If-None-Match", "")):
+        response = HttpResponseNotModified()
+        response["ETag"] = etag
+        return response
+    return None
+
+
+def live_headers(response: HttpResponse, etag: str) -> HttpResponse:
+    response["ETag"] = etag
+    # Revalidate every time: a cached copy must never hide a new step.
+    response["Cache-Control"] = "private, no-cache"
+    patch_vary_headers(response, ["HX-Request", "Cookie", "Accept-Language"])
+    return response
+
+
+def render_live(
+    request: HttpRequest, template: str, context: dict[str, Any], etag: str, status: int = 200
+) -> HttpResponse:
+    context = {**context, "etag": etag, "server_now": iso(timezone.now()), "new_nonce": new_nonce}
+    return live_headers(render(request, template, context, status=status), etag)

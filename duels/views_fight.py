@@ -1,0 +1,191 @@
+"""The referee's fight screen: the live situation, its actions, undo, the log and the export.
+
+Views build a command from a well-formed request and hand it to the services;
+the engine decides. A refusal (RuleError or a service refusal) changes nothing
+and comes back as a message over the fresh state; a stale version is a 409.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext
+from django.views.decorators.http import require_GET, require_POST
+
+from cards.models import PoolEntry, PreparedArsenal
+from duels import engine, services
+from duels.export import export_situation
+from duels.forms import ACTION_FORMS, UndoForm
+from duels.models import Situation
+from duels.presenters import OUTCOME_LABELS, REFEREE, SituationView, Viewer, card_ids, present
+from duels.presenters_log import describe
+from duels.views_common import (
+    Alert,
+    card_names,
+    conflict,
+    not_modified,
+    refusal,
+    render_live,
+    situation_etag,
+    situation_for_staff,
+)
+from events.models import Character
+
+LOG_LINES = 20
+LOG_PAGE = 100
+REFEREE_VIEW = Viewer(REFEREE)
+
+
+def _round_options(view: SituationView, event_id: int) -> None:
+    """Prepared arsenals and pools for the D3 choice, only while some duel is between rounds."""
+    choices = [c for d in view.duels for c in d.choices]
+    if not choices:
+        return
+    ids = {c.fighter.id for c in choices}
+    prepared: dict[int, list[PreparedArsenal]] = {}
+    for arsenal in PreparedArsenal.objects.filter(character_id__in=ids, character__event_id=event_id):
+        prepared.setdefault(arsenal.character_id, []).append(arsenal)
+    pools: dict[int, list[PoolEntry]] = {}
+    for entry in (
+        PoolEntry.objects.filter(character_id__in=ids).select_related("card").order_by("card__kind", "card_id")
+    ):
+        pools.setdefault(entry.character_id, []).append(entry)
+    limits = {c.pk: c.effective_arsenal_limit for c in Character.objects.filter(pk__in=ids, event_id=event_id)}
+    for choice in choices:
+        choice.prepared = prepared.get(choice.fighter.id, [])
+        choice.pool = pools.get(choice.fighter.id, [])
+        choice.limit = limits.get(choice.fighter.id)
+
+
+def fight_context(situation: Situation, alert: Alert | None = None) -> dict[str, Any]:
+    # The state is the cached JSON; the log shown is bounded, so a long fight
+    # costs the same queries as a short one.
+    state = services.state_of(situation)
+    names = card_names(card_ids(state))
+    view = present(state, REFEREE_VIEW, names)
+    _round_options(view, situation.event_id)
+    entries = situation.log.select_related("actor").order_by("-seq")[:LOG_LINES]
+    return {
+        "situation": situation,
+        "event": situation.event,
+        "view": view,
+        "version": situation.version,
+        "log_lines": describe(entries, state, names),
+        "alert": alert,
+        "outcomes": list(OUTCOME_LABELS.items()),
+        "act_url": reverse("duels:act", args=[situation.pk]),
+        "undo_url": reverse("duels:undo", args=[situation.pk]),
+    }
+
+
+def _render(request: HttpRequest, situation: Situation, alert: Alert | None = None, status: int = 200) -> HttpResponse:
+    etag = situation_etag(situation, REFEREE_VIEW, "fight")
+    template = "duels/fight.html#live" if request.htmx else "duels/fight.html"
+    return render_live(request, template, fight_context(situation, alert), etag, status=status)
+
+
+@login_required
+@require_GET
+def situation_page(request: HttpRequest, situation_id: int) -> HttpResponse:
+    situation = services.refresh(situation_for_staff(request.user, situation_id))
+    if request.htmx:
+        unchanged = not_modified(request, situation_etag(situation, REFEREE_VIEW, "fight"))
+        if unchanged is not None:
+            return unchanged
+    return _render(request, situation)
+
+
+def _fresh(situation: Situation) -> Situation:
+    # A refused command may still have applied overdue deadlines on its way.
+    return services.refresh(Situation.objects.select_related("event").get(pk=situation.pk))
+
+
+def _refused(request: HttpRequest, situation: Situation, alert: Alert, status: int) -> HttpResponse:
+    return _render(request, _fresh(situation), alert, status)
+
+
+def _done(request: HttpRequest, situation: Situation) -> HttpResponse:
+    if request.htmx:
+        return _render(request, _fresh(situation))
+    return redirect("duels:situation", situation.pk)
+
+
+def _form_problem(form: Any) -> Alert:
+    messages = [str(m) for errors in form.errors.values() for m in errors]
+    return Alert("danger", " ".join(messages) or gettext("The request was incomplete."))
+
+
+@login_required
+@require_POST
+def act(request: HttpRequest, situation_id: int) -> HttpResponse:
+    situation = situation_for_staff(request.user, situation_id)
+    form_class = ACTION_FORMS.get(request.POST.get("action", ""))
+    if form_class is None:
+        return _refused(request, situation, Alert("danger", gettext("Unknown action.")), 400)
+    form = form_class(request.POST, event_id=situation.event_id)
+    if not form.is_valid():
+        return _refused(request, situation, _form_problem(form), 400)
+    try:
+        services.perform(
+            situation.pk,
+            form.command(),
+            user=request.user,
+            seen_version=form.cleaned_data["version"],
+            nonce=form.cleaned_data["nonce"],
+        )
+    except services.StaleVersion:
+        return _refused(request, situation, conflict(), 409)
+    except (engine.RuleError, services.ServiceError) as err:
+        return _refused(request, situation, refusal(err), 422)
+    return _done(request, situation)
+
+
+@login_required
+@require_POST
+def undo(request: HttpRequest, situation_id: int) -> HttpResponse:
+    situation = situation_for_staff(request.user, situation_id)
+    form = UndoForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, situation, _form_problem(form), 400)
+    d = form.cleaned_data
+    try:
+        services.undo_last(
+            situation.pk, user=request.user, reason=d["reason"], seen_version=d["version"], nonce=d["nonce"]
+        )
+    except services.StaleVersion:
+        return _refused(request, situation, conflict(), 409)
+    except (engine.RuleError, services.ServiceError) as err:
+        return _refused(request, situation, refusal(err), 422)
+    return _done(request, situation)
+
+
+@login_required
+@require_GET
+def log_page(request: HttpRequest, situation_id: int) -> HttpResponse:
+    situation = services.refresh(situation_for_staff(request.user, situation_id))
+    state = services.state_of(situation)
+    page = Paginator(situation.log.select_related("actor").order_by("-seq"), LOG_PAGE).get_page(request.GET.get("page"))
+    names = card_names(card_ids(state))
+    context = {
+        "situation": situation,
+        "event": situation.event,
+        "page": page,
+        "log_lines": describe(page.object_list, state, names),
+    }
+    return render(request, "duels/log.html", context)
+
+
+@login_required
+@require_GET
+def export(request: HttpRequest, situation_id: int) -> HttpResponse:
+    situation = services.refresh(situation_for_staff(request.user, situation_id))
+    data = export_situation(situation)
+    response = HttpResponse(json.dumps(data, ensure_ascii=False, indent=2), content_type="application/json")
+    response["Content-Disposition"] = f'attachment; filename="situation-{situation.pk}.json"'
+    return response

@@ -1,0 +1,179 @@
+"""Live pages outside the referee's tablet: the player's fight fragment and the public spectator page.
+
+Both poll every 2 s with an ETag (304 when nothing changed). What each may see
+is decided by the presenter's viewer (D4): the player sees their own hand only,
+a spectator sees no hand at all.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.utils.translation import gettext
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+
+from cards import arsenal as arsenal_services
+from duels import engine, services
+from duels.forms import FocusForm
+from duels.models import Situation
+from duels.presenters import PLAYER, SPECTATOR, Viewer, card_ids, present
+from duels.views_common import (
+    Alert,
+    arsenal_hand,
+    card_names,
+    not_modified,
+    public_situation,
+    quoted_hash,
+    refusal,
+    render_live,
+    situation_etag,
+)
+from events.access import character_for_player, character_for_token
+from events.models import Character
+
+SPECTATOR_VIEW = Viewer(SPECTATOR)
+
+
+# --- the player's fragment ---------------------------------------------------------------------
+
+
+def _urls(character: Character, token: str | None) -> dict[str, str]:
+    if token:
+        return {
+            "live_url": reverse("duels:player-live-token", args=[token]),
+            "focus_url": reverse("duels:player-focus-token", args=[token]),
+            "page_url": reverse("events:character-link", args=[token]),
+        }
+    return {
+        "live_url": reverse("duels:player-live", args=[character.pk]),
+        "focus_url": reverse("duels:player-focus", args=[character.pk]),
+        "page_url": reverse("events:my-character", args=[character.pk]),
+    }
+
+
+def _player_context(character: Character, situation: Situation | None, token: str | None) -> dict[str, Any]:
+    context: dict[str, Any] = {
+        "character": character,
+        "situation": situation,
+        "token": token,
+        **_urls(character, token),
+    }
+    if situation is None:
+        hand = arsenal_hand(character) if character.status == Character.Status.ACCEPTED else []
+        context.update(hand=hand, focus=next((c for c in hand if c.focused), None), version="")
+        return context
+    state = services.state_of(situation)
+    view = present(state, Viewer(PLAYER, character.pk), card_names(card_ids(state)))
+    me = view.by_id[character.pk]
+    duel = view.duel_of(character.pk)
+    opponent = None if duel is None else (duel.b if duel.a.id == me.id else duel.a)
+    context.update(view=view, me=me, duel=duel, opponent=opponent, hand=me.hand or [], focus=me.focus)
+    context["version"] = situation.version
+    return context
+
+
+def _player_response(
+    request: HttpRequest,
+    character: Character,
+    token: str | None,
+    alert: Alert | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    situation = services.active_situation_for(character) if character.status == Character.Status.ACCEPTED else None
+    viewer = Viewer(PLAYER, character.pk)
+    variant = "player-token" if token else "player"
+    template = "duels/player_live.html#live" if request.htmx else "duels/player_live.html"
+    if situation is not None:
+        etag = situation_etag(situation, viewer, variant)
+        if request.htmx and alert is None and (unchanged := not_modified(request, etag)) is not None:
+            return unchanged
+        context = _player_context(character, situation, token)
+        return render_live(request, template, {**context, "alert": alert}, etag, status=status)
+    # Outside a fight the fragment is small: hash what it shows.
+    context = _player_context(character, None, token)
+    shown = [character.condition, character.focus_card_id, [c.uid for c in context["hand"]], variant]
+    etag = quoted_hash(repr(shown) + str(request.LANGUAGE_CODE))
+    if request.htmx and alert is None and (unchanged := not_modified(request, etag)) is not None:
+        return unchanged
+    return render_live(request, template, {**context, "alert": alert}, etag, status=status)
+
+
+@never_cache
+@require_GET
+def player_live(request: HttpRequest, character_id: int) -> HttpResponse:
+    return _player_response(request, character_for_player(request.user, character_id), None)
+
+
+@never_cache
+@require_GET
+def player_live_token(request: HttpRequest, token: str) -> HttpResponse:
+    return _player_response(request, character_for_token(token), token)
+
+
+def _focus(request: HttpRequest, character: Character, token: str | None) -> HttpResponse:
+    """F1: in a fight through the engine (SetFocus); outside one through the cards app's arsenal service."""
+    form = FocusForm(request.POST)
+    if not form.is_valid() or character.status != Character.Status.ACCEPTED:
+        return _player_response(request, character, token, Alert("danger", gettext("The request was incomplete.")), 400)
+    d = form.cleaned_data
+    card = d["card"] or None
+    situation = services.active_situation_for(character)
+    changed = Alert(
+        "warning", gettext("Your fight changed a moment ago — here is the fresh state. Nothing was changed.")
+    )
+    try:
+        if situation is not None:
+            if d["version"] is None:
+                return _player_response(request, character, token, changed, 409)
+            services.perform(
+                situation.pk,
+                engine.SetFocus(fighter=character.pk, card=card),
+                user=request.user,
+                seen_version=d["version"],
+                nonce=d["nonce"],
+            )
+        else:
+            if d["version"] is not None or (card is not None and not card.isdigit()):
+                return _player_response(request, character, token, changed, 409)
+            arsenal_services.set_focus(character, None if card is None else int(card))
+    except services.StaleVersion:
+        return _player_response(request, character, token, changed, 409)
+    except (engine.RuleError, services.ServiceError) as err:
+        return _player_response(request, character, token, refusal(err), 422)
+    if request.htmx:
+        character.refresh_from_db()
+        return _player_response(request, character, token)
+    return redirect(_urls(character, token)["page_url"])
+
+
+@require_POST
+def player_focus(request: HttpRequest, character_id: int) -> HttpResponse:
+    return _focus(request, character_for_player(request.user, character_id), None)
+
+
+@require_POST
+def player_focus_token(request: HttpRequest, token: str) -> HttpResponse:
+    return _focus(request, character_for_token(token), token)
+
+
+# --- the public spectator page -------------------------------------------------------------------
+
+
+@require_GET
+def watch(request: HttpRequest, situation_id: int) -> HttpResponse:
+    situation = services.refresh(public_situation(situation_id))
+    etag = situation_etag(situation, SPECTATOR_VIEW, "watch")
+    if request.htmx and (unchanged := not_modified(request, etag)) is not None:
+        return unchanged
+    state = services.state_of(situation)
+    context = {
+        "situation": situation,
+        "event": situation.event,
+        "view": present(state, SPECTATOR_VIEW, card_names(card_ids(state))),
+    }
+    template = "duels/watch.html#live" if request.htmx else "duels/watch.html"
+    return render_live(request, template, context, etag)

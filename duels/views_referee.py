@@ -1,0 +1,150 @@
+"""The referee's home for an event (running fights, find a character) and starting a fight (S1)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+
+from duels import engine, services
+from duels.forms import ChooseFightersForm, SearchForm, StartForm
+from duels.models import Situation
+from duels.presenters import REFEREE, CardView, Viewer, card_ids, present
+from duels.views_common import Alert, arsenal_hand, card_names, new_nonce, refusal
+from events.access import event_for_referee
+from events.models import Character, Event
+
+SEARCH_LIMIT = 20
+REFEREE_VIEW = Viewer(REFEREE)
+
+
+def _running(event: Event) -> list[tuple[Situation, Any]]:
+    """Unfinished situations, each refreshed first so an overdue one drops out (S2)."""
+    rows = []
+    for situation in Situation.objects.filter(event=event, ended=False).order_by("-pk"):
+        situation = services.refresh(situation)
+        if not situation.ended:
+            rows.append((situation, present(services.state_of(situation), REFEREE_VIEW)))
+    return rows
+
+
+def _search(event: Event, q: str) -> list[tuple[Character, int | None]]:
+    found = list(
+        Character.objects.filter(event=event, status=Character.Status.ACCEPTED, name__icontains=q).order_by("name")[
+            :SEARCH_LIMIT
+        ]
+    )
+    fighting = dict(
+        Situation.objects.filter(event=event, ended=False, participants__in=found).values_list("participants", "pk")
+    )
+    return [(c, fighting.get(c.pk)) for c in found]
+
+
+@login_required
+def referee_home(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = event_for_referee(request.user, event_id)
+    form = SearchForm(request.GET or None)
+    q = form.cleaned_data["q"].strip() if form.is_valid() else ""
+    context: dict[str, Any] = {"event": event, "form": form, "q": q, "results": _search(event, q) if q else None}
+    if request.htmx and request.htmx.target == "search-results":
+        return render(request, "duels/referee_home.html#results", context)
+    context["running"] = _running(event)
+    if request.htmx and request.htmx.target == "running":
+        return render(request, "duels/referee_home.html#running", context)
+    return render(request, "duels/referee_home.html", context)
+
+
+@dataclass
+class Side:
+    """One of the two characters as the start page shows them to the referee."""
+
+    character: Character
+    situation: Situation | None = None
+    hand: list[CardView] = field(default_factory=list)
+    focus: CardView | None = None
+
+    @property
+    def attack_choices(self) -> list[tuple[int, str]]:
+        seen: dict[int, str] = {}
+        for card in self.hand:
+            if card.is_attack:
+                seen.setdefault(card.card_id, card.name)
+        return list(seen.items())
+
+
+def _side(character: Character) -> Side:
+    """The hand the fight will use: the running situation's, or the character's current arsenal."""
+    situation = services.active_situation_for(character)
+    side = Side(character=character, situation=situation)
+    if situation is not None:
+        state = services.state_of(situation)
+        if character.pk in state.fighters:
+            view = present(state, REFEREE_VIEW, card_names(card_ids(state))).by_id[character.pk]
+            side.hand, side.focus = view.hand or [], view.focus
+            return side
+    side.hand = arsenal_hand(character)
+    side.focus = next((card for card in side.hand if card.focused), None)
+    return side
+
+
+def _start(event: Event, attacker: Character, target: Character, form: StartForm, user: Any) -> Any:
+    d = form.cleaned_data
+    if d["kind"] == "instant":
+        return services.start_instant_attack(
+            event,
+            attacker,
+            target,
+            d["card"],
+            out_of_sight=d["out_of_sight"],
+            within_reach=d["within_reach"],
+            max_rounds=d["max_rounds"],
+            user=user,
+            nonce=d["nonce"],
+        )
+    return services.declare_aggression(
+        event, attacker, target, d["card"], max_rounds=d["max_rounds"], user=user, nonce=d["nonce"]
+    )
+
+
+@login_required
+def start(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = event_for_referee(request.user, event_id)
+    params = request.POST if request.method == "POST" else request.GET
+    a, b = params.get("a") or params.get("with"), params.get("b")
+    choose = ChooseFightersForm({"a": a, "b": b} if a and b else None, event_id=event.pk, initial={"a": a})
+    context: dict[str, Any] = {"event": event, "choose": choose, "new_nonce": new_nonce}
+    if not (a and b and choose.is_valid()):
+        return render(request, "duels/start.html", context, status=400 if request.method == "POST" else 200)
+    attacker, target = choose.cleaned_data["a"], choose.cleaned_data["b"]
+    sides = (_side(attacker), _side(target))
+    cards = sides[0].attack_choices
+    posted = request.POST.get("kind") if request.method == "POST" else None
+    forms = {
+        kind: StartForm(request.POST if posted == kind else None, cards=cards, auto_id=f"id_{kind}_%s")
+        for kind in ("aggression", "instant")
+    }
+    status = 200
+    if posted in forms:
+        form = forms[posted]
+        if form.is_valid():
+            try:
+                performed = _start(event, attacker, target, form, request.user)
+            except (engine.RuleError, services.ServiceError) as err:
+                context["alert"] = refusal(err)
+                status = 422
+            else:
+                return redirect("duels:situation", performed.situation.pk)
+        else:
+            context["alert"] = Alert("danger", " ".join(str(m) for e in form.errors.values() for m in e))
+            status = 400
+    context.update(
+        attacker=sides[0],
+        target=sides[1],
+        aggression_form=forms["aggression"],
+        instant_form=forms["instant"],
+        posted=posted,
+    )
+    return render(request, "duels/start.html", context, status=status)
