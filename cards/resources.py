@@ -96,11 +96,15 @@ class CardResource(resources.ModelResource):
         return Card(catalogue=self.catalogue)
 
     def before_import_row(self, row: Any, **kwargs: Any) -> None:
-        for column in ("name_ru", "name_en"):
-            if column in row and row[column] is not None:
-                row[column] = str(row[column]).strip()
-        if row.get("tags") is not None:
-            row["tags"] = normalise_tags(str(row["tags"]))
+        # Spreadsheet cells come back empty as None and numbers as numbers; the card's text fields want strings.
+        for column in CARD_COLUMNS:
+            if column in row:
+                row[column] = "" if row[column] is None else str(row[column])
+        for column in ("name_ru", "name_en", "trigger_text"):
+            if column in row:
+                row[column] = row[column].strip()
+        if "tags" in row:
+            row["tags"] = normalise_tags(row["tags"])
 
 
 class CounterRuleResource(resources.ModelResource):
@@ -139,8 +143,8 @@ class CounterRuleResource(resources.ModelResource):
             return None
 
     def before_import_row(self, row: Any, **kwargs: Any) -> None:
-        if row.get("attack_tag") is not None:
-            row["attack_tag"] = str(row["attack_tag"]).strip().lower()
+        if "attack_tag" in row:
+            row["attack_tag"] = "" if row["attack_tag"] is None else str(row["attack_tag"]).strip().lower()
 
     def validate_instance(self, instance: CounterRule, import_validation_errors: Any = None, **kwargs: Any) -> None:
         errors = dict(import_validation_errors or {})
