@@ -219,11 +219,16 @@ def _xlsx_dataset(content: bytes) -> tablib.Dataset:
     return _dataset([list(sheet.headers or []), *sheet])
 
 
+def _blank(row: list) -> bool:
+    return all(cell is None or str(cell).strip() == "" for cell in row)
+
+
 def _dataset(rows: list[list]) -> tablib.Dataset:
     """Headers normalised; blank rows dropped; each row keeps its line number in the file."""
-    if not rows:
+    first = next((i for i, row in enumerate(rows) if not _blank(row)), None)
+    if first is None:
         raise ImportFileError(_("The file is empty."))
-    headers = [str(h or "").strip().lower().replace(" ", "_") for h in rows[0]]
+    headers = [str(h or "").strip().lower().replace(" ", "_") for h in rows[first]]
     unknown = [h for h in headers if h and h not in COLUMNS]
     if unknown:
         raise ImportFileError(
@@ -237,8 +242,8 @@ def _dataset(rows: list[list]) -> tablib.Dataset:
     keep = [i for i, h in enumerate(headers) if h]
     dataset = tablib.Dataset(headers=[headers[i] for i in keep])
     dataset.line_numbers = []  # type: ignore[attr-defined]
-    for line, row in enumerate(rows[1:], start=2):
-        if all(cell is None or str(cell).strip() == "" for cell in row):
+    for line, row in enumerate(rows[first + 1 :], start=first + 2):
+        if _blank(row):
             continue
         padded = list(row) + [None] * (len(headers) - len(row))
         dataset.append([padded[i] for i in keep])

@@ -1,0 +1,191 @@
+"""Import and export of characters (CSV, XLSX): all rows or none, row-level errors, event fixed by the page."""
+
+import csv
+import io
+
+import openpyxl
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from events.models import Character
+
+HEADER = "name,player,side,kind,power_level,condition,arsenal_limit,status,arrived,notes\n"
+
+
+@pytest.fixture(autouse=True)
+def english(settings):
+    # Assertions read the English messages; the site's default language is Russian.
+    settings.LANGUAGE_CODE = "en"
+
+
+def _upload(client, event, name: str, content: bytes):
+    return client.post(
+        reverse("events:characters-import", args=[event.pk]), {"file": SimpleUploadedFile(name, content)}
+    )
+
+
+def _xlsx(rows: list[list]) -> bytes:
+    book = openpyxl.Workbook()
+    sheet = book.active
+    for row in rows:
+        sheet.append(row)
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def test_good_csv_creates_the_rows(as_user, organizer, event, player):
+    content = (
+        HEADER
+        + "Olga,player,light,enchanter,2,fit,,accepted,no,Owl\n"
+        + "Ignat,,Dark,Other,level 4,lightly wounded,6,pending,yes,\n"
+    )
+    response = _upload(as_user(organizer), event, "chars.csv", content.encode())
+    assert response.status_code == 302
+    olga = Character.objects.get(event=event, name="Olga")
+    ignat = Character.objects.get(event=event, name="Ignat")
+    assert olga.player == player and olga.side == "light" and olga.kind == "enchanter" and olga.power_level == "2"
+    assert olga.arsenal_limit is None and olga.notes == "Owl" and not olga.arrived
+    assert ignat.player is None and ignat.side == "dark" and ignat.kind == "other" and ignat.power_level == "4"
+    assert ignat.condition == "lightly_wounded" and ignat.arsenal_limit == 6
+    assert ignat.status == "pending" and ignat.arrived and ignat.arrived_at is not None
+
+
+def test_good_xlsx_creates_the_rows(as_user, organizer, event):
+    content = _xlsx(
+        [
+            ["name", "side", "power_level", "arsenal_limit", "arrived"],
+            ["Semyon", "light", 3, 7, True],
+            [None, None, None, None, None],  # a blank row is skipped
+            ["Tolik", "neutral", "beyond", None, False],
+        ]
+    )
+    response = _upload(as_user(organizer), event, "chars.xlsx", content)
+    assert response.status_code == 302
+    semyon = Character.objects.get(event=event, name="Semyon")
+    assert semyon.power_level == "3" and semyon.arsenal_limit == 7 and semyon.arrived
+    assert semyon.status == Character.Status.ACCEPTED  # the default for imported characters
+    assert Character.objects.get(event=event, name="Tolik").power_level == "beyond"
+
+
+def test_semicolon_csv_in_cp1251_from_a_russian_spreadsheet(as_user, organizer, event):
+    content = "name;side;notes\nГесер;light;Глава Ночного Дозора\n".encode("cp1251")
+    assert _upload(as_user(organizer), event, "chars.csv", content).status_code == 302
+    geser = Character.objects.get(event=event, name="Гесер")
+    assert geser.notes == "Глава Ночного Дозора" and geser.side == "light"
+
+
+def test_bad_row_shows_the_row_error_and_creates_nothing(as_user, organizer, event):
+    content = (
+        HEADER
+        + "Olga,,light,enchanter,2,fit,,accepted,no,\n"
+        + "Ignat,ghost,purple,mage,9,fit,-1,accepted,maybe,\n"
+        + "Semyon,,light,mage,3,fit,,accepted,no,\n"
+    )
+    response = _upload(as_user(organizer), event, "chars.csv", content.encode())
+    assert response.status_code == 200
+    errors = response.text.split('id="import-errors"')[1].split("</section>")[0]
+    assert "Row 3" in errors and "Row 2" not in errors and "Row 4" not in errors
+    assert "There is no account named “ghost”" in errors
+    assert "“purple” is not one of" in errors
+    assert "“9” is not one of" in errors
+    assert "“-1” is not a whole number" in errors
+    assert "“maybe” is not yes or no" in errors
+    assert not Character.objects.filter(event=event).exists()
+
+
+def test_bad_row_does_not_update_existing_characters_either(as_user, organizer, event, character):
+    content = HEADER + "Anton,,dark,mage,1,fit,,accepted,no,\nX,,light,mage,nope,fit,,accepted,no,\n"
+    response = _upload(as_user(organizer), event, "chars.csv", content.encode())
+    assert response.status_code == 200
+    character.refresh_from_db()
+    assert character.side == "light" and character.power_level == "5"
+    assert not Character.objects.filter(name="X").exists()
+
+
+def test_row_updates_the_character_of_the_same_name(as_user, organizer, event, other_event, character):
+    twin = Character.objects.create(event=other_event, name="Anton", side="light")
+    content = HEADER + "Anton,,dark,mage,1,fit,10,accepted,no,Turned\n"
+    assert _upload(as_user(organizer), event, "chars.csv", content.encode()).status_code == 302
+    character.refresh_from_db()
+    twin.refresh_from_db()
+    assert character.side == "dark" and character.arsenal_limit == 10 and character.notes == "Turned"
+    assert character.player is None  # the file said: no account
+    assert twin.side == "light"  # another event's character is never touched
+    assert Character.objects.filter(event=event, name="Anton").count() == 1
+
+
+def test_same_name_twice_in_the_file_is_an_error(as_user, organizer, event):
+    content = "name,side\nOlga,light\nolga,dark\n"
+    response = _upload(as_user(organizer), event, "chars.csv", content.encode())
+    assert "appears twice" in response.text
+    assert not Character.objects.filter(event=event).exists()
+
+
+def test_empty_name_is_a_row_error(as_user, organizer, event):
+    response = _upload(as_user(organizer), event, "chars.csv", b"name,side\nOlga,light\n,dark\n")
+    assert "Row 3" in response.text
+    assert not Character.objects.filter(event=event).exists()
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        ("chars.csv", b"", "The submitted file is empty"),
+        ("chars.csv", b"\n\n", "The file is empty"),
+        ("chars.csv", b"side,kind\nlight,mage\n", "no “name” column"),
+        ("chars.csv", b"name,colour\nOlga,red\n", "Unknown columns: colour"),
+        ("chars.csv", b"name\n", "no rows to import"),
+        ("chars.xlsx", b"this is not a workbook", "could not be read as an XLSX workbook"),
+        ("chars.txt", b"name\nOlga\n", "Upload a .csv or .xlsx file"),
+    ],
+)
+def test_bad_file_is_refused_with_a_message(name, content, message, as_user, organizer, event):
+    response = _upload(as_user(organizer), event, name, content)
+    assert response.status_code == 200
+    assert message in response.text
+    assert not Character.objects.filter(event=event).exists()
+
+
+def _rows(csv_text: str) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(csv_text.lstrip("\ufeff"))))
+
+
+def test_export_csv_contains_the_characters(as_user, organizer, event, character, rival, other_event):
+    Character.objects.create(event=other_event, name="Stranger")
+    character.notes = "=HYPERLINK(1)"
+    character.arrived = True
+    character.save()
+    response = as_user(organizer).get(reverse("events:characters-export", args=[event.pk]), {"format": "csv"})
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/csv")
+    assert "attachment;" in response["Content-Disposition"]
+    rows = _rows(response.content.decode("utf-8"))
+    assert [row["name"] for row in rows] == ["Anton", "Zavulon"]
+    anton = rows[0]
+    assert anton["player"] == "player" and anton["side"] == "light" and anton["power_level"] == "5"
+    assert anton["arrived"] == "yes" and anton["status"] == "accepted"
+    assert anton["notes"] == "'=HYPERLINK(1)"  # a spreadsheet must not run it as a formula
+
+
+def test_export_xlsx_contains_the_characters(as_user, organizer, event, character, rival):
+    response = as_user(organizer).get(reverse("events:characters-export", args=[event.pk]), {"format": "xlsx"})
+    assert response.status_code == 200
+    sheet = openpyxl.load_workbook(io.BytesIO(response.content)).active
+    values = list(sheet.values)
+    assert values[0][:3] == ("name", "player", "side")
+    assert [row[0] for row in values[1:]] == ["Anton", "Zavulon"]
+
+
+def test_export_then_import_changes_nothing(as_user, organizer, event, character, rival):
+    character.notes = "-leader of the patrol"
+    character.arsenal_limit = 4
+    character.save()
+    client = as_user(organizer)
+    exported = client.get(reverse("events:characters-export", args=[event.pk]), {"format": "csv"}).content
+    before = list(Character.objects.filter(event=event).order_by("pk").values())
+    response = _upload(client, event, "back.csv", exported)
+    assert response.status_code == 302
+    after = list(Character.objects.filter(event=event).order_by("pk").values())
+    assert after == before
