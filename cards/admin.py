@@ -1,7 +1,10 @@
 """Admin for catalogues, cards, counter rules and arsenals; pool and arsenal inlines in the character admin."""
 
+from typing import Any
+
 from django.contrib import admin
-from django.db.models import Count, QuerySet
+from django.contrib.admin.widgets import AutocompleteSelect
+from django.db.models import Count, Model, QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
@@ -9,6 +12,50 @@ from django.utils.translation import gettext_lazy as _
 
 from cards.models import ArsenalCard, Card, Catalogue, CounterRule, PoolEntry, PreparedArsenal, PreparedArsenalCard
 from events.admin import CharacterAdmin
+
+
+class KnownCardsAutocomplete(AutocompleteSelect):
+    """An autocomplete whose selected card's label is known in advance.
+
+    Django's autocomplete looks each row's selected card up with its own query;
+    an inline of twelve cards would make twelve. The inline loads the labels of
+    all its rows' cards at once and hands them over.
+    """
+
+    def __init__(self, field: Any, admin_site: admin.AdminSite, labels: dict[str, str]) -> None:
+        super().__init__(field, admin_site)
+        self.labels = labels
+
+    def optgroups(self, name: str, value: list[str], attr: Any = None) -> list[Any]:
+        selected = {str(v) for v in value if str(v) not in self.choices.field.empty_values}
+        if not selected <= self.labels.keys():
+            return super().optgroups(name, value, attr)
+        options = [] if self.is_required else [self.create_option(name, "", "", False, 0)]
+        for pk in sorted(selected):
+            options.append(self.create_option(name, pk, self.labels[pk], selected, len(options)))
+        return [(None, options, 0)]
+
+
+class CardPickerInline(admin.TabularInline):
+    """An inline whose ``card_field`` is picked by autocomplete, without a query per row."""
+
+    card_field = "card"
+    extra = 1
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        return super().get_queryset(request).select_related(self.card_field)
+
+    def get_formset(self, request: HttpRequest, obj: Model | None = None, **kwargs: Any) -> Any:
+        labels: dict[str, str] = {}
+        if obj is not None and obj.pk is not None:
+            rows = self.get_queryset(request).filter(**{self.fk_name or self._parent_field(): obj})
+            labels = {str(card.pk): str(card) for card in Card.objects.filter(pk__in=rows.values(self.card_field))}
+        field = self.model._meta.get_field(self.card_field)
+        widgets = {self.card_field: KnownCardsAutocomplete(field, self.admin_site, labels)}
+        return super().get_formset(request, obj, widgets=widgets, **kwargs)
+
+    def _parent_field(self) -> str:
+        return next(f.name for f in self.model._meta.fields if f.is_relation and f.related_model is self.parent_model)
 
 
 @admin.register(Catalogue)
@@ -30,16 +77,12 @@ class CatalogueAdmin(admin.ModelAdmin):
         return format_html('<a href="{}">{}</a>', url, _("the catalogue's cards"))
 
 
-class CounterRuleInline(admin.TabularInline):
+class CounterRuleInline(CardPickerInline):
     model = CounterRule
     fk_name = "defence_card"
-    extra = 1
-    autocomplete_fields = ["attack_card"]
+    card_field = "attack_card"
     verbose_name = _("counter rule of this defence card")
     verbose_name_plural = _("counter rules of this defence card (CR2)")
-
-    def get_queryset(self, request: HttpRequest) -> QuerySet[CounterRule]:
-        return super().get_queryset(request).select_related("attack_card")
 
 
 @admin.register(Card)
@@ -60,13 +103,8 @@ class CounterRuleAdmin(admin.ModelAdmin):
     autocomplete_fields = ["defence_card", "attack_card"]
 
 
-class PreparedArsenalCardInline(admin.TabularInline):
+class PreparedArsenalCardInline(CardPickerInline):
     model = PreparedArsenalCard
-    extra = 1
-    autocomplete_fields = ["card"]
-
-    def get_queryset(self, request: HttpRequest) -> QuerySet[PreparedArsenalCard]:
-        return super().get_queryset(request).select_related("card")
 
 
 @admin.register(PreparedArsenal)
@@ -83,26 +121,16 @@ class PreparedArsenalAdmin(admin.ModelAdmin):
         return str(obj.character.event)
 
 
-class PoolInline(admin.TabularInline):
+class PoolInline(CardPickerInline):
     model = PoolEntry
-    extra = 1
-    autocomplete_fields = ["card"]
     verbose_name_plural = _("card pool")
 
-    def get_queryset(self, request: HttpRequest) -> QuerySet[PoolEntry]:
-        return super().get_queryset(request).select_related("card")
 
-
-class ArsenalInline(admin.TabularInline):
+class ArsenalInline(CardPickerInline):
     """The admin writes rows as they are, without the rules check; the arsenal builder checks them."""
 
     model = ArsenalCard
-    extra = 1
-    autocomplete_fields = ["card"]
     verbose_name_plural = _("current arsenal (not checked here: use the arsenal builder)")
-
-    def get_queryset(self, request: HttpRequest) -> QuerySet[ArsenalCard]:
-        return super().get_queryset(request).select_related("card")
 
 
 # Appended, not replaced: the events app owns CharacterAdmin and may have inlines of its own.
