@@ -23,14 +23,14 @@ SECRET_ANTON = ("Покров тайны", "Veil of Secrets")
 SECRET_ZAVULON = ("Тёмное зеркало", "Dark Mirror")
 
 
-@pytest.fixture(autouse=True)
-def no_broker(monkeypatch):
+@pytest.fixture(name="no_broker", autouse=True)
+def no_broker_fixture(monkeypatch):
     """A commit must not reach a Celery broker in web tests; reads apply deadlines anyway."""
     monkeypatch.setattr("duels.services.store.schedule_expiry", lambda sid, deadline: None)
 
 
-@pytest.fixture
-def spark(catalogue) -> Card:
+@pytest.fixture(name="spark")
+def spark_fixture(catalogue) -> Card:
     return Card.objects.create(
         catalogue=catalogue,
         name_ru="Искра",
@@ -45,23 +45,23 @@ def _secret(catalogue, names: tuple[str, str]) -> Card:
     return Card.objects.create(catalogue=catalogue, name_ru=names[0], name_en=names[1], kind="defence")
 
 
-@pytest.fixture
-def armed(character, rival, attack_card, defence_card, spark, catalogue):
+@pytest.fixture(name="armed")
+def armed_fixture(character, rival, attack_card, defence_card, spark, catalogue):
     parries(defence_card, "fire")
     arm(character, (attack_card, 2), defence_card, _secret(catalogue, SECRET_ANTON))
     arm(rival, spark, defence_card, _secret(catalogue, SECRET_ZAVULON))
     return character, rival
 
 
-@pytest.fixture
-def fight(armed, referee) -> Situation:
+@pytest.fixture(name="fight")
+def fight_fixture(armed, referee) -> Situation:
     """Aggression by a spoken declaration: Anton attacks first (AG1, D5), nothing shown yet."""
     anton, zavulon = armed
     return services.declare_aggression(anton.event, anton, zavulon, None, user=referee, nonce=nonce()).situation
 
 
-@pytest.fixture
-def shown(armed, referee, attack_card) -> Situation:
+@pytest.fixture(name="shown")
+def shown_fixture(armed, referee, attack_card) -> Situation:
     """Anton has shown a Fireball to Zavulon (AG1); the answer window is open (D8)."""
     anton, zavulon = armed
     return services.declare_aggression(
