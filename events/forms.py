@@ -51,8 +51,10 @@ class ReviewForm(forms.Form):
 class CharacterForm(forms.ModelForm):
     """The organizers' full form; ``notes`` stay with the organizers and are never shown to players."""
 
+    field_order = ["name", "player_username"]
+
     player_username = forms.CharField(
-        label=_("player (username)"),
+        label=_("Player (username)"),
         required=False,
         max_length=150,
         help_text=_("Leave empty for a character without an account: the player then uses the secret link."),

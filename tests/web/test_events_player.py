@@ -78,3 +78,10 @@ def test_player_page_query_count_does_not_grow_with_the_arsenal(
     with django_assert_max_num_queries(len(small.captured_queries)):
         response = client.get(url)
     assert response.status_code == 200
+
+
+def test_page_links_to_the_live_fight_page(as_user, player, character):
+    mine = as_user(player).get(reverse("events:my-character", args=[character.pk]))
+    assert reverse("duels:player-live", args=[character.pk]) in mine.text
+    by_link = as_user(None).get(reverse("events:character-link", args=[character.link_token]))
+    assert reverse("duels:player-live-token", args=[character.link_token]) in by_link.text
