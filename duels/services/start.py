@@ -216,12 +216,11 @@ def _open(event: Event, kind: DuelKind, now: dt.datetime) -> Situation:
 
 
 def _busy_check(kind: DuelKind, state: Any, first: Character, second: Character) -> None:
-    """D1 as a clear message: neither may be in a duel with a third person."""
-    for me, them in ((first, second), (second, first)):
+    """D1 as a clear message: neither may already be in a duel, with each other or a third person."""
+    for me in (first, second):
         opponent = kind.busy_with(state, me.pk)
-        if opponent is not None and opponent != them.pk:
-            other = state.fighters[opponent].name
-            raise CharacterBusy(name=me.name, other=other)
+        if opponent is not None:
+            raise CharacterBusy(name=me.name, other=state.fighters[opponent].name)
 
 
 def _setup(character: Character) -> engine.FighterSetup:

@@ -163,6 +163,14 @@ def test_D1_a_third_character_cannot_attack_someone_already_in_a_duel(armed, ref
     assert bystander.situations.count() == 0
 
 
+def test_D1_starting_a_fight_between_two_already_fighting_each_other_is_refused(armed, referee, attack_card):
+    anton, zavulon = armed
+    services.declare_aggression(anton.event, anton, zavulon, None, user=referee, nonce=nonce())
+    with pytest.raises(services.CharacterBusy) as err:
+        services.declare_aggression(anton.event, zavulon, anton, None, user=referee, nonce=nonce())
+    assert services.explain(err.value) == "Zavulon is already fighting Anton."
+
+
 def test_S2_two_characters_in_different_situations_cannot_start_a_fight(armed, referee, bystander, event, spark):
     anton, zavulon = armed
     olga_rival = Character.objects.create(event=event, name="Igor")

@@ -1,0 +1,137 @@
+"""Two tablets, one step: exactly one wins (DESIGN.md §4: lock, version, nonce)."""
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.db import connection, transaction
+from django.utils import timezone
+
+from duels import engine, services
+from duels.models import LogEntry, Situation
+from events.models import Character
+from tests.services.kit import arm, nonce, uid
+
+pytestmark = pytest.mark.concurrency
+
+TRIALS = 30
+
+
+def race(*calls: Callable[[], Any], timeout: float = 30) -> list[Any]:
+    """Run the calls at the same moment, each on its own thread and database connection."""
+    barrier = threading.Barrier(len(calls))
+    results: list[Any] = [None] * len(calls)
+
+    def run(i: int, call: Callable[[], Any]) -> None:
+        try:
+            barrier.wait(timeout=timeout)
+            results[i] = call()
+        except Exception as err:
+            results[i] = err
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout)
+        assert not thread.is_alive(), "a command hung: a lock was never released"
+    return results
+
+
+def new_fight(event, referee, attack_card, defence_card, spark, n: int) -> tuple[Situation, Character, Character]:
+    anton = Character.objects.create(event=event, name=f"Anton {n}")
+    zavulon = Character.objects.create(event=event, name=f"Zavulon {n}")
+    arm(anton, attack_card)
+    arm(zavulon, spark, defence_card)
+    done = services.declare_aggression(event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce())
+    return done.situation, anton, zavulon
+
+
+def test_D7_two_answers_to_one_step_with_the_same_version_one_wins_the_other_is_stale(
+    event, referee, attack_card, defence_card, spark, armed
+):
+    for n in range(TRIALS):
+        situation, _anton, zavulon = new_fight(event, referee, attack_card, defence_card, spark, n)
+        version = Situation.objects.get(pk=situation.pk).version
+        shield = uid(situation, zavulon, defence_card)
+
+        def answer(card: str | None, situation=situation, zavulon=zavulon, version=version):
+            command = engine.Answer(duel=0, fighter=zavulon.pk, card=card)
+            return services.perform(situation.pk, command, user=referee, seen_version=version, nonce=nonce())
+
+        results = race(lambda: answer(shield), lambda: answer(None))  # noqa: B023 - bound through defaults
+        won = [r for r in results if isinstance(r, services.Performed)]
+        stale = [r for r in results if isinstance(r, services.StaleVersion)]
+        assert (len(won), len(stale)) == (1, 1), results
+        fresh = Situation.objects.get(pk=situation.pk)
+        assert fresh.version == version + 1
+        assert LogEntry.objects.filter(situation=situation, command__type="answer").count() == 1
+        assert engine.to_dict(services.replayed(fresh)) == fresh.state
+
+
+def test_the_same_nonce_sent_twice_at_once_applies_once(event, referee, attack_card, defence_card, spark, armed):
+    for n in range(TRIALS):
+        situation, _anton, zavulon = new_fight(event, referee, attack_card, defence_card, spark, n)
+        version = Situation.objects.get(pk=situation.pk).version
+        token = nonce()
+
+        def answer(situation=situation, zavulon=zavulon, version=version, token=token):
+            command = engine.Answer(duel=0, fighter=zavulon.pk, card=None)
+            return services.perform(situation.pk, command, user=referee, seen_version=version, nonce=token)
+
+        results = race(answer, answer)
+        assert all(isinstance(r, services.Performed) for r in results), results
+        assert sorted(r.repeated for r in results) == [False, True]
+        assert LogEntry.objects.filter(nonce=token).count() == 1
+        assert Situation.objects.get(pk=situation.pk).version == version + 1
+
+
+def test_S2_two_referees_starting_the_same_fight_at_once_open_one_situation(
+    event, referee, attack_card, defence_card, spark, armed
+):
+    for n in range(TRIALS // 3):
+        anton = Character.objects.create(event=event, name=f"Anton {n}")
+        zavulon = Character.objects.create(event=event, name=f"Zavulon {n}")
+        arm(anton, attack_card)
+        arm(zavulon, spark, defence_card)
+
+        def start(anton=anton, zavulon=zavulon):
+            return services.declare_aggression(event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce())
+
+        results = race(start, start)
+        won = [r for r in results if isinstance(r, services.Performed)]
+        refused = [r for r in results if isinstance(r, services.CharacterBusy)]
+        # D1: the second finds both already in the duel the first opened.
+        assert (len(won), len(refused)) == (1, 1), results
+        assert Situation.objects.filter(participants=anton).count() == 1
+        assert LogEntry.objects.filter(situation=won[0].situation, command__type="join").count() == 2
+
+
+def test_a_read_never_waits_for_a_busy_fight(event, referee, attack_card, defence_card, spark, armed):
+    situation, _anton, _zavulon = new_fight(event, referee, attack_card, defence_card, spark, 0)
+    # Pretend a deadline is overdue, so that the read wants the lock.
+    Situation.objects.filter(pk=situation.pk).update(next_deadline=timezone.now())
+    locked = threading.Event()
+    release = threading.Event()
+
+    def hold() -> None:
+        with transaction.atomic():
+            Situation.objects.select_for_update().get(pk=situation.pk)
+            locked.set()
+            release.wait(10)
+
+    holder = threading.Thread(target=lambda: (hold(), connection.close()))
+    holder.start()
+    try:
+        assert locked.wait(10)
+        started = time.monotonic()
+        result = race(lambda: services.refresh(Situation.objects.get(pk=situation.pk)))[0]
+        assert isinstance(result, Situation), result
+        assert time.monotonic() - started < 2
+    finally:
+        release.set()
+        holder.join(10)
