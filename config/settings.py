@@ -129,10 +129,17 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-# Soft shutdown: on a warm stop the worker gets this long to finish and hands its
-# held ETA tasks back to the broker, so a restart loses no timer.
+# Soft shutdown (Celery >= 5.5): on a *cold* stop (SIGQUIT) the worker first gets
+# this long to finish, then cancels and hands its held ETA tasks back to the
+# broker, so a restart loses no timer; "on idle" makes it wait even with no task
+# running, because held ETA tasks are not running ones. A plain SIGTERM is a
+# warm stop and skips it: run workers with REMAP_SIGTERM=SIGQUIT in their
+# environment (read by billiard at import, so it cannot be set here). Either
+# way the sweeper and every page load apply overdue deadlines.
 CELERY_WORKER_SOFT_SHUTDOWN_TIMEOUT = 10.0
 CELERY_WORKER_ENABLE_SOFT_SHUTDOWN_ON_IDLE = True
+# Explicit, as Celery 6 will require: keep retrying a broker that is not up yet.
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 SUMRAK_SWEEP_SECONDS = env_int("SUMRAK_SWEEP_SECONDS", 5, minimum=1)
 CELERY_BEAT_SCHEDULE = {
