@@ -101,8 +101,8 @@ class CardFilterForm(forms.Form):
 
 
 class PoolAddForm(forms.Form):
-    card = forms.ModelChoiceField(label=_("card"), queryset=Card.objects.none())
-    copies = forms.IntegerField(label=_("copies"), min_value=1, max_value=MAX_COPIES, initial=1)
+    card = forms.ModelChoiceField(label=_("Card"), queryset=Card.objects.none())
+    copies = forms.IntegerField(label=_("Copies"), min_value=1, max_value=MAX_COPIES, initial=1)
 
     def __init__(self, *args: Any, catalogue: Catalogue | None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -165,7 +165,9 @@ class ArsenalSelectionForm(forms.Form):
 class FocusForm(forms.Form):
     # A plain integer, not a choice among defence cards: F1 is the engine's check,
     # and a refused focus must say why.
-    card = forms.IntegerField(label=_("focused defence card"), required=False, widget=forms.Select)
+    card = forms.IntegerField(
+        label=_("focused defence card"), required=False, widget=forms.Select(attrs={"class": "form-select"})
+    )
 
     def __init__(self, *args: Any, hand: list[tuple[Card, int]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
