@@ -315,3 +315,20 @@ def test_face_of_snapshots_a_card_for_the_engine(attack_card):
         face = face_of(attack_card)
     assert (face.card_id, face.name, face.kind) == (attack_card.pk, "Fireball", "attack")
     assert (face.full_effect, face.softened_effect, face.tags) == ("heavily_wounded", "lightly_wounded", ("fire",))
+
+
+def test_AG2_the_builder_refuses_while_a_real_fight_is_open(org, pool, rival, referee, event, attack_card, healing):
+    """The guard asks the fights app: after an aggression is declared the hand is frozen."""
+    import uuid
+
+    from duels import services
+
+    ArsenalCard.objects.create(character=pool, card=healing, copies=1)
+    ArsenalCard.objects.create(character=rival, card=attack_card, copies=1)
+    services.declare_aggression(event, pool, rival, None, user=referee, nonce=uuid.uuid4().hex)
+    response = select(org, pool, **{str(attack_card.pk): 1})
+    assert "Anton is in a fight that has not ended" in response.content.decode()
+    assert hand(pool) == {healing.pk: 1}
+    assert hand(rival) == {attack_card.pk: 1}
+    page = org.get(reverse("cards:arsenal-builder", args=[pool.pk])).content.decode()
+    assert "the arsenal cannot be changed now" in page
