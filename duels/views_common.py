@@ -85,7 +85,7 @@ def card_names(card_ids: set[int]) -> dict[int, str]:
     """Catalogue names in the active language, in one query (a fight's faces keep the language they joined in)."""
     english = (get_language() or "").startswith("en")
     names = {}
-    for pk, name_ru, name_en in Card.objects.filter(pk__in=card_ids).values_list("pk", "name_ru", "name_en"):
+    for pk, name_ru, name_en in Card.objects.filter(pk__in=card_ids).order_by().values_list("pk", "name_ru", "name_en"):
         names[pk] = name_en if english and name_en else name_ru
     return names
 
