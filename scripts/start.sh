@@ -74,8 +74,12 @@ fi
 # script, and cleanup can stop each child with its whole process group
 # (runserver's reloader, gunicorn's workers, celery's pool and beat).
 CHILDREN=()
+# If our output pipe dies first (./start.sh | tee log, then Ctrl-C), a write
+# must not kill this script before it has stopped its children.
+trap '' PIPE
 cleanup() {
     trap - INT TERM EXIT
+    set +e
     [[ ${#CHILDREN[@]} -eq 0 ]] && return
     say "Stopping…"
     local pid waited
@@ -107,7 +111,8 @@ if [[ "$LAN" == true ]]; then
 else
     start_child "$VENV_PY" manage.py runserver "127.0.0.1:$PORT"
 fi
-start_child "$VENV/bin/celery" -A config worker --beat --concurrency 2 --loglevel INFO \
+# WARNING: beat's "sending due task" every few seconds would bury the server's lines.
+start_child "$VENV/bin/celery" -A config worker --beat --concurrency 2 --loglevel "${SUMRAK_WORKER_LOGLEVEL:-WARNING}" \
     --schedule "$ROOT/var/celerybeat-schedule"
 
 # Wait until the web server answers, then say where it is.

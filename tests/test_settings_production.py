@@ -92,7 +92,8 @@ def test_embedded_default_is_sqlite_immediate_and_filesystem_broker(tmp_path):
     result = run(tmp_path, "shell", "--no-imports", "-c", code)
     assert result.returncode == 0, result.stderr
     engine, mode, broker, folder, debug = result.stdout.split()
-    assert (engine, mode, broker, debug) == ("django.db.backends.sqlite3", "IMMEDIATE", "filesystem://", "True")
+    assert (engine, mode, debug) == ("django.db.backends.sqlite3", "IMMEDIATE", "True")
+    assert broker.startswith("filesystem://")
     assert Path(folder).is_dir() and Path(folder).is_relative_to(tmp_path)
 
 
