@@ -130,13 +130,14 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-# Soft shutdown (Celery >= 5.5): on a *cold* stop (SIGQUIT) the worker first gets
-# this long to finish, then cancels and hands its held ETA tasks back to the
-# broker, so a restart loses no timer; "on idle" makes it wait even with no task
-# running, because held ETA tasks are not running ones. A plain SIGTERM is a
-# warm stop and skips it: run workers with REMAP_SIGTERM=SIGQUIT in their
-# environment (read by billiard at import, so it cannot be set here). Either
-# way the sweeper and every page load apply overdue deadlines.
+# Soft shutdown (Celery >= 5.5) acts on a *cold* stop (SIGQUIT, or SIGTERM when
+# the worker's environment has REMAP_SIGTERM=SIGQUIT - billiard reads it at
+# import, so it cannot be set here): running tasks get this long to finish, then
+# held ETA tasks go back to the broker, so a restart loses no timer. "On idle"
+# waits even with nothing running, since held ETA tasks are not running ones.
+# With Redis a warm stop (SIGTERM) hands them back too when the channel closes
+# (tests/timers/test_celery_worker.py), and after a SIGKILL the sweeper and
+# every page load apply the overdue deadlines.
 CELERY_WORKER_SOFT_SHUTDOWN_TIMEOUT = 10.0
 CELERY_WORKER_ENABLE_SOFT_SHUTDOWN_ON_IDLE = True
 # Explicit, as Celery 6 will require: keep retrying a broker that is not up yet.
