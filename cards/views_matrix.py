@@ -198,6 +198,5 @@ def counter_matrix(request: HttpRequest, event_id: int) -> HttpResponse:
         "can_edit": can_edit,
         "matrix": matrix,
         "rows": matrix.rows(),
-        "outcomes": CounterRule.Outcome.choices,
     }
     return render(request, "cards/counter_matrix.html", context)
