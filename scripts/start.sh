@@ -86,8 +86,8 @@ cleanup() {
     for pid in "${CHILDREN[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
     for pid in "${CHILDREN[@]}"; do
         waited=0
-        # Celery's warm shutdown hands its ETA tasks back; give it time.
-        while kill -0 -- "-$pid" 2>/dev/null && [[ $waited -lt 150 ]]; do
+        # Celery's soft shutdown may take its whole timeout (10 s); give it time.
+        while kill -0 -- "-$pid" 2>/dev/null && [[ $waited -lt 250 ]]; do
             sleep 0.1
             waited=$((waited + 1))
         done
@@ -112,7 +112,12 @@ else
     start_child "$VENV_PY" manage.py runserver "127.0.0.1:$PORT"
 fi
 # WARNING: beat's "sending due task" every few seconds would bury the server's lines.
-start_child "$VENV/bin/celery" -A config worker --beat --concurrency 2 --loglevel "${SUMRAK_WORKER_LOGLEVEL:-WARNING}" \
+# The filesystem broker gets held ETA timers back on a warm stop (plain TERM).
+# With Redis, REMAP_SIGTERM makes TERM Celery's cold stop, whose soft-shutdown
+# phase hands them back (config/settings.py); it takes up to 10 s longer.
+WORKER_ENV=()
+[[ -n "${REDIS_URL:-}" ]] && WORKER_ENV=(REMAP_SIGTERM=SIGQUIT)
+start_child env "${WORKER_ENV[@]}" "$VENV/bin/celery" -A config worker --beat --concurrency 2 --loglevel "${SUMRAK_WORKER_LOGLEVEL:-WARNING}" \
     --schedule "$ROOT/var/celerybeat-schedule"
 
 # Wait until the web server answers, then say where it is.
