@@ -10,7 +10,7 @@ from django.views.decorators.cache import never_cache
 from events.access import character_for_player, character_for_token
 from events.forms import ApplicationForm
 from events.models import Character, Event
-from events.player_context import arsenal_context
+from cards.arsenal import arsenal_context
 
 
 @login_required

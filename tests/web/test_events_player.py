@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from cards.models import ArsenalCard, Card, PoolEntry, PreparedArsenal, PreparedArsenalCard
-from events.player_context import arsenal_context
+from cards.arsenal import arsenal_context
 
 
 def _cards(catalogue, count: int, kind: str = "defence") -> list[Card]:
