@@ -16,7 +16,8 @@ from cards.arsenal import pool_of, prepared_ids
 from cards.faces import face_of
 from cards.models import Card, PreparedArsenal
 from duels import engine
-from duels.presenters import OUTCOME_LABELS, explain
+from duels.presenters import OUTCOME_LABELS
+from duels.views_common import explain
 from events.models import Character
 
 YES_NO = [("yes", _("yes")), ("no", _("no"))]

@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from duels import engine
@@ -58,16 +57,6 @@ EFFECT_LABELS = {"": _("no effect"), **{c.value: c.label for c in Condition}}
 
 def condition_label(condition: str) -> str:
     return str(EFFECT_LABELS.get(condition, condition))
-
-
-def explain(err: Any) -> str:
-    """A RuleError or a service refusal in the user's language, with its rule ID when it has one."""
-    text = gettext(err.message) % err.params
-    rule = getattr(err, "rule_id", "")
-    # Service codes (STALE, BUSY, ...) and INPUT/ARSENAL are not RULES.md IDs.
-    if rule and rule[0].isalpha() and any(ch.isdigit() for ch in rule):
-        return f"{text} ({rule})"
-    return text
 
 
 def iso(moment: datetime | None) -> str:
