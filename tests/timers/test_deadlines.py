@@ -203,3 +203,15 @@ def test_a_broker_that_is_down_does_not_fail_the_command(
     with django_capture_on_commit_callbacks(execute=True):
         done = services.declare_aggression(anton.event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce())
     assert Situation.objects.get(pk=done.situation.pk).version == 1
+
+
+def test_S2_a_command_after_the_situation_ended_is_refused_and_saves_nothing(shown, rival, referee, clock):
+    clock.shift(dt.timedelta(seconds=15 + 181))
+    situation = services.refresh(Situation.objects.get(pk=shown.pk))
+    assert situation.ended
+    before = (situation.version, LogEntry.objects.count())
+    with pytest.raises(engine.RuleError) as err:
+        act(situation, engine.EndDuel(duel=0, reason="too late"), referee)
+    assert err.value.rule_id == "S2"
+    situation.refresh_from_db()
+    assert (situation.version, LogEntry.objects.count()) == before

@@ -1,0 +1,35 @@
+"""The admin shows fights read-only and exports them; it never edits the log."""
+
+import json
+
+import pytest
+from django.contrib.auth.models import User
+
+from duels import services
+from duels.models import LogEntry
+from tests.services.kit import nonce
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def admin_client_(client):
+    client.force_login(User.objects.create_superuser("root", password="pass-root-123"))
+    return client
+
+
+def test_admin_lists_shows_and_exports_situations_but_cannot_change_the_log(admin_client_, armed, referee):
+    anton, zavulon = armed
+    situation = services.declare_aggression(anton.event, anton, zavulon, None, user=referee, nonce=nonce()).situation
+    assert admin_client_.get("/admin/duels/situation/").status_code == 200
+    page = admin_client_.get(f"/admin/duels/situation/{situation.pk}/change/")
+    assert page.status_code == 200 and b"declare_aggression" in page.content
+    exported = admin_client_.post(
+        "/admin/duels/situation/", {"action": "export_json", "_selected_action": [situation.pk]}
+    )
+    assert exported.status_code == 200
+    assert json.loads(exported.content)[0]["situation"]["id"] == situation.pk
+    entry = LogEntry.objects.filter(situation=situation).first()
+    assert admin_client_.get(f"/admin/duels/logentry/{entry.pk}/change/").status_code == 200
+    assert admin_client_.post(f"/admin/duels/logentry/{entry.pk}/delete/").status_code == 403
+    assert LogEntry.objects.filter(pk=entry.pk).exists()
