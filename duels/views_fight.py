@@ -8,6 +8,7 @@ and comes back as a message over the fresh state; a stale version is a 409.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -116,6 +117,17 @@ def _done(request: HttpRequest, situation: Situation) -> HttpResponse:
     return redirect("duels:situation", situation.pk)
 
 
+def _change(request: HttpRequest, situation: Situation, call: Callable[[], object]) -> HttpResponse:
+    """Run one service call; a stale page is a 409, a refusal a 422, both over the fresh state."""
+    try:
+        call()
+    except services.StaleVersion:
+        return _refused(request, situation, conflict(), 409)
+    except (engine.RuleError, services.ServiceError) as err:
+        return _refused(request, situation, refusal(err), 422)
+    return _done(request, situation)
+
+
 def _form_problem(form: Any) -> Alert:
     messages = [str(m) for errors in form.errors.values() for m in errors]
     return Alert("danger", " ".join(messages) or gettext("The request was incomplete."))
@@ -131,19 +143,14 @@ def act(request: HttpRequest, situation_id: int) -> HttpResponse:
     form = form_class(request.POST, event_id=situation.event_id)
     if not form.is_valid():
         return _refused(request, situation, _form_problem(form), 400)
-    try:
-        services.perform(
-            situation.pk,
-            form.command(),
-            user=request.user,
-            seen_version=form.cleaned_data["version"],
-            nonce=form.cleaned_data["nonce"],
-        )
-    except services.StaleVersion:
-        return _refused(request, situation, conflict(), 409)
-    except (engine.RuleError, services.ServiceError) as err:
-        return _refused(request, situation, refusal(err), 422)
-    return _done(request, situation)
+    d = form.cleaned_data
+    return _change(
+        request,
+        situation,
+        lambda: services.perform(
+            situation.pk, form.command(), user=request.user, seen_version=d["version"], nonce=d["nonce"]
+        ),
+    )
 
 
 @login_required
@@ -154,15 +161,13 @@ def undo(request: HttpRequest, situation_id: int) -> HttpResponse:
     if not form.is_valid():
         return _refused(request, situation, _form_problem(form), 400)
     d = form.cleaned_data
-    try:
-        services.undo_last(
+    return _change(
+        request,
+        situation,
+        lambda: services.undo_last(
             situation.pk, user=request.user, reason=d["reason"], seen_version=d["version"], nonce=d["nonce"]
-        )
-    except services.StaleVersion:
-        return _refused(request, situation, conflict(), 409)
-    except (engine.RuleError, services.ServiceError) as err:
-        return _refused(request, situation, refusal(err), 422)
-    return _done(request, situation)
+        ),
+    )
 
 
 @login_required
