@@ -7,10 +7,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
-from events.access import character_for_player, character_for_token
+from cards.arsenal import arsenal_context
+from events.access import character_for_player, character_for_token, is_referee
 from events.forms import ApplicationForm
 from events.models import Character, Event
-from cards.arsenal import arsenal_context
 
 
 @login_required
@@ -39,7 +39,13 @@ def apply(request: HttpRequest, event_id: int) -> HttpResponse:
 
 
 def _character_page(request: HttpRequest, character: Character, *, via_link: bool) -> HttpResponse:
-    context: dict[str, object] = {"character": character, "event": character.event, "via_link": via_link}
+    context: dict[str, object] = {
+        "character": character,
+        "event": character.event,
+        "via_link": via_link,
+        # A referee who scans a player's QR code is offered to start a fight with them.
+        "can_referee": is_referee(request.user, character.event_id),
+    }
     if character.status == Character.Status.ACCEPTED:
         context.update(arsenal_context(character))
     return render(request, "events/character_page.html", context)

@@ -3,8 +3,8 @@
 import pytest
 from django.urls import reverse
 
-from cards.models import ArsenalCard, Card, PoolEntry, PreparedArsenal, PreparedArsenalCard
 from cards.arsenal import arsenal_context
+from cards.models import ArsenalCard, Card, PoolEntry, PreparedArsenal, PreparedArsenalCard
 
 
 def _cards(catalogue, count: int, kind: str = "defence") -> list[Card]:
@@ -85,3 +85,11 @@ def test_page_links_to_the_live_fight_page(as_user, player, character):
     assert reverse("duels:player-live", args=[character.pk]) in mine.text
     by_link = as_user(None).get(reverse("events:character-link", args=[character.link_token]))
     assert reverse("duels:player-live-token", args=[character.link_token]) in by_link.text
+
+
+def test_referee_opening_a_players_secret_link_is_offered_to_start_a_fight(as_user, referee, character, player):
+    character_link = reverse("events:character-link", args=[character.link_token])
+    start = reverse("duels:start", args=[character.event_id]) + f"?with={character.pk}"
+    assert start in as_user(referee).get(character_link).content.decode()
+    assert start not in as_user(player).get(character_link).content.decode()
+    assert start not in as_user(None).get(character_link).content.decode()
