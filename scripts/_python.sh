@@ -74,6 +74,9 @@ ensure_requirements() {
         return 0
     fi
     say "Installing $1 into .venv (first run or the file changed)"
-    "$VENV_PY" -m pip install --disable-pip-version-check --quiet -r "$file" || die "pip install -r $1 failed"
+    # The grep drops a machine-wide pip setting's noise (a missing local index); pipefail keeps pip's status.
+    "$VENV_PY" -m pip install --disable-pip-version-check --quiet -r "$file" 2>&1 |
+        { grep -v 'is ignored: it is neither a file nor a directory' || true; } >&2 ||
+        die "pip install -r $1 failed"
     printf '%s\n' "$hash" >"$stamp"
 }
