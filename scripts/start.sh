@@ -37,8 +37,17 @@ mkdir -p "$ROOT/var"
 
 lan_addresses() {
     # Every non-loopback address of this machine; IPv6 ones bracketed for ALLOWED_HOSTS.
-    local addr
-    for addr in $(hostname -I 2>/dev/null || true); do
+    local addr addrs
+    addrs="$(hostname -I 2>/dev/null || true)"
+    if [[ -z "${addrs// /}" ]]; then
+        # No `hostname -I` (not Debian's hostname): the address of the default route;
+        # a UDP "connect" sends nothing.
+        addrs="$("$VENV_PY" -c 'import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.connect(("10.255.255.255", 1))
+print(s.getsockname()[0])' 2>/dev/null || true)"
+    fi
+    for addr in $addrs; do
         case "$addr" in
             127.* | ::1 | fe80:*) ;;
             *:*) printf '[%s]\n' "$addr" ;;
