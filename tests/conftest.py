@@ -10,6 +10,7 @@ import os
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+from django.utils import translation
 
 from cards.models import Card, Catalogue
 from events.models import Character, Event, Side, StaffRole
@@ -95,6 +96,18 @@ def attack_card(catalogue) -> Card:
 @pytest.fixture
 def defence_card(catalogue) -> Card:
     return Card.objects.create(catalogue=catalogue, name_ru="Щит мага", name_en="Mage Shield", kind="defence")
+
+
+@pytest.fixture(autouse=True)
+def english_by_default(settings):
+    """Tests read English messages; the game's default language is Russian.
+
+    A test about Russian asks for it (language cookie, Accept-Language or
+    ``translation.override("ru")``).
+    """
+    settings.LANGUAGE_CODE = "en"
+    with translation.override("en"):
+        yield
 
 
 def login_client(user: User | None) -> Client:

@@ -43,7 +43,7 @@ def test_IA3_F1_IA5_a_focused_victim_parries_and_attacks_next(
     log_in_as(page, referee)
     _open_start(page, url, event, anton, zavulon)
     # The victim's focus is shown before the strike (F1).
-    expect(page.locator(".victim-focus")).to_contain_text(defence_card.name_ru)
+    expect(page.locator(".victim-focus")).to_contain_text(defence_card.name_en)
     screenshot(page, "start")
     situation_id = _strike(page, attack_card, out_of_sight=True, within_reach=True)
 
@@ -51,7 +51,7 @@ def test_IA3_F1_IA5_a_focused_victim_parries_and_attacks_next(
     duel = page.locator("#duel-0")
     expect(duel).to_have_attribute("data-phase", "await_result")
     expect(duel.locator(".proposed")).to_have_attribute("data-outcome", "parried")
-    expect(duel).to_contain_text(defence_card.name_ru)
+    expect(duel).to_contain_text(defence_card.name_en)
     page.locator("form.action-form:has(input[value=confirm]) button").click()
 
     # IA5: the duel goes on and the victim attacks next.

@@ -22,9 +22,10 @@ def hands(catalogue, character, rival):
 
 
 def test_D4_player_sees_own_hand_on_phone_and_not_the_rivals(
-    phone_page, log_in_with_form, url, screenshot, player, character, rival, hands
+    phone, log_in_with_form, url, screenshot, player, character, rival, hands
 ):
     mine, theirs = hands
+    phone_page = phone(locale="ru-RU")  # the game's own language: card names in Russian
     log_in_with_form(phone_page, "player", "pass-player")
     phone_page.goto(url("events:my-character", character.pk))
 

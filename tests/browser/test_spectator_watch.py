@@ -29,8 +29,8 @@ def test_D4_F1_the_spectator_page_never_contains_an_unplayed_card(
     expect(page.locator("#duel-0")).to_have_attribute("data-phase", "await_attack")
     html = page.content()
     # F1: Anton's focus is held openly; nothing else of either hand is on the page.
-    assert defence_card.name_ru in html
-    for secret in (*SECRET_ANTON, *SECRET_ZAVULON, spark.name_ru, spark.name_en, attack_card.name_ru):
+    assert defence_card.name_en in html
+    for secret in (*SECRET_ANTON, *SECRET_ZAVULON, spark.name_ru, spark.name_en, attack_card.name_en):
         assert secret not in html
 
     def act(command):
@@ -46,7 +46,7 @@ def test_D4_F1_the_spectator_page_never_contains_an_unplayed_card(
     act(engine.Answer(0, zavulon.pk, None))
     expect(page.locator("#duel-0")).to_have_attribute("data-phase", "await_result", timeout=6000)
     html = page.content()
-    assert attack_card.name_ru in html
+    assert attack_card.name_en in html
     for secret in (*SECRET_ANTON, *SECRET_ZAVULON, spark.name_ru, spark.name_en):
         assert secret not in html
     screenshot(page)

@@ -128,7 +128,7 @@ def test_a_card_not_in_the_attackers_arsenal_is_refused_clearly(armed, referee, 
     anton, zavulon = armed
     with pytest.raises(services.CardNotHeld) as err:
         services.declare_aggression(anton.event, anton, zavulon, spark.pk, user=referee, nonce=nonce())
-    assert services.explain(err.value) == "Anton does not hold the card Искра."
+    assert services.explain(err.value) == "Anton does not hold the card Spark."
     assert not Situation.objects.exists()
 
 
