@@ -122,6 +122,8 @@ else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker_dir),
         "data_folder_out": str(_broker_dir),
+        # Without it kombu writes its exchange tables to ./control in the current folder.
+        "control_folder": str(VAR_DIR / "celery-control"),
         "store_processed": False,
     }
 
