@@ -4,7 +4,7 @@ The checks themselves live in the rules engine (``duels/engine/arsenal.py``);
 these functions load what the checks need, call them, and save. Each change runs
 in one transaction with the character row locked, so two organizers saving at
 once serialise instead of mixing their arsenals. A refusal raises ``RuleError``
-before anything is written; ``explain`` turns it into the user's language.
+before anything is written; ``duels.refusals.explain`` turns it into the user's language.
 """
 
 from collections import Counter
@@ -13,7 +13,7 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Prefetch
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext_noop
 
 from cards.faces import face_of
 from cards.models import ArsenalCard, Card, PoolEntry, PreparedArsenal, PreparedArsenalCard
@@ -22,11 +22,6 @@ from duels.engine.errors import ARSENAL, RuleError
 from events.models import Character
 
 CARD_ORDER = ("card__kind", "card__name_ru")
-
-
-def explain(err: RuleError) -> str:
-    """The refusal in the active language."""
-    return gettext(err.message) % err.params
 
 
 def _in_fight(character: Character) -> bool:

@@ -18,6 +18,7 @@ from cards import arsenal
 from cards.forms import ArsenalSelectionForm, FocusForm, PoolAddForm, PoolCopiesForm
 from cards.models import Card, PoolEntry, PreparedArsenal
 from duels.engine.errors import RuleError
+from duels.refusals import explain
 from events.access import ORGANIZER, character_for_staff
 from events.models import Character
 
@@ -78,7 +79,7 @@ def arsenal_select(request: HttpRequest, character_id: int) -> HttpResponse:
         else:
             arsenal.build_arsenal(character, card_ids)
     except RuleError as err:
-        messages.error(request, arsenal.explain(err))
+        messages.error(request, explain(err))
         # Keep the organizer's selection on screen so it can be corrected.
         return _builder(request, character, selection_form=form)
     if saving:
@@ -100,7 +101,7 @@ def pool_add(request: HttpRequest, character_id: int) -> HttpResponse:
     try:
         arsenal.add_to_pool(character, card, copies)
     except RuleError as err:
-        messages.error(request, arsenal.explain(err))
+        messages.error(request, explain(err))
     else:
         text = _("“%(name)s” ×%(copies)s added to the pool.")
         messages.success(request, text % {"name": card.name, "copies": copies})
@@ -121,7 +122,7 @@ def pool_copies(request: HttpRequest, character_id: int, entry_id: int) -> HttpR
     try:
         arsenal.set_pool_copies(character, entry, form.cleaned_data["copies"])
     except RuleError as err:
-        messages.error(request, arsenal.explain(err))
+        messages.error(request, explain(err))
     else:
         messages.success(request, _("The pool is updated."))
     return _back(character)
@@ -135,7 +136,7 @@ def prepared_take(request: HttpRequest, character_id: int, prepared_id: int) -> 
     try:
         arsenal.take_prepared(character, prepared)
     except RuleError as err:
-        messages.error(request, arsenal.explain(err))
+        messages.error(request, explain(err))
     else:
         messages.success(request, _("“%(name)s” is now the current arsenal.") % {"name": prepared.name})
     return _back(character)
@@ -158,7 +159,7 @@ def arsenal_restore(request: HttpRequest, character_id: int) -> HttpResponse:
     try:
         arsenal.restore_arsenal(character)
     except RuleError as err:
-        messages.error(request, arsenal.explain(err))
+        messages.error(request, explain(err))
     else:
         messages.success(request, _("The arsenal is restored to what it was before the last fight."))
     return _back(character)
@@ -175,7 +176,7 @@ def arsenal_focus(request: HttpRequest, character_id: int) -> HttpResponse:
     try:
         arsenal.set_focus(character, form.cleaned_data["card"])
     except RuleError as err:
-        messages.error(request, arsenal.explain(err))
+        messages.error(request, explain(err))
     else:
         messages.success(request, _("The focus is saved."))
     return _back(character)

@@ -72,9 +72,8 @@ Timers
     every ``refresh`` catch anything a worker missed.
 """
 
-from django.utils.translation import gettext
-
 from duels.engine import RuleError
+from duels.refusals import explain
 from duels.services.commands import perform, refresh, refresh_by_id, replayed, state_of, sweep, undo_last
 from duels.services.errors import (
     BadNonce,
@@ -92,12 +91,6 @@ from duels.services.errors import (
 )
 from duels.services.start import active_situation_for, declare_aggression, in_active_situation, start_instant_attack
 from duels.services.store import Performed
-
-
-def explain(err: RuleError | ServiceError) -> str:
-    """A refusal in the active language."""
-    return gettext(err.message) % err.params
-
 
 __all__ = [
     "BadNonce",
