@@ -98,6 +98,19 @@ class DuelKind:
             found[int(fighter["character_id"])] = sorted(int(face["card_id"]) for face in fighter["hand"])
         return found
 
+    def joined_conditions(self, entries: Iterable[LogEntry]) -> dict[int, str]:
+        """The condition each fighter brought in with their latest join, undone or not.
+
+        An undo that takes a join back (with the start it belonged to) removes
+        the fighter from the state; this is the condition to give them back.
+        """
+        found: dict[int, str] = {}
+        for entry in entries:
+            if entry.kind == LogEntry.Kind.COMMAND and self.is_join(entry.command):
+                fighter = (entry.command or {})["fighter"]
+                found[int(fighter["character_id"])] = str(fighter["condition"])
+        return found
+
     # --- who is in it ----------------------------------------------------------------------------
     def participants(self, state: Any) -> list[int]:
         return list(state.fighters)

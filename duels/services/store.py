@@ -171,9 +171,17 @@ def write_back(situation: Situation, kind: DuelKind, before: Any, after: Any) ->
     until then the fight's state is the truth and the arsenal is frozen.
     """
     old = kind.conditions(before)
-    for cid, condition in kind.conditions(after).items():
+    new = kind.conditions(after)
+    for cid, condition in new.items():
         if old.get(cid, condition) != condition:
             Character.objects.filter(pk=cid).update(condition=condition)
+    gone = old.keys() - new.keys()
+    if gone:
+        # An undo took their join back: they leave with the condition they came in with.
+        came_with = kind.joined_conditions(situation.log.order_by("seq"))
+        for cid in gone:
+            if cid in came_with and came_with[cid] != old[cid]:
+                Character.objects.filter(pk=cid).update(condition=came_with[cid])
     if not kind.is_ended(after) or kind.is_ended(before):
         return
     joined = kind.joined_arsenals(situation.log.order_by("seq"))

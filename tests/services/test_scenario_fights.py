@@ -395,3 +395,70 @@ def test_undo_at_every_point_of_a_fight_keeps_state_the_replay_of_the_log_and_co
     anton.refresh_from_db()
     zavulon.refresh_from_db()
     assert (anton.condition, zavulon.condition) == ("fit", "fit")
+
+
+def test_D8_undo_of_an_answer_after_its_window_lets_it_run_out_and_undoing_the_start_restores_the_condition(
+    armed, referee, attack_card, defence_card
+):
+    """Deadlines are absolute (D8): the referee fixes a mistyped answer by undoing the attack too."""
+    anton, zavulon = armed
+    situation = aggression(anton, zavulon, attack_card, referee, 0).situation
+    do(situation, engine.Answer(duel=0, fighter=zavulon.pk, card=None), referee, 3)  # should have been the Shield
+    situation.refresh_from_db()
+    services.undo_last(
+        situation.pk,
+        user=referee,
+        reason="he showed the shield",
+        seen_version=situation.version,
+        nonce=nonce(),
+        now=at(30),
+    )
+    situation = later(situation, 31)
+    zavulon.refresh_from_db()
+    assert zavulon.condition == "heavily_wounded"  # the window (to 15) had closed: full effect
+    assert kinds(situation)[-3:] == ["~answer", "undo", "expire"]
+    situation.refresh_from_db()
+    services.undo_last(
+        situation.pk,
+        user=referee,
+        reason="show the attack again",
+        seen_version=situation.version,
+        nonce=nonce(),
+        now=at(32),
+    )
+    # The attack was the start: undoing it empties the situation, and Zavulon leaves as he came (fit).
+    zavulon.refresh_from_db()
+    situation.refresh_from_db()
+    assert situation.ended and state(situation).fighters == {}
+    assert zavulon.condition == "fit"
+    assert_replays(situation)
+
+
+def test_undo_of_a_start_that_joined_a_fighter_gives_them_back_their_condition(
+    armed, bystander, referee, attack_card, defence_card, spark
+):
+    """A fighter joined by a start that is undone leaves the situation with the condition they brought."""
+    anton, zavulon = armed
+    arm(bystander, defence_card)
+    situation = aggression(anton, zavulon, None, referee, 0).situation
+    do(situation, engine.EndDuel(duel=0, reason="parted"), referee, 1)
+    # Zavulon strikes Olga, who joins; she does not answer in time: the Spark wounds her.
+    aggression(zavulon, bystander, spark, referee, 10)
+    situation = later(situation, 26)
+    bystander.refresh_from_db()
+    assert bystander.condition == "lightly_wounded"
+    situation.refresh_from_db()
+    services.undo_last(
+        situation.pk,
+        user=referee,
+        reason="Olga was not there",
+        seen_version=situation.version,
+        nonce=nonce(),
+        now=at(27),
+    )
+    situation.refresh_from_db()
+    assert bystander.pk not in state(situation).fighters and not situation.ended
+    assert kinds(situation)[-4:] == ["~join", "~declare_aggression", "~expire", "undo"]
+    bystander.refresh_from_db()
+    assert bystander.condition == "fit"
+    assert_replays(situation)
