@@ -112,7 +112,8 @@ def check_current(state: Situation, now: datetime) -> None:
         raise RuleError("S2", gettext_noop("This combat situation has ended; a new one must be opened."))
     for deadline, _duel in _answer_deadlines(state):
         if now > deadline:
-            late = round((now - deadline).total_seconds(), 1)
+            # Never "0.0 s ago": anything past the deadline is late by at least a tenth.
+            late = max(0.1, round((now - deadline).total_seconds(), 1))
             raise RuleError("D8", gettext_noop("The answer window closed %(seconds)s s ago."), seconds=late)
     gap_end = situation_deadline(state)
     if gap_end is not None and now > gap_end:

@@ -518,3 +518,11 @@ def test_D1_two_duels_run_side_by_side_in_one_situation_without_mixing():
 
 def test_DEFENCE_constant_is_a_kind():
     assert SHIELD.kind == DEFENCE and HEAL.is_defence
+
+
+def test_D8_a_few_milliseconds_late_is_late_and_never_reported_as_zero_seconds():
+    f = Fight(setup(ANTON, FIRE), setup(ZAVULON, SHIELD))
+    f.do(DeclareAggression(ANTON, ZAVULON, f.uid(ANTON, 1)), 0)
+    err = f.refused(Answer(0, ZAVULON, f.uid(ZAVULON, 10)), 15.004, expire_first=False)
+    assert err.rule_id == "D8" and err.params == {"seconds": 0.1}
+    assert err.text() == "The answer window closed 0.1 s ago."
