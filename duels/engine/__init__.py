@@ -55,7 +55,7 @@ from .conditions import (
 from .core import attack_cards, open_duel_of
 from .errors import RuleError, gettext_noop
 from .events import EVENT_TYPES, Event
-from .instant import choose_draw, instant_attack_draw_size
+from .instant import choose_draw, conversion_rule, draw_for, instant_attack_draw_size
 from .replay import LogEntry, replay
 from .situation import expire, next_deadline, open_situation, situation_deadline
 from .state import (
@@ -138,6 +138,8 @@ __all__ = [
     "command_from_dict",
     "command_to_dict",
     "command_type",
+    "conversion_rule",
+    "draw_for",
     "effect_of",
     "expire",
     "from_dict",

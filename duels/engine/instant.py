@@ -29,20 +29,38 @@ def choose_draw(state: Situation, victim: int) -> int | None:
     return secrets.randbelow(size) if size else None
 
 
+def conversion_rule(state: Situation, cmd: InstantAttack) -> str | None:
+    """Why this instant attack is an ordinary attack instead, or None if it is a real one.
+
+    IA1: no surprise without both conditions; IA6: only one per situation.
+    """
+    if not (cmd.out_of_sight and cmd.within_reach):
+        return "IA1"
+    if state.instant_attack_used:
+        return "IA6"
+    return None
+
+
+def draw_for(state: Situation, cmd: InstantAttack) -> int | None:
+    """IA3: the blind draw this command needs - none when it converts (IA1, IA6) or the victim is focused (F1).
+
+    The caller logs it; a converted attack draws nothing, so nothing is logged.
+    """
+    if conversion_rule(state, cmd) is not None:
+        return None
+    return choose_draw(state, cmd.victim)
+
+
 def instant_attack(state: Situation, cmd: InstantAttack, now: datetime, draw: int | None, events: list[Event]) -> None:
     attacker, victim = check_can_open(state, cmd.attacker, cmd.victim)
     check_max_rounds(cmd.max_rounds)
     # IA2: a prepared attack card from the attacker's own arsenal.
     attack_face = require_attack_card(state, attacker, cmd.card, "IA2")
 
-    # IA1: no surprise without both conditions; IA6: only one per situation.
-    # Either way the blow still lands as an ordinary open attack (AG1), so
-    # the product converts instead of refusing. The draw, if any, is unused.
-    rule = None
-    if not (cmd.out_of_sight and cmd.within_reach):
-        rule = "IA1"
-    elif state.instant_attack_used:
-        rule = "IA6"
+    # The blow still lands as an ordinary open attack (AG1), so the product
+    # converts instead of refusing. A draw is ignored (logs written before
+    # ``draw_for`` existed may carry one).
+    rule = conversion_rule(state, cmd)
     if rule is not None:
         events.append(ev(CONVERTED_TO_AGGRESSION, rule=rule, attacker=cmd.attacker, victim=cmd.victim))
         open_aggression(state, cmd.attacker, cmd.victim, cmd.card, cmd.max_rounds, now, events)

@@ -51,7 +51,7 @@ class DuelKind:
     def draw_for(self, state: Any, command: Any) -> int | None:
         """IA3: the blind draw is chosen here, with ``secrets``, and logged for replay."""
         if isinstance(command, engine.InstantAttack):
-            return engine.choose_draw(state, command.victim)
+            return engine.draw_for(state, command)
         return None
 
     def next_deadline(self, state: Any) -> datetime | None:

@@ -37,6 +37,7 @@ from duels.engine import (
     RoundChoice,
     SetFocus,
     attack_cards,
+    draw_for,
     instant_attack_draw_size,
     replay,
     to_dict,
@@ -424,3 +425,20 @@ def test_NO_EFFECT_softened_dart_changes_nothing():
     ia(f, ANTON, ZAVULON, 2, 0, draw=0)
     f.do(ConfirmResult(0, SOFTENED, "half-healed"), 1)
     assert f.fighter(ZAVULON).condition == FIT
+
+
+def test_IA3_IA1_IA6_only_a_real_instant_attack_needs_a_blind_draw():
+    """draw_for tells the caller what to draw and log: nothing for a conversion or a focused victim."""
+    f = Fight(setup(ANTON, DART, DART), setup(ZAVULON, SHIELD, HEAL, WARD), setup(OLGA, SHIELD, focus=SHIELD.card_id))
+    dart = f.uid(ANTON, 2)
+    assert draw_for(f.state, InstantAttack(ANTON, ZAVULON, dart, False, True)) is None
+    assert draw_for(f.state, InstantAttack(ANTON, ZAVULON, dart, True, False)) is None
+    assert draw_for(f.state, InstantAttack(ANTON, OLGA, dart, True, True)) is None  # focused (F1)
+    seen = {draw_for(f.state, InstantAttack(ANTON, ZAVULON, dart, True, True)) for _ in range(60)}
+    assert seen == {0, 1, 2}  # uniform over the three cards, from a real random source
+    ia(f, ANTON, ZAVULON, 2, 1, draw=1)
+    f.do(ConfirmResult(0, NOT_PARRIED, "slow"), 2)
+    assert draw_for(f.state, InstantAttack(ANTON, ZAVULON, f.uid(ANTON, 2), True, True)) is None  # IA6
+    # A converted attack still accepts a draw logged by older versions, and ignores it.
+    events = ia(f, ANTON, ZAVULON, 2, 3, draw=0)
+    assert events[0]["rule"] == "IA6" and "card_drawn" not in types(events)

@@ -117,6 +117,7 @@ def test_IA1_AG1_D8_a_converted_instant_attack_is_answered_in_the_window(
     assert (duel.opened_by, duel.phase, duel.step.instant) == ("aggression", "await_answer", False)
     assert situation.next_deadline == at(15) == duel.step.answer_deadline
     assert len(state(situation).fighters[zavulon.pk].hand) == 2  # nothing drawn
+    assert LogEntry.objects.get(situation=situation, command__type="instant_attack").draw is None  # IA3: no draw
     do(situation, engine.Answer(duel=0, fighter=zavulon.pk, card=uid(situation, zavulon, defence_card)), referee, 14.9)
     do(situation, engine.ConfirmResult(duel=0), referee, 16)
     assert state(situation).duels[0].attacker == zavulon.pk  # D10
