@@ -230,9 +230,11 @@ def _setup(character: Character) -> engine.FighterSetup:
     for row in rows:
         hand.extend([face_of(row.card)] * row.copies)
     focus = character.focus_card_id
-    if focus is not None and all(face.card_id != focus for face in hand):
+    if focus is not None and not any(face.card_id == focus and face.is_defence for face in hand):
         # A stale focus on a card no longer held is dropped, not an error:
-        # F1 focuses a card of the arsenal, and this one left it.
+        # F1 focuses a defence card of the arsenal, and this one left it (or
+        # the catalogue has since made it an attack card). Refusing would
+        # keep the character out of every fight until someone noticed.
         focus = None
     return engine.FighterSetup(
         character_id=character.pk,

@@ -463,3 +463,18 @@ def test_undo_of_a_start_that_joined_a_fighter_gives_them_back_their_condition(
     bystander.refresh_from_db()
     assert bystander.condition == "fit"
     assert_replays(situation)
+
+
+def test_F1_a_focus_on_a_card_the_catalogue_has_since_made_an_attack_card_is_dropped_not_a_blocked_fight(
+    armed, referee, attack_card, defence_card, spark
+):
+    anton, zavulon = armed
+    zavulon.focus_card = defence_card
+    zavulon.save()
+    defence_card.kind = "attack"  # the organisers corrected the catalogue mid-game
+    defence_card.save()
+    situation = instant(anton, zavulon, attack_card, referee, 0).situation
+    st = state(situation)
+    assert st.fighters[zavulon.pk].focus is None
+    assert LogEntry.objects.get(situation=situation, command__type="instant_attack").draw is not None  # IA3 blind
+    assert_replays(situation)
