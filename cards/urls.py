@@ -1,6 +1,6 @@
 from django.urls import path
 
-from cards import views, views_arsenal, views_matrix, views_transfer
+from cards import views, views_arsenal, views_matrix, views_player, views_transfer
 
 app_name = "cards"
 
@@ -35,4 +35,19 @@ urlpatterns = [
         "organize/characters/<int:character_id>/arsenal/restore/", views_arsenal.arsenal_restore, name="arsenal-restore"
     ),
     path("organize/characters/<int:character_id>/arsenal/focus/", views_arsenal.arsenal_focus, name="arsenal-focus"),
+    # Players, between fights (S2, D3): their own account, or the secret link (POST only).
+    path("characters/<int:character_id>/arsenal/restore/", views_player.my_arsenal_restore, name="my-arsenal-restore"),
+    path(
+        "characters/<int:character_id>/arsenal/prepared/<int:prepared_id>/take/",
+        views_player.my_prepared_take,
+        name="my-prepared-take",
+    ),
+    path("characters/<int:character_id>/arsenal/build/", views_player.my_arsenal_build, name="my-arsenal-build"),
+    path("c/<str:token>/arsenal/restore/", views_player.player_arsenal_restore, name="player-arsenal-restore"),
+    path(
+        "c/<str:token>/arsenal/prepared/<int:prepared_id>/take/",
+        views_player.player_prepared_take,
+        name="player-prepared-take",
+    ),
+    path("c/<str:token>/arsenal/build/", views_player.player_arsenal_build, name="player-arsenal-build"),
 ]

@@ -1,12 +1,17 @@
-"""Forms of the events app: applications, review, characters, filters, staff, import."""
+"""Forms of the events app: applications, review, characters, filters, staff, import, the event itself."""
+
+from decimal import Decimal
 
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from events.models import Character, Condition, OtherKind, PowerLevel, Side, StaffRole
+from cards.models import ArsenalCard, Catalogue, PoolEntry, PreparedArsenalCard
+from events.models import Character, Condition, Event, OtherKind, PowerLevel, Side, StaffRole
 
 ANY = [("", _("any"))]
 
@@ -180,3 +185,94 @@ class ImportForm(forms.Form):
     @property
     def file_format(self) -> str:
         return "xlsx" if self.cleaned_data["file"].name.lower().endswith(".xlsx") else "csv"
+
+
+class EventForm(forms.ModelForm):
+    """An event's details and rule settings, edited by its organizers (events/views_event.py).
+
+    The catalogue may be one the person already uses as an organizer (or none): an
+    organizer edits the cards of their event's catalogue, so offering any
+    catalogue would let a stranger edit another event's cards.
+    """
+
+    RULE_FIELDS = ("answer_window_s", "situation_gap_s", "instant_attack_distance_m", "reactions_from_round")
+    FIGHT_KINDS = ("duels_on", "battles_on", "mass_battles_on")
+    SNAPSHOT_NOTE = _("A fight already running keeps the settings it started with; a change applies to new fights.")
+
+    class Meta:
+        model = Event
+        fields = [
+            "name",
+            "starts_on",
+            "ends_on",
+            "place",
+            "description",
+            "catalogue",
+            "registration_open",
+            "answer_window_s",
+            "situation_gap_s",
+            "instant_attack_distance_m",
+            "reactions_from_round",
+            "duels_on",
+            "battles_on",
+            "mass_battles_on",
+        ]
+        widgets = {
+            "starts_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "ends_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "description": forms.Textarea(attrs={"rows": 3}),
+        }
+        help_texts = {
+            "registration_open": _("Players may apply with a character on the site."),
+            "reactions_from_round": _("R0: opportunity and immediate actions are allowed from this round on."),
+            "instant_attack_distance_m": _("IA1: how close an instant attacker must be (the rules say 2 m)."),
+        }
+
+    def __init__(self, *args, user: User, **kwargs):
+        super().__init__(*args, **kwargs)
+        mine = Q(events__staff__user=user, events__staff__role=StaffRole.Role.ORGANIZER)
+        if self.instance.catalogue_id is not None:
+            mine |= Q(pk=self.instance.catalogue_id)
+        catalogue = self.fields["catalogue"]
+        catalogue.queryset = Catalogue.objects.filter(mine).distinct().order_by("name")
+        catalogue.empty_label = _("none yet")
+        catalogue.help_text = _(
+            "A catalogue of an event you organize, or none: the event's catalogue page creates a new one."
+        )
+        # The model allows any decimal here; a distance of zero or less would make IA1 impossible.
+        distance = self.fields["instant_attack_distance_m"]
+        distance.validators += [MinValueValidator(Decimal("0.1")), MaxValueValidator(Decimal("100"))]
+        distance.widget.attrs.update(min="0.1", max="100", step="0.1")
+        self.fields["answer_window_s"].help_text = _("D8: how long a defender has to answer an attack card.")
+        self.fields["situation_gap_s"].help_text = _(
+            "S2: a combat situation ends after this long without a combat action."
+        )
+        # Only these two are copied into a situation when it opens (duels.services.start).
+        for name in ("answer_window_s", "situation_gap_s"):
+            field = self.fields[name]
+            field.help_text = f"{field.help_text} {self.SNAPSHOT_NOTE}"
+
+    def clean_catalogue(self):
+        catalogue = self.cleaned_data["catalogue"]
+        old = self.instance.catalogue_id
+        if self.instance.pk is None or old is None or (catalogue is not None and catalogue.pk == old):
+            return catalogue
+        # Cards owned or held from the old catalogue would vanish from every catalogue page.
+        event = self.instance
+        held = (
+            PoolEntry.objects.filter(character__event=event, card__catalogue_id=old).exists()
+            or ArsenalCard.objects.filter(character__event=event, card__catalogue_id=old).exists()
+            or PreparedArsenalCard.objects.filter(arsenal__character__event=event, card__catalogue_id=old).exists()
+        )
+        if held:
+            raise forms.ValidationError(
+                _("Characters of this event own or hold cards of the current catalogue; the catalogue cannot change.")
+            )
+        return catalogue
+
+    def clean(self):
+        data = super().clean()
+        starts_on, ends_on = data.get("starts_on"), data.get("ends_on")
+        if starts_on and ends_on and ends_on < starts_on:
+            self.add_error("ends_on", _("The event cannot end before it starts."))
+        return data

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from events import views_characters, views_checkin, views_organizer, views_player, views_transfer
+from events import views_characters, views_checkin, views_event, views_organizer, views_player, views_transfer
 
 app_name = "events"
 
@@ -10,6 +10,8 @@ urlpatterns = [
     path("characters/<int:character_id>/", views_player.my_character, name="my-character"),
     path("c/<str:token>/", views_player.character_link, name="character-link"),
     # Organizers: the event
+    path("events/new/", views_event.event_create, name="event-create"),
+    path("events/<int:event_id>/settings/", views_event.event_settings, name="event-settings"),
     path("events/<int:event_id>/organize/", views_organizer.organizer_home, name="organizer-home"),
     path("events/<int:event_id>/registration/", views_organizer.registration_toggle, name="registration-toggle"),
     path("events/<int:event_id>/applications/", views_organizer.applications, name="applications"),

@@ -1,0 +1,116 @@
+"""Players change their own arsenal between fights, from the character page (S2, D3).
+
+Two ways in, as for the character page itself: the account that owns the
+character, or the character's secret link (the token is the key; a revoked one
+is a 404). Every action is a POST that calls a ``cards/arsenal.py`` service, so
+the checks (limit, pool, "not during a fight") are the same as for organizers;
+a refusal is a message with nothing saved. Each action returns to the page.
+"""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from cards import arsenal
+from cards.forms import ArsenalSelectionForm
+from cards.models import PoolEntry, PreparedArsenal
+from duels.engine.errors import RuleError
+from duels.refusals import explain
+from events.access import character_for_player, character_for_token
+from events.models import Character
+
+
+def _own(request: HttpRequest, character_id: int) -> Character:
+    character = character_for_player(request.user, character_id)
+    # An application still waiting (or rejected) has no arsenal to change.
+    if character.status != Character.Status.ACCEPTED:
+        raise Http404
+    return character
+
+
+def _back(character: Character, token: str | None) -> HttpResponse:
+    if token is None:
+        return redirect("events:my-character", character.pk)
+    return redirect("events:character-link", token)
+
+
+def _restore(request: HttpRequest, character: Character, token: str | None) -> HttpResponse:
+    """S2: back to the arsenal held when the last combat situation began."""
+    try:
+        arsenal.restore_arsenal(character)
+    except RuleError as err:
+        messages.error(request, explain(err))
+    else:
+        messages.success(request, _("The arsenal is restored to what it was before the last fight."))
+    return _back(character, token)
+
+
+def _take(request: HttpRequest, character: Character, prepared_id: int, token: str | None) -> HttpResponse:
+    """D3: a prepared arsenal becomes the current one, whole."""
+    prepared = get_object_or_404(PreparedArsenal, pk=prepared_id, character=character)
+    try:
+        arsenal.take_prepared(character, prepared)
+    except RuleError as err:
+        messages.error(request, explain(err))
+    else:
+        messages.success(request, _("“%(name)s” is now the current arsenal.") % {"name": prepared.name})
+    return _back(character, token)
+
+
+def _build(request: HttpRequest, character: Character, token: str | None) -> HttpResponse:
+    """S2, D3: a new arsenal from the pool; the engine checks the limit and the copies owned."""
+    pool = list(PoolEntry.objects.filter(character=character).select_related("card").order_by(*arsenal.CARD_ORDER))
+    form = ArsenalSelectionForm(request.POST, pool=pool, selected={})
+    if not form.is_valid():
+        messages.error(request, _("Copies must be a whole number from 0 to 99."))
+        return _back(character, token)
+    card_ids = form.card_ids()
+    try:
+        arsenal.build_arsenal(character, card_ids)
+    except RuleError as err:
+        messages.error(request, explain(err))
+    else:
+        messages.success(request, _("The current arsenal is saved: %(count)s cards.") % {"count": len(card_ids)})
+    return _back(character, token)
+
+
+# --- the account that owns the character ------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def my_arsenal_restore(request: HttpRequest, character_id: int) -> HttpResponse:
+    return _restore(request, _own(request, character_id), None)
+
+
+@login_required
+@require_POST
+def my_prepared_take(request: HttpRequest, character_id: int, prepared_id: int) -> HttpResponse:
+    return _take(request, _own(request, character_id), prepared_id, None)
+
+
+@login_required
+@require_POST
+def my_arsenal_build(request: HttpRequest, character_id: int) -> HttpResponse:
+    return _build(request, _own(request, character_id), None)
+
+
+# --- the secret link ---------------------------------------------------------------------------------
+
+
+@require_POST
+def player_arsenal_restore(request: HttpRequest, token: str) -> HttpResponse:
+    return _restore(request, character_for_token(token), token)
+
+
+@require_POST
+def player_prepared_take(request: HttpRequest, token: str, prepared_id: int) -> HttpResponse:
+    return _take(request, character_for_token(token), prepared_id, token)
+
+
+@require_POST
+def player_arsenal_build(request: HttpRequest, token: str) -> HttpResponse:
+    return _build(request, character_for_token(token), token)

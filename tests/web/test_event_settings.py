@@ -1,0 +1,296 @@
+"""Events created and configured by organizers on the site (events/views_event.py).
+
+Anyone signed in may create an event and becomes its organizer; the settings
+page is for the event's organizers only (404 for everyone else). Rule settings
+(D8 answer window, S2 situation gap, IA1 distance, R0) are validated, and a
+fight already running keeps the settings it opened with.
+"""
+
+import datetime as dt
+import uuid
+from decimal import Decimal
+
+import pytest
+from django.urls import reverse
+
+from cards.models import ArsenalCard, Catalogue, PoolEntry
+from duels import services
+from events.models import Event, StaffRole
+
+ROLES = ["anonymous", "player", "other_player", "referee", "organizer", "other_organizer"]
+
+
+@pytest.fixture
+def people(organizer, referee, other_organizer, player, other_player):
+    return {
+        "anonymous": None,
+        "player": player,
+        "other_player": other_player,
+        "referee": referee,
+        "organizer": organizer,
+        "other_organizer": other_organizer,
+    }
+
+
+def event_data(**changes) -> dict[str, str]:
+    data = {
+        "name": "Twilight Patrol",
+        "starts_on": "2027-06-10",
+        "ends_on": "2027-06-13",
+        "place": "Moscow region",
+        "description": "A night game.",
+        "catalogue": "",
+        "registration_open": "on",
+        "answer_window_s": "15",
+        "situation_gap_s": "180",
+        "instant_attack_distance_m": "2.0",
+        "reactions_from_round": "2",
+        "duels_on": "on",
+        "battles_on": "on",
+    }
+    data.update(changes)
+    return {key: value for key, value in data.items() if value is not None}
+
+
+def settings_url(event) -> str:
+    return reverse("events:event-settings", args=[event.pk])
+
+
+CREATE_URL = "/events/new/"
+
+
+def test_urls_are_named():
+    assert reverse("events:event-create") == CREATE_URL
+
+
+# --- who may reach the pages ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_create_page_is_for_anyone_signed_in(role, people, as_user):
+    response = as_user(people[role]).get(CREATE_URL)
+    if role == "anonymous":
+        assert response.status_code == 302
+        assert response["Location"].startswith(reverse("login"))
+    else:
+        assert response.status_code == 200
+        assert 'name="answer_window_s"' in response.content.decode()
+
+
+def test_anonymous_cannot_create_an_event(as_user, db):
+    response = as_user(None).post(CREATE_URL, event_data())
+    assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
+    assert not Event.objects.filter(name="Twilight Patrol").exists()
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_settings_page_only_for_the_events_organizers(role, people, event, as_user):
+    response = as_user(people[role]).get(settings_url(event))
+    if role == "anonymous":
+        assert response.status_code == 302
+        assert response["Location"].startswith(reverse("login"))
+    elif role == "organizer":
+        assert response.status_code == 200
+        assert 'value="Night Watch"' in response.content.decode()
+    else:
+        assert response.status_code == 404
+
+
+@pytest.mark.parametrize("role", [r for r in ROLES if r != "organizer"])
+def test_settings_post_by_anyone_else_changes_nothing(role, people, event, as_user):
+    response = as_user(people[role]).post(settings_url(event), event_data(name="Hijacked", answer_window_s="99"))
+    assert response.status_code in (302, 404)
+    if role != "anonymous":
+        assert response.status_code == 404
+    event.refresh_from_db()
+    assert (event.name, event.answer_window_s) == ("Night Watch", 15)
+
+
+def test_settings_of_an_unknown_event_is_a_404(organizer, as_user):
+    assert as_user(organizer).get(reverse("events:event-settings", args=[99999])).status_code == 404
+
+
+# --- creating ------------------------------------------------------------------------------------
+
+
+def test_creating_an_event_makes_the_creator_its_organizer(player, as_user):
+    response = as_user(player).post(CREATE_URL, event_data(), follow=True)
+    event = Event.objects.get(name="Twilight Patrol")
+    assert StaffRole.objects.filter(event=event, user=player, role=StaffRole.Role.ORGANIZER).exists()
+    assert StaffRole.objects.filter(event=event).count() == 1
+    assert response.redirect_chain[-1][0] == reverse("events:organizer-home", args=[event.pk])
+    assert "you are its organizer" in response.content.decode()
+    assert (event.starts_on, event.ends_on) == (dt.date(2027, 6, 10), dt.date(2027, 6, 13))
+    assert event.place == "Moscow region" and event.catalogue is None and event.registration_open
+    assert (event.duels_on, event.battles_on, event.mass_battles_on) == (True, True, False)
+    # The new organizer reaches the event's pages, including its settings.
+    assert as_user(player).get(settings_url(event)).status_code == 200
+
+
+def test_created_event_with_a_catalogue_the_creator_already_uses(organizer, catalogue, as_user):
+    as_user(organizer).post(CREATE_URL, event_data(catalogue=str(catalogue.pk)))
+    assert Event.objects.get(name="Twilight Patrol").catalogue == catalogue
+
+
+def test_a_stranger_cannot_attach_another_events_catalogue(player, catalogue, as_user):
+    """Organizers edit their catalogue's cards: a catalogue of someone else's event is not offered."""
+    page = as_user(player).get(CREATE_URL).content.decode()
+    assert "Test catalogue" not in page
+    response = as_user(player).post(CREATE_URL, event_data(catalogue=str(catalogue.pk)))
+    assert response.status_code == 200
+    assert "Select a valid choice" in response.content.decode()
+    assert not Event.objects.filter(name="Twilight Patrol").exists()
+    assert not StaffRole.objects.filter(user=player).exists()
+
+
+def test_create_with_the_end_before_the_start_is_a_form_error(player, as_user):
+    response = as_user(player).post(CREATE_URL, event_data(starts_on="2027-06-10", ends_on="2027-06-09"))
+    assert response.status_code == 200
+    assert "The event cannot end before it starts." in response.content.decode()
+    assert not Event.objects.exists()
+    assert not StaffRole.objects.exists()
+
+
+def test_a_one_day_event_is_fine(player, as_user):
+    as_user(player).post(CREATE_URL, event_data(starts_on="2027-06-10", ends_on="2027-06-10"))
+    assert Event.objects.filter(name="Twilight Patrol", ends_on=dt.date(2027, 6, 10)).exists()
+
+
+def test_create_needs_a_name_and_dates(player, as_user):
+    response = as_user(player).post(CREATE_URL, event_data(name="", starts_on="", ends_on="not a date"))
+    content = response.content.decode()
+    assert response.status_code == 200
+    assert content.count("This field is required.") >= 2 and "Enter a valid date." in content
+    assert not Event.objects.exists()
+
+
+# --- settings ------------------------------------------------------------------------------------
+
+
+def test_organizer_saves_the_settings(organizer, event, as_user):
+    data = event_data(
+        name="Night Watch II",
+        place="Forest camp",
+        registration_open=None,
+        answer_window_s="20",
+        situation_gap_s="240",
+        instant_attack_distance_m="2.5",
+        reactions_from_round="3",
+        duels_on="on",
+        battles_on=None,
+        mass_battles_on="on",
+        catalogue="",
+    )
+    response = as_user(organizer).post(settings_url(event), data, follow=True)
+    assert response.redirect_chain[-1][0] == settings_url(event)
+    assert "The event&#x27;s settings are saved." in response.content.decode()
+    event.refresh_from_db()
+    assert (event.name, event.place, event.registration_open) == ("Night Watch II", "Forest camp", False)
+    assert (event.answer_window_s, event.situation_gap_s) == (20, 240)
+    assert event.instant_attack_distance_m == Decimal("2.5") and event.reactions_from_round == 3
+    assert (event.duels_on, event.battles_on, event.mass_battles_on) == (True, False, True)
+    assert event.catalogue is None  # no card in anyone's pool yet, so the catalogue may go
+
+
+def test_the_form_says_running_fights_keep_their_settings(organizer, event, as_user):
+    content = as_user(organizer).get(settings_url(event)).content.decode()
+    assert "A fight already running keeps the settings it started with" in content
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("answer_window_s", "0", "greater than or equal to 1"),  # D8
+        ("answer_window_s", "601", "less than or equal to 600"),
+        ("situation_gap_s", "5", "greater than or equal to 10"),  # S2
+        ("situation_gap_s", "3601", "less than or equal to 3600"),
+        ("instant_attack_distance_m", "0", "greater than or equal to 0.1"),  # IA1
+        ("instant_attack_distance_m", "-2", "greater than or equal to 0.1"),
+        ("instant_attack_distance_m", "2.55", "no more than 1 decimal place"),
+        ("instant_attack_distance_m", "150", "less than or equal to 100"),
+        ("reactions_from_round", "0", "greater than or equal to 1"),  # R0
+        ("answer_window_s", "soon", "Enter a whole number."),
+    ],
+)
+def test_bad_rule_settings_are_form_errors_and_nothing_is_saved(organizer, event, as_user, field, value, message):
+    response = as_user(organizer).post(settings_url(event), event_data(name="Changed", **{field: value}))
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    event.refresh_from_db()
+    assert event.name == "Night Watch"
+    assert (event.answer_window_s, event.situation_gap_s, event.reactions_from_round) == (15, 180, 2)
+    assert event.instant_attack_distance_m == Decimal("2")
+
+
+def test_bad_dates_in_the_settings_are_a_form_error(organizer, event, as_user):
+    data = event_data(name="Renamed", starts_on="2026-12-07", ends_on="2026-12-05")
+    response = as_user(organizer).post(settings_url(event), data)
+    content = response.content.decode()
+    assert "The event cannot end before it starts." in content
+    event.refresh_from_db()
+    assert (event.name, event.starts_on, event.ends_on) == ("Night Watch", dt.date(2026, 12, 5), dt.date(2026, 12, 7))
+    # The form shows the posted name; the page's title keeps the saved one.
+    assert 'value="Renamed"' in content and "<title>Event settings · Night Watch" in content
+
+
+def test_the_catalogue_stays_while_characters_own_its_cards(organizer, event, character, attack_card, as_user):
+    PoolEntry.objects.create(character=character, card=attack_card, copies=1)
+    other = Catalogue.objects.create(name="Spare catalogue")
+    Event.objects.create(name="Spare", starts_on=dt.date(2027, 1, 1), ends_on=dt.date(2027, 1, 1), catalogue=other)
+    StaffRole.objects.create(event=Event.objects.get(name="Spare"), user=organizer, role=StaffRole.Role.ORGANIZER)
+    response = as_user(organizer).post(settings_url(event), event_data(name="Night Watch", catalogue=str(other.pk)))
+    assert "own or hold cards of the current catalogue" in response.content.decode()
+    event.refresh_from_db()
+    assert event.catalogue_id == attack_card.catalogue_id
+
+
+def test_an_organizer_may_switch_to_a_catalogue_of_another_event_they_organize(organizer, event, as_user):
+    other = Catalogue.objects.create(name="Spare catalogue")
+    spare = Event.objects.create(name="Spare", starts_on=dt.date(2027, 1, 1), ends_on=dt.date(2027, 1, 1))
+    spare.catalogue = other
+    spare.save()
+    StaffRole.objects.create(event=spare, user=organizer, role=StaffRole.Role.ORGANIZER)
+    as_user(organizer).post(settings_url(event), event_data(name="Night Watch", catalogue=str(other.pk)))
+    event.refresh_from_db()
+    assert event.catalogue == other
+
+
+def test_D8_S2_a_running_fight_keeps_the_answer_window_it_opened_with(
+    organizer, referee, event, character, rival, attack_card, defence_card, as_user
+):
+    """The situation's settings were copied when it opened; a later change of the event touches only new fights."""
+    for fighter, card in ((character, attack_card), (rival, defence_card)):
+        PoolEntry.objects.create(character=fighter, card=card, copies=1)
+        ArsenalCard.objects.create(character=fighter, card=card, copies=1)
+    situation = services.declare_aggression(
+        event, character, rival, attack_card.pk, user=referee, nonce=uuid.uuid4().hex
+    ).situation
+    before = services.state_of(situation)
+    deadline = before.duels[0].step.answer_deadline
+    assert (before.settings.answer_window_s, before.settings.gap_s) == (15, 180)
+
+    data = event_data(
+        name="Night Watch", catalogue=str(event.catalogue_id), answer_window_s="45", situation_gap_s="600"
+    )
+    as_user(organizer).post(settings_url(event), data)
+    event.refresh_from_db()
+    assert (event.answer_window_s, event.situation_gap_s) == (45, 600)
+
+    situation.refresh_from_db()
+    after = services.state_of(situation)
+    assert (after.settings.answer_window_s, after.settings.gap_s) == (15, 180)
+    assert situation.state["settings"] == {"answer_window_s": 15, "gap_s": 180}
+    assert after.duels[0].step.answer_deadline == deadline
+
+
+# --- links ---------------------------------------------------------------------------------------
+
+
+def test_home_page_offers_to_create_an_event_to_signed_in_people_only(player, as_user):
+    assert CREATE_URL in as_user(player).get("/").content.decode()
+    assert CREATE_URL not in as_user(None).get("/").content.decode()
+
+
+def test_organizer_home_links_to_the_settings(organizer, event, as_user):
+    content = as_user(organizer).get(reverse("events:organizer-home", args=[event.pk])).content.decode()
+    assert settings_url(event) in content
