@@ -198,9 +198,9 @@ def write_back(situation: Situation, kind: DuelKind, before: Any, after: Any) ->
             ArsenalCard(character_id=cid, card_id=card_id, copies=copies) for card_id, copies in sorted(hand.items())
         )
         focus = result.focus_card_id if result.focus_card_id in hand else None
-        Character.objects.filter(pk=cid).update(
-            condition=result.condition, focus_card_id=focus, restorable_arsenal=joined.get(cid, [])
-        )
+        # No condition here: it was written whenever the fight changed it, and
+        # writing it again would undo an organiser's edit made since (a heal).
+        Character.objects.filter(pk=cid).update(focus_card_id=focus, restorable_arsenal=joined.get(cid, []))
 
 
 def schedule_expiry(situation_id: int, deadline: dt.datetime) -> None:

@@ -478,3 +478,21 @@ def test_F1_a_focus_on_a_card_the_catalogue_has_since_made_an_attack_card_is_dro
     assert st.fighters[zavulon.pk].focus is None
     assert LogEntry.objects.get(situation=situation, command__type="instant_attack").draw is not None  # IA3 blind
     assert_replays(situation)
+
+
+def test_D11_S2_an_organisers_heal_during_the_situation_is_not_undone_when_it_ends(
+    armed, referee, attack_card, defence_card
+):
+    """Conditions are written when the fight changes them; the end of the situation changes none."""
+    anton, zavulon = armed
+    situation = aggression(anton, zavulon, attack_card, referee, 0).situation
+    situation = later(situation, 16)  # no answer: the Fireball takes full effect (D8)
+    zavulon.refresh_from_db()
+    assert zavulon.condition == "heavily_wounded"
+    zavulon.condition = "lightly_wounded"  # a healer's work, entered by the organisers
+    zavulon.save(update_fields=["condition"])
+    situation = later(situation, 200)
+    assert situation.ended
+    zavulon.refresh_from_db()
+    assert zavulon.condition == "lightly_wounded"
+    assert len(arsenal(zavulon)) == 2  # the hand is still written back
