@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
 from cards.arsenal import arsenal_context
+from duels.services import in_active_situation
 from events.access import character_for_player, character_for_token, is_referee
 from events.forms import ApplicationForm
 from events.models import Character, Event
@@ -48,6 +49,8 @@ def _character_page(request: HttpRequest, character: Character, *, via_link: boo
     }
     if character.status == Character.Status.ACCEPTED:
         context.update(arsenal_context(character))
+        # S2/AG2: no arsenal actions offered while the character's fight goes on.
+        context["in_fight"] = in_active_situation(character)
     return render(request, "events/character_page.html", context)
 
 

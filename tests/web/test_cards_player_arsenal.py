@@ -314,3 +314,14 @@ def test_no_restore_button_before_the_first_fight(anton, player, as_user):
     Character.objects.filter(pk=anton.pk).update(restorable_arsenal=[])
     content = as_user(player).get(reverse("events:my-character", args=[anton.pk])).content.decode()
     assert "Restore my arsenal" not in content and "Build anew" in content
+
+
+def test_S2_the_player_page_offers_no_arsenal_change_during_a_fight(
+    as_user, player, anton, rival, referee, attack_card
+):
+    """While the fight goes on the page says why instead of offering buttons that would be refused."""
+    page = reverse("events:my-character", args=[anton.pk])
+    assert 'id="player-arsenal-actions"' in as_user(player).get(page).content.decode()
+    in_a_fight(anton, rival, referee, attack_card)
+    html = as_user(player).get(page).content.decode()
+    assert 'id="player-arsenal-actions"' not in html and 'id="arsenal-locked"' in html
