@@ -30,22 +30,26 @@ class CatalogueForm(forms.ModelForm):
         widgets = {"description": forms.Textarea(attrs={"rows": 2})}
 
 
+# What an organizer edits on a card, and the columns of a catalogue file (cards/resources.py).
+CARD_FIELDS = (
+    "name_ru",
+    "name_en",
+    "category",
+    "kind",
+    "magic_type",
+    "full_effect",
+    "softened_effect",
+    "rules_text",
+    "tags",
+    "action_kind",
+    "trigger_text",
+)
+
+
 class CardForm(forms.ModelForm):
     class Meta:
         model = Card
-        fields = [
-            "name_ru",
-            "name_en",
-            "category",
-            "kind",
-            "magic_type",
-            "full_effect",
-            "softened_effect",
-            "rules_text",
-            "tags",
-            "action_kind",
-            "trigger_text",
-        ]
+        fields = list(CARD_FIELDS)
         widgets = {"rules_text": forms.Textarea(attrs={"rows": 3})}
 
     def __init__(self, *args: Any, catalogue: Catalogue, **kwargs: Any) -> None:

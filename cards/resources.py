@@ -14,22 +14,10 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 from import_export import fields, resources, widgets
 
-from cards.forms import normalise_tags
+from cards.forms import CARD_FIELDS, normalise_tags
 from cards.models import Card, Catalogue, CounterRule, Effect
 
-CARD_COLUMNS = (
-    "name_ru",
-    "name_en",
-    "category",
-    "kind",
-    "magic_type",
-    "full_effect",
-    "softened_effect",
-    "rules_text",
-    "tags",
-    "action_kind",
-    "trigger_text",
-)
+CARD_COLUMNS = CARD_FIELDS
 RULE_COLUMNS = ("defence_card", "attack_card", "attack_tag", "outcome")
 
 

@@ -71,6 +71,19 @@ def other_player(db) -> User:
 
 
 @pytest.fixture
+def personas(player, other_player, referee, organizer, other_organizer) -> dict[str, User | None]:
+    """Every role of the access tests, by name (anonymous is None)."""
+    return {
+        "anonymous": None,
+        "player": player,
+        "other_player": other_player,
+        "referee": referee,
+        "organizer": organizer,
+        "other_organizer": other_organizer,
+    }
+
+
+@pytest.fixture
 def character(event, player) -> Character:
     return Character.objects.create(event=event, player=player, name="Anton", side=Side.LIGHT, power_level="5")
 

@@ -14,18 +14,6 @@ STAFF_READ = {"referee", "organizer"}
 ORGANIZER_ONLY = {"organizer"}
 
 
-@pytest.fixture
-def personas(player, other_player, referee, organizer, other_organizer):
-    return {
-        "anonymous": None,
-        "player": player,
-        "other_player": other_player,
-        "referee": referee,
-        "organizer": organizer,
-        "other_organizer": other_organizer,
-    }
-
-
 def _expect(response, allowed: bool, role: str) -> None:
     if role == "anonymous":
         assert response.status_code == 302

@@ -52,18 +52,6 @@ def night_plan(anton, attack_card, defence_card) -> PreparedArsenal:
     return prepared
 
 
-@pytest.fixture
-def people(organizer, referee, other_organizer, player, other_player):
-    return {
-        "anonymous": None,
-        "player": player,
-        "other_player": other_player,
-        "referee": referee,
-        "organizer": organizer,
-        "other_organizer": other_organizer,
-    }
-
-
 def hand(character) -> dict[int, int]:
     return dict(ArsenalCard.objects.filter(character=character).values_list("card_id", "copies"))
 
@@ -101,8 +89,8 @@ def in_a_fight(anton, rival, referee, attack_card):
 
 @pytest.mark.parametrize("action", ACTIONS)
 @pytest.mark.parametrize("role", ROLES)
-def test_account_routes_are_the_owners_only(role, action, people, anton, night_plan, healing, attack_card, as_user):
-    response = post_action(as_user(people[role]), account_url(action, anton, night_plan), action, attack_card)
+def test_account_routes_are_the_owners_only(role, action, personas, anton, night_plan, healing, attack_card, as_user):
+    response = post_action(as_user(personas[role]), account_url(action, anton, night_plan), action, attack_card)
     if role == "anonymous":
         assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
     elif role == "player":
@@ -118,9 +106,11 @@ def test_account_routes_are_the_owners_only(role, action, people, anton, night_p
 
 @pytest.mark.parametrize("action", ACTIONS)
 @pytest.mark.parametrize("role", ROLES)
-def test_the_secret_link_is_the_key_whoever_holds_it(role, action, people, anton, night_plan, attack_card, as_user):
+def test_the_secret_link_is_the_key_whoever_holds_it(role, action, personas, anton, night_plan, attack_card, as_user):
     """Like the character page itself: the token opens it, with or without an account."""
-    response = post_action(as_user(people[role]), token_url(action, anton.link_token, night_plan), action, attack_card)
+    response = post_action(
+        as_user(personas[role]), token_url(action, anton.link_token, night_plan), action, attack_card
+    )
     assert response.status_code == 302
     assert response["Location"] == reverse("events:character-link", args=[anton.link_token])
 

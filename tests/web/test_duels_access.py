@@ -18,18 +18,6 @@ ROLES = ["anonymous", "player", "other_player", "referee", "organizer", "other_o
 STAFF = {"referee", "organizer"}
 
 
-@pytest.fixture
-def personas(player, other_player, referee, organizer, other_organizer):
-    return {
-        "anonymous": None,
-        "player": player,
-        "other_player": other_player,
-        "referee": referee,
-        "organizer": organizer,
-        "other_organizer": other_organizer,
-    }
-
-
 def _expect(response, allowed: bool, anonymous_redirects: bool) -> None:
     if anonymous_redirects:
         assert response.status_code == 302

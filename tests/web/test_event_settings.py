@@ -20,18 +20,6 @@ from events.models import Event, StaffRole
 ROLES = ["anonymous", "player", "other_player", "referee", "organizer", "other_organizer"]
 
 
-@pytest.fixture
-def people(organizer, referee, other_organizer, player, other_player):
-    return {
-        "anonymous": None,
-        "player": player,
-        "other_player": other_player,
-        "referee": referee,
-        "organizer": organizer,
-        "other_organizer": other_organizer,
-    }
-
-
 def event_data(**changes) -> dict[str, str]:
     data = {
         "name": "Twilight Patrol",
@@ -67,8 +55,8 @@ def test_urls_are_named():
 
 
 @pytest.mark.parametrize("role", ROLES)
-def test_create_page_is_for_anyone_signed_in(role, people, as_user):
-    response = as_user(people[role]).get(CREATE_URL)
+def test_create_page_is_for_anyone_signed_in(role, personas, as_user):
+    response = as_user(personas[role]).get(CREATE_URL)
     if role == "anonymous":
         assert response.status_code == 302
         assert response["Location"].startswith(reverse("login"))
@@ -84,8 +72,8 @@ def test_anonymous_cannot_create_an_event(as_user, db):
 
 
 @pytest.mark.parametrize("role", ROLES)
-def test_settings_page_only_for_the_events_organizers(role, people, event, as_user):
-    response = as_user(people[role]).get(settings_url(event))
+def test_settings_page_only_for_the_events_organizers(role, personas, event, as_user):
+    response = as_user(personas[role]).get(settings_url(event))
     if role == "anonymous":
         assert response.status_code == 302
         assert response["Location"].startswith(reverse("login"))
@@ -97,8 +85,8 @@ def test_settings_page_only_for_the_events_organizers(role, people, event, as_us
 
 
 @pytest.mark.parametrize("role", [r for r in ROLES if r != "organizer"])
-def test_settings_post_by_anyone_else_changes_nothing(role, people, event, as_user):
-    response = as_user(people[role]).post(settings_url(event), event_data(name="Hijacked", answer_window_s="99"))
+def test_settings_post_by_anyone_else_changes_nothing(role, personas, event, as_user):
+    response = as_user(personas[role]).post(settings_url(event), event_data(name="Hijacked", answer_window_s="99"))
     assert response.status_code in (302, 404)
     if role != "anonymous":
         assert response.status_code == 404

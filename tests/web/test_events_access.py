@@ -8,18 +8,6 @@ from events.models import Character, StaffRole
 ROLES = ["anonymous", "player", "other_player", "referee", "organizer", "other_organizer"]
 
 
-@pytest.fixture
-def personas(player, other_player, referee, organizer, other_organizer):
-    return {
-        "anonymous": None,
-        "player": player,
-        "other_player": other_player,
-        "referee": referee,
-        "organizer": organizer,
-        "other_organizer": other_organizer,
-    }
-
-
 def organizer_pages(event, character):
     return [
         reverse("events:organizer-home", args=[event.pk]),
