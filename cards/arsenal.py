@@ -63,22 +63,8 @@ def hand_ids(character: Character) -> list[int]:
     return sorted(ids)
 
 
-def _name_the_card(err: RuleError) -> RuleError:
-    # The engine knows card ids only; the user knows card names.
-    card_id = err.params.get("card_id")
-    if isinstance(card_id, int):
-        name = Card.objects.filter(pk=card_id).values_list("name_ru", "name_en").first()
-        if name is not None:
-            card = Card(name_ru=name[0], name_en=name[1])
-            err.params["card_id"] = card.name
-    return err
-
-
 def _check(character: Character, card_ids: Sequence[int]) -> None:
-    try:
-        check_arsenal(list(card_ids), pool_of(character), character.effective_arsenal_limit)
-    except RuleError as err:
-        raise _name_the_card(err) from None
+    check_arsenal(list(card_ids), pool_of(character), character.effective_arsenal_limit)
 
 
 def _as_card_ids(value: Any) -> list[int]:
@@ -92,6 +78,10 @@ def _replace_hand(character: Character, card_ids: Sequence[int]) -> None:
     ArsenalCard.objects.bulk_create(
         [ArsenalCard(character=character, card_id=card_id, copies=n) for card_id, n in Counter(card_ids).items()]
     )
+    # S2 "restore to the original": the original is the arsenal as last composed
+    # (built, taken whole or restored), not what was left after some fight.
+    character.restorable_arsenal = sorted(card_ids)
+    Character.objects.filter(pk=character.pk).update(restorable_arsenal=character.restorable_arsenal)
     # F1: the focus is a card held in hand; a card no longer held cannot stay focused.
     if character.focus_card_id is not None and character.focus_card_id not in card_ids:
         Character.objects.filter(pk=character.pk).update(focus_card=None)
@@ -152,7 +142,7 @@ def delete_prepared(prepared: PreparedArsenal) -> None:
 
 @transaction.atomic
 def restore_arsenal(character: Character) -> None:
-    """S2: put back the arsenal held when the last combat situation began."""
+    """S2: put back the original arsenal: as last composed, or as held when the first fight began."""
     locked = _locked(character)
     _guard_fight(locked)
     card_ids = _as_card_ids(locked.restorable_arsenal)
@@ -169,10 +159,7 @@ def set_focus(character: Character, card_id: int | None) -> None:
     locked = _locked(character)
     if card_id is not None:
         hand = [face_of(ac.card) for ac in ArsenalCard.objects.filter(character=locked).select_related("card")]
-        try:
-            check_focus(hand, card_id)
-        except RuleError as err:
-            raise _name_the_card(err) from None
+        check_focus(hand, card_id)
     Character.objects.filter(pk=locked.pk).update(focus_card_id=card_id)
     character.focus_card_id = card_id
 
@@ -214,7 +201,7 @@ def set_pool_copies(character: Character, entry: PoolEntry, copies: int) -> None
             count=held,
             card_id=entry.card_id,
         )
-        raise _name_the_card(refusal)
+        raise refusal
     if copies == 0:
         entry.delete()
     else:

@@ -54,9 +54,10 @@ Write-back to ``Character``
     A fighter's condition is written whenever the fight changes it (so a
     fighter who is out is out on every page at once; an undo writes it back).
     When the situation ends: the remaining hand becomes the ``ArsenalCard``
-    rows, ``restorable_arsenal`` becomes the card ids held on joining ("restore
-    to the original", S2), ``focus_card`` stays only if that card is still in
-    hand. Undo is refused on an ended situation, so this is never un-written.
+    rows; ``restorable_arsenal`` (the original for "restore", S2) is kept, or
+    set to the card ids held on joining if the character never composed one;
+    ``focus_card`` stays only if that card is still in hand. Undo is refused
+    on an ended situation, so this is never un-written.
 
 Undo
     Marks the last command entry undone - with the joins logged by the same

@@ -191,6 +191,9 @@ def write_back(situation: Situation, kind: DuelKind, before: Any, after: Any) ->
     }
     # A card deleted from the catalogue mid-fight cannot go back in a hand.
     existing = set(Card.objects.filter(pk__in=wanted).values_list("pk", flat=True))
+    # S2: the original arsenal to restore is the one last composed; only a
+    # character who never composed one keeps what they held on joining.
+    originals = dict(Character.objects.filter(pk__in=results.keys()).values_list("pk", "restorable_arsenal"))
     for cid, result in results.items():
         hand = Counter(card_id for card_id in result.hand if card_id in existing)
         ArsenalCard.objects.filter(character_id=cid).delete()
@@ -200,7 +203,8 @@ def write_back(situation: Situation, kind: DuelKind, before: Any, after: Any) ->
         focus = result.focus_card_id if result.focus_card_id in hand else None
         # No condition here: it was written whenever the fight changed it, and
         # writing it again would undo an organiser's edit made since (a heal).
-        Character.objects.filter(pk=cid).update(focus_card_id=focus, restorable_arsenal=joined.get(cid, []))
+        original = originals.get(cid) or joined.get(cid, [])
+        Character.objects.filter(pk=cid).update(focus_card_id=focus, restorable_arsenal=original)
 
 
 def schedule_expiry(situation_id: int, deadline: dt.datetime) -> None:

@@ -15,6 +15,7 @@ from cards.faces import face_of
 from cards.models import Card, CounterRule
 from duels import engine, services
 from duels.models import LogEntry, Situation
+from events.models import Character
 from tests.services.kit import act, arm, arsenal, assert_replays, kinds, nonce, state, uid
 
 pytestmark = pytest.mark.django_db
@@ -496,3 +497,23 @@ def test_D11_S2_an_organisers_heal_during_the_situation_is_not_undone_when_it_en
     zavulon.refresh_from_db()
     assert zavulon.condition == "lightly_wounded"
     assert len(arsenal(zavulon)) == 2  # the hand is still written back
+
+
+def test_S2_the_original_arsenal_survives_two_fights_without_a_restore(
+    armed, referee, attack_card, defence_card, spark
+):
+    """S2: "restore to the original" means the arsenal as last composed, not what a fight left over."""
+    anton, zavulon = armed
+    arsenal_service.build_arsenal(anton, [attack_card.pk, attack_card.pk, defence_card.pk])
+    original = sorted([attack_card.pk, attack_card.pk, defence_card.pk])
+    for start in (0, 1000):  # two situations, Anton never restores in between
+        situation = aggression(anton, zavulon, attack_card, referee, start).situation
+        do(situation, engine.Answer(duel=0, fighter=zavulon.pk, card=None), referee, start + 1)
+        do(situation, engine.ConfirmResult(duel=0), referee, start + 2)
+        assert later(situation, start + 400).ended
+        anton.refresh_from_db()
+        assert anton.restorable_arsenal == original
+        Character.objects.filter(pk=zavulon.pk).update(condition="fit")  # the healers saw to him
+    assert arsenal(anton) == {defence_card.pk: 1}  # both Fireballs spent in the two fights
+    arsenal_service.restore_arsenal(anton)
+    assert arsenal(anton) == {attack_card.pk: 2, defence_card.pk: 1}

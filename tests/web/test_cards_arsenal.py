@@ -79,13 +79,13 @@ def test_ARSENAL_more_cards_than_the_limit_is_refused(org, pool, attack_card, de
 
 def test_ARSENAL_a_card_outside_the_pool_is_refused_by_name(org, pool, attack_card, stranger_card):
     response = select(org, pool, **{str(attack_card.pk): 1, str(stranger_card.pk): 1})
-    assert "Card Call of Darkness is not in this character&#x27;s pool." in response.content.decode()
+    assert "Card «Call of Darkness» is not in this character&#x27;s pool." in response.content.decode()
     assert hand(pool) == {}
 
 
 def test_ARSENAL_more_copies_than_owned_is_refused(org, pool, attack_card):
     response = select(org, pool, **{str(attack_card.pk): 3})
-    assert "The arsenal has 3 copies of card Fireball; the pool holds only 2." in response.content.decode()
+    assert "The arsenal has 3 copies of card «Fireball»; the pool holds only 2." in response.content.decode()
     assert hand(pool) == {}
 
 
@@ -177,7 +177,7 @@ def test_S2_restore_is_checked_against_the_pool_of_today(org, pool, attack_card,
     pool.restorable_arsenal = [attack_card.pk, stranger_card.pk]
     pool.save()
     response = org.post(reverse("cards:arsenal-restore", args=[pool.pk]), follow=True)
-    assert "Call of Darkness is not in this character" in response.content.decode()
+    assert "«Call of Darkness» is not in this character" in response.content.decode()
     assert hand(pool) == {}
 
 
@@ -228,7 +228,7 @@ def test_F1_an_attack_card_cannot_be_focused(org, pool, attack_card, defence_car
 
 def test_F1_a_card_not_in_hand_cannot_be_focused(org, pool, defence_card):
     response = org.post(reverse("cards:arsenal-focus", args=[pool.pk]), {"card": defence_card.pk}, follow=True)
-    assert "Card Mage Shield is not in this arsenal." in response.content.decode()
+    assert "Card «Mage Shield» is not in this arsenal." in response.content.decode()
     assert Character.objects.get(pk=pool.pk).focus_card_id is None
 
 
@@ -264,7 +264,7 @@ def test_ARSENAL_the_pool_cannot_shrink_below_the_current_arsenal(org, pool, att
     ArsenalCard.objects.create(character=pool, card=attack_card, copies=2)
     entry = PoolEntry.objects.get(character=pool, card=attack_card)
     response = org.post(reverse("cards:pool-copies", args=[pool.pk, entry.pk]), {"copies": 1}, follow=True)
-    assert "The current arsenal holds 2 copies of Fireball" in response.content.decode()
+    assert "The current arsenal holds 2 copies of «Fireball»" in response.content.decode()
     org.post(reverse("cards:pool-copies", args=[pool.pk, entry.pk]), {"remove": "1"})
     assert PoolEntry.objects.get(pk=entry.pk).copies == 2
 

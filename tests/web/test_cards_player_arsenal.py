@@ -204,7 +204,7 @@ def test_D3_a_prepared_arsenal_no_longer_covered_by_the_pool_is_refused(
 ):
     PoolEntry.objects.filter(character=anton, card=attack_card).update(copies=1)
     response = as_user(player).post(account_url("take", anton, night_plan), follow=True)
-    assert "The arsenal has 2 copies of card Fireball; the pool holds only 1." in response.content.decode()
+    assert "The arsenal has 2 copies of card «Fireball»; the pool holds only 1." in response.content.decode()
     assert hand(anton) == {healing.pk: 1}
 
 
@@ -225,13 +225,13 @@ def test_ARSENAL_build_anew_over_the_limit_is_refused(anton, player, attack_card
 
 def test_ARSENAL_build_anew_with_a_card_outside_the_pool_is_refused(anton, player, stranger_card, healing, as_user):
     response = as_user(player).post(account_url("build", anton), build_data(**{str(stranger_card.pk): 1}), follow=True)
-    assert "Card Call of Darkness is not in this character&#x27;s pool." in response.content.decode()
+    assert "Card «Call of Darkness» is not in this character&#x27;s pool." in response.content.decode()
     assert hand(anton) == {healing.pk: 1}
 
 
 def test_ARSENAL_build_anew_with_more_copies_than_owned_is_refused(anton, player, defence_card, healing, as_user):
     response = as_user(player).post(account_url("build", anton), build_data(**{str(defence_card.pk): 2}), follow=True)
-    assert "The arsenal has 2 copies of card Mage Shield; the pool holds only 1." in response.content.decode()
+    assert "The arsenal has 2 copies of card «Mage Shield»; the pool holds only 1." in response.content.decode()
     assert hand(anton) == {healing.pk: 1}
 
 
