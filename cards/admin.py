@@ -1,61 +1,18 @@
 """Admin for catalogues, cards, counter rules and arsenals; pool and arsenal inlines in the character admin."""
 
-from typing import Any
-
 from django.contrib import admin
-from django.contrib.admin.widgets import AutocompleteSelect
-from django.db.models import Count, Model, QuerySet
+from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from cards.models import ArsenalCard, Card, Catalogue, CounterRule, PoolEntry, PreparedArsenal, PreparedArsenalCard
-from events.admin import CharacterAdmin
+from events.admin import CharacterAdmin, PickerInline
 
 
-class KnownCardsAutocomplete(AutocompleteSelect):
-    """An autocomplete whose selected card's label is known in advance.
-
-    Django's autocomplete looks each row's selected card up with its own query;
-    an inline of twelve cards would make twelve. The inline loads the labels of
-    all its rows' cards at once and hands them over.
-    """
-
-    def __init__(self, field: Any, admin_site: admin.AdminSite, labels: dict[str, str]) -> None:
-        super().__init__(field, admin_site)
-        self.labels = labels
-
-    def optgroups(self, name: str, value: list[str], attr: Any = None) -> list[Any]:
-        selected = {str(v) for v in value if str(v) not in self.choices.field.empty_values}
-        if not selected <= self.labels.keys():
-            return super().optgroups(name, value, attr)
-        options = [] if self.is_required else [self.create_option(name, "", "", False, 0)]
-        for pk in sorted(selected):
-            options.append(self.create_option(name, pk, self.labels[pk], selected, len(options)))
-        return [(None, options, 0)]
-
-
-class CardPickerInline(admin.TabularInline):
-    """An inline whose ``card_field`` is picked by autocomplete, without a query per row."""
-
-    card_field = "card"
-    extra = 1
-
-    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
-        return super().get_queryset(request).select_related(self.card_field)
-
-    def get_formset(self, request: HttpRequest, obj: Model | None = None, **kwargs: Any) -> Any:
-        labels: dict[str, str] = {}
-        if obj is not None and obj.pk is not None:
-            rows = self.get_queryset(request).filter(**{self.fk_name or self._parent_field(): obj})
-            labels = {str(card.pk): str(card) for card in Card.objects.filter(pk__in=rows.values(self.card_field))}
-        field = self.model._meta.get_field(self.card_field)
-        widgets = {self.card_field: KnownCardsAutocomplete(field, self.admin_site, labels)}
-        return super().get_formset(request, obj, widgets=widgets, **kwargs)
-
-    def _parent_field(self) -> str:
-        return next(f.name for f in self.model._meta.fields if f.is_relation and f.related_model is self.parent_model)
+class CardPickerInline(PickerInline):
+    picker_field = "card"
 
 
 @admin.register(Catalogue)
@@ -80,7 +37,7 @@ class CatalogueAdmin(admin.ModelAdmin):
 class CounterRuleInline(CardPickerInline):
     model = CounterRule
     fk_name = "defence_card"
-    card_field = "attack_card"
+    picker_field = "attack_card"
     verbose_name = _("counter rule of this defence card")
     verbose_name_plural = _("counter rules of this defence card (CR2)")
 
@@ -113,7 +70,7 @@ class PreparedArsenalAdmin(admin.ModelAdmin):
     list_filter = ["character__event"]
     search_fields = ["name", "character__name"]
     list_select_related = ["character", "character__event"]
-    raw_id_fields = ["character"]
+    autocomplete_fields = ["character"]
     inlines = [PreparedArsenalCardInline]
 
     @admin.display(description=_("event"), ordering="character__event__name")

@@ -115,3 +115,22 @@ def test_prepared_arsenal_admin_saves_its_cards(admin_client_, filled, attack_ca
     response = admin_client_.post(url, data)
     assert response.status_code == 302, response.content.decode()[:2000]
     assert dict(filled.cards.values_list("card_id", "copies")) == {attack_card.pk: 2, defence_card.pk: 1}
+
+
+def test_card_change_page_does_not_query_per_counter_rule(
+    admin_client_, catalogue, defence_card, django_assert_max_num_queries
+):
+    url = reverse("admin:cards_card_change", args=[defence_card.pk])
+
+    def add_rules(n: int, tag: str) -> None:
+        for i in range(n):
+            attack = Card.objects.create(catalogue=catalogue, name_ru=f"{tag}{i}", kind="attack")
+            CounterRule.objects.create(defence_card=defence_card, attack_card=attack, outcome="parried")
+
+    add_rules(2, "few")
+    with CaptureQueriesContext(connection) as few:
+        assert admin_client_.get(url).status_code == 200
+    add_rules(20, "many")
+    with django_assert_max_num_queries(len(few)):
+        response = admin_client_.get(url)
+    assert ">many19</option>" in response.text  # each rule's attack card is shown by name

@@ -2,9 +2,12 @@
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from events.admin import CharacterAdmin
+from events.models import Character, Event, StaffRole
 
 
 @pytest.fixture
@@ -55,3 +58,41 @@ def test_admin_action_revokes_links(admin_client_, character):
 
 def test_character_admin_inlines_can_be_extended_by_the_cards_app():
     assert isinstance(CharacterAdmin.inlines, list)
+
+
+def _grow(event, n: int, tag: str) -> None:
+    """``n`` more staff roles, characters (each with a player) and events."""
+    for i in range(n):
+        user = User.objects.create_user(f"{tag}{i}")
+        StaffRole.objects.create(event=event, user=user, role=StaffRole.Role.REFEREE)
+        Character.objects.create(event=event, player=user, name=f"{tag}-character-{i}")
+        Event.objects.create(name=f"{tag}-event-{i}", starts_on=event.starts_on, ends_on=event.ends_on)
+
+
+@pytest.mark.parametrize(
+    "page",
+    ["events_event_changelist", "events_event_change", "events_character_changelist", "events_character_change"],
+)
+def test_admin_pages_do_not_query_per_row(admin_client_, event, character, page, django_assert_max_num_queries):
+    """Twenty more staff rows, characters and events cost no more queries than two."""
+    args = [] if page.endswith("changelist") else [character.pk if "character" in page else event.pk]
+    url = reverse(f"admin:{page}", args=args)
+    _grow(event, 2, "few")
+    with CaptureQueriesContext(connection) as few:
+        assert admin_client_.get(url).status_code == 200
+    _grow(event, 20, "many")
+    with django_assert_max_num_queries(len(few)):
+        response = admin_client_.get(url)
+    assert response.status_code == 200
+    if page == "events_event_change":
+        assert response.text.count('name="staff-') > 22 * 3  # every role's row is on the page
+        assert ">many19</option>" in response.text  # a picked user is shown by name
+
+
+def test_staff_inline_picks_users_by_autocomplete(admin_client_, organizer):
+    response = admin_client_.get(
+        reverse("admin:autocomplete"),
+        {"app_label": "events", "model_name": "staffrole", "field_name": "user", "term": "organ"},
+    )
+    assert response.status_code == 200
+    assert [r["text"] for r in response.json()["results"]] == ["organizer"]
