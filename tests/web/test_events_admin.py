@@ -1,11 +1,12 @@
 """The admin pages for events, staff roles and characters."""
 
 import pytest
-from django.contrib.auth.models import User
+from django.contrib.auth.models import Permission, User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from cards.models import ArsenalCard
 from events.admin import CharacterAdmin
 from events.models import Character, Event, StaffRole
 
@@ -96,3 +97,21 @@ def test_staff_inline_picks_users_by_autocomplete(admin_client_, organizer):
     )
     assert response.status_code == 200
     assert [r["text"] for r in response.json()["results"]] == ["organizer"]
+
+
+def test_D4_a_staff_account_that_is_not_a_superuser_gets_no_admin(as_user, character, attack_card):
+    """The admin is unscoped (every event's arsenals): permissions alone do not open it."""
+    ArsenalCard.objects.create(character=character, card=attack_card)
+    clerk = User.objects.create_user("clerk", is_staff=True)
+    clerk.user_permissions.set(Permission.objects.filter(content_type__app_label__in=["events", "cards"]))
+    client = as_user(clerk)
+    for url in [
+        reverse("admin:index"),
+        reverse("admin:events_character_changelist"),
+        reverse("admin:events_character_change", args=[character.pk]),
+        reverse("admin:cards_card_changelist"),
+    ]:
+        response = client.get(url)
+        assert response.status_code == 302 and response["Location"].startswith(reverse("admin:login")), url
+    page = client.get(reverse("admin:events_character_change", args=[character.pk]), follow=True)
+    assert attack_card.name_ru not in page.text and character.name not in page.text
