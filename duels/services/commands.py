@@ -19,6 +19,8 @@ from duels.services.store import Performed, Transition, actor_of, check_nonce, l
 logger = logging.getLogger(__name__)
 
 User = AbstractBaseUser | AnonymousUser | None
+# Situations one sweep refreshes at most: a beat every few seconds stays short.
+SWEEP_BATCH = 100
 
 
 def perform(
@@ -189,13 +191,27 @@ def is_due(situation: Situation, now: dt.datetime) -> bool:
     return not situation.ended and situation.next_deadline is not None and situation.next_deadline < now
 
 
-def sweep(now: dt.datetime | None = None) -> int:
-    """Refresh every unfinished situation with a deadline already past (the beat sweeper)."""
+def sweep(now: dt.datetime | None = None, *, limit: int = SWEEP_BATCH) -> int:
+    """Refresh up to ``limit`` unfinished situations whose deadline has passed, most overdue first.
+
+    The beat sweeper. One run is bounded however many fights are overdue (the
+    next beat takes the rest), and a situation that fails is logged and
+    skipped, so one broken row never keeps the others from their deadlines.
+    Returns how many it brought up to date.
+    """
     now = now or timezone.now()
-    due = Situation.objects.filter(ended=False, next_deadline__lt=now).values_list("pk", flat=True)
+    due = list(
+        Situation.objects.filter(ended=False, next_deadline__lt=now)
+        .order_by("next_deadline", "pk")
+        .values_list("pk", flat=True)[:limit]
+    )
     count = 0
-    for situation_id in list(due):
-        situation = refresh_by_id(situation_id, now=now)
+    for situation_id in due:
+        try:
+            situation = refresh_by_id(situation_id, now=now)
+        except Exception:
+            logger.exception("the sweeper could not apply the deadlines of situation %s", situation_id)
+            continue
         if situation is not None and not is_due(situation, now):
             count += 1
     return count
