@@ -19,23 +19,15 @@ from cards.faces import face_of
 from cards.models import ArsenalCard, Card, PoolEntry, PreparedArsenal, PreparedArsenalCard
 from duels.engine.arsenal import check_arsenal, check_focus
 from duels.engine.errors import ARSENAL, RuleError
+from duels.services import in_active_situation
 from events.models import Character
 
 CARD_ORDER = ("card__kind", "card__name_ru")
 
 
-def _in_fight(character: Character) -> bool:
-    # The fights app owns situations; until it provides the check, nobody is in a fight.
-    try:
-        from duels.services import in_active_situation
-    except ImportError:
-        return False
-    return bool(in_active_situation(character))
-
-
 def _guard_fight(character: Character) -> None:
     """AG2, D3, IA5: during an unfinished situation the arsenal changes only through the fight itself."""
-    if _in_fight(character):
+    if in_active_situation(character):
         raise RuleError(
             "D3",
             gettext_noop(
@@ -48,6 +40,11 @@ def _guard_fight(character: Character) -> None:
 
 def _locked(character: Character) -> Character:
     return Character.objects.select_for_update().select_related("event").get(pk=character.pk)
+
+
+def pool_entries(character: Character) -> list[PoolEntry]:
+    """The character's pool with its cards, attack cards first."""
+    return list(PoolEntry.objects.filter(character=character).select_related("card").order_by(*CARD_ORDER))
 
 
 def pool_of(character: Character) -> dict[int, int]:
@@ -219,7 +216,7 @@ def arsenal_context(character: Character) -> dict[str, Any]:
         (entry.card, entry.copies)
         for entry in ArsenalCard.objects.filter(character=character).select_related("card").order_by(*CARD_ORDER)
     ]
-    pool = list(PoolEntry.objects.filter(character=character).select_related("card").order_by(*CARD_ORDER))
+    pool = pool_entries(character)
     prepared = list(
         PreparedArsenal.objects.filter(character=character).prefetch_related(
             Prefetch("cards", queryset=PreparedArsenalCard.objects.select_related("card").order_by(*CARD_ORDER))

@@ -14,11 +14,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from cards import arsenal
+from cards import arsenal, arsenal_actions
 from cards.forms import ArsenalSelectionForm, FocusForm, PoolAddForm, PoolCopiesForm
 from cards.models import Card, PoolEntry, PreparedArsenal
 from duels.engine.errors import RuleError
 from duels.refusals import explain
+from duels.services import in_active_situation
 from events.access import ORGANIZER, character_for_staff
 from events.models import Character
 
@@ -46,7 +47,7 @@ def _builder(request: HttpRequest, character: Character, **forms: Any) -> HttpRe
         selection_form=forms.get("selection_form") or ArsenalSelectionForm(pool=context["pool"], selected=selected),
         pool_form=forms.get("pool_form") or PoolAddForm(catalogue=catalogue),
         focus_form=FocusForm(initial={"card": character.focus_card_id}, hand=context["hand"]),
-        in_fight=arsenal._in_fight(character),
+        in_fight=in_active_situation(character),
         restorable=_restorable(character),
         has_catalogue=catalogue is not None,
     )
@@ -67,26 +68,22 @@ def arsenal_builder(request: HttpRequest, character_id: int) -> HttpResponse:
 def arsenal_select(request: HttpRequest, character_id: int) -> HttpResponse:
     """Make the chosen copies the current arsenal, or save them as a named prepared arsenal."""
     character = _character(request, character_id)
-    pool = list(PoolEntry.objects.filter(character=character).select_related("card").order_by(*arsenal.CARD_ORDER))
-    form = ArsenalSelectionForm(request.POST, pool=pool, selected={})
+    form = ArsenalSelectionForm(request.POST, pool=arsenal.pool_entries(character), selected={})
     if not form.is_valid():
         return _builder(request, character, selection_form=form)
     card_ids = form.card_ids()
-    saving = request.POST.get("action") == "save"
-    try:
-        if saving:
-            prepared, created = arsenal.save_prepared(character, form.cleaned_data["name"], card_ids)
-        else:
-            arsenal.build_arsenal(character, card_ids)
-    except RuleError as err:
-        messages.error(request, explain(err))
+    if request.POST.get("action") != "save":
+        if arsenal_actions.build(request, character, card_ids):
+            return _back(character)
         # Keep the organizer's selection on screen so it can be corrected.
         return _builder(request, character, selection_form=form)
-    if saving:
-        text = _("Prepared arsenal “%(name)s” saved.") if created else _("Prepared arsenal “%(name)s” replaced.")
-        messages.success(request, text % {"name": prepared.name})
-    else:
-        messages.success(request, _("The current arsenal is saved: %(count)s cards.") % {"count": len(card_ids)})
+    try:
+        prepared, created = arsenal.save_prepared(character, form.cleaned_data["name"], card_ids)
+    except RuleError as err:
+        messages.error(request, explain(err))
+        return _builder(request, character, selection_form=form)
+    text = _("Prepared arsenal “%(name)s” saved.") if created else _("Prepared arsenal “%(name)s” replaced.")
+    messages.success(request, text % {"name": prepared.name})
     return _back(character)
 
 
@@ -132,13 +129,7 @@ def pool_copies(request: HttpRequest, character_id: int, entry_id: int) -> HttpR
 @require_POST
 def prepared_take(request: HttpRequest, character_id: int, prepared_id: int) -> HttpResponse:
     character = _character(request, character_id)
-    prepared = get_object_or_404(PreparedArsenal, pk=prepared_id, character=character)
-    try:
-        arsenal.take_prepared(character, prepared)
-    except RuleError as err:
-        messages.error(request, explain(err))
-    else:
-        messages.success(request, _("“%(name)s” is now the current arsenal.") % {"name": prepared.name})
+    arsenal_actions.take_prepared(request, character, prepared_id)
     return _back(character)
 
 
@@ -156,12 +147,7 @@ def prepared_delete(request: HttpRequest, character_id: int, prepared_id: int) -
 @require_POST
 def arsenal_restore(request: HttpRequest, character_id: int) -> HttpResponse:
     character = _character(request, character_id)
-    try:
-        arsenal.restore_arsenal(character)
-    except RuleError as err:
-        messages.error(request, explain(err))
-    else:
-        messages.success(request, _("The arsenal is restored to what it was before the last fight."))
+    arsenal_actions.restore(request, character)
     return _back(character)
 
 

@@ -10,15 +10,12 @@ a refusal is a message with nothing saved. Each action returns to the page.
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from cards import arsenal
+from cards import arsenal, arsenal_actions
 from cards.forms import ArsenalSelectionForm
-from cards.models import PoolEntry, PreparedArsenal
-from duels.engine.errors import RuleError
-from duels.refusals import explain
 from events.access import character_for_player, character_for_token
 from events.models import Character
 
@@ -38,42 +35,22 @@ def _back(character: Character, token: str | None) -> HttpResponse:
 
 
 def _restore(request: HttpRequest, character: Character, token: str | None) -> HttpResponse:
-    """S2: back to the arsenal held when the last combat situation began."""
-    try:
-        arsenal.restore_arsenal(character)
-    except RuleError as err:
-        messages.error(request, explain(err))
-    else:
-        messages.success(request, _("The arsenal is restored to what it was before the last fight."))
+    arsenal_actions.restore(request, character)
     return _back(character, token)
 
 
 def _take(request: HttpRequest, character: Character, prepared_id: int, token: str | None) -> HttpResponse:
-    """D3: a prepared arsenal becomes the current one, whole."""
-    prepared = get_object_or_404(PreparedArsenal, pk=prepared_id, character=character)
-    try:
-        arsenal.take_prepared(character, prepared)
-    except RuleError as err:
-        messages.error(request, explain(err))
-    else:
-        messages.success(request, _("“%(name)s” is now the current arsenal.") % {"name": prepared.name})
+    arsenal_actions.take_prepared(request, character, prepared_id)
     return _back(character, token)
 
 
 def _build(request: HttpRequest, character: Character, token: str | None) -> HttpResponse:
     """S2, D3: a new arsenal from the pool; the engine checks the limit and the copies owned."""
-    pool = list(PoolEntry.objects.filter(character=character).select_related("card").order_by(*arsenal.CARD_ORDER))
-    form = ArsenalSelectionForm(request.POST, pool=pool, selected={})
-    if not form.is_valid():
-        messages.error(request, _("Copies must be a whole number from 0 to 99."))
-        return _back(character, token)
-    card_ids = form.card_ids()
-    try:
-        arsenal.build_arsenal(character, card_ids)
-    except RuleError as err:
-        messages.error(request, explain(err))
+    form = ArsenalSelectionForm(request.POST, pool=arsenal.pool_entries(character), selected={})
+    if form.is_valid():
+        arsenal_actions.build(request, character, form.card_ids())
     else:
-        messages.success(request, _("The current arsenal is saved: %(count)s cards.") % {"count": len(card_ids)})
+        messages.error(request, _("Copies must be a whole number from 0 to 99."))
     return _back(character, token)
 
 

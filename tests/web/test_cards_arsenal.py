@@ -4,8 +4,7 @@ The checks are the engine's (ARSENAL, F1); these tests follow them through the
 organizer's pages and assert the database after each request.
 """
 
-import sys
-import types
+import uuid
 
 import pytest
 from django.template.loader import render_to_string
@@ -15,6 +14,7 @@ from django.utils import translation
 from cards import arsenal
 from cards.faces import face_of
 from cards.models import ArsenalCard, Card, Catalogue, PoolEntry, PreparedArsenal, PreparedArsenalCard
+from duels import services
 from events.models import Character
 
 
@@ -189,7 +189,7 @@ def test_AG2_D3_no_arsenal_change_while_the_character_is_in_an_unfinished_fight(
     PreparedArsenalCard.objects.create(arsenal=prepared, card=attack_card, copies=1)
     pool.restorable_arsenal = [attack_card.pk]
     pool.save()
-    monkeypatch.setattr(arsenal, "_in_fight", lambda character: True)
+    monkeypatch.setattr(arsenal, "in_active_situation", lambda character: True)
     response = select(org, pool, **{str(attack_card.pk): 1})
     assert "is in a fight that has not ended" in response.content.decode()
     org.post(reverse("cards:prepared-take", args=[pool.pk, prepared.pk]))
@@ -200,14 +200,14 @@ def test_AG2_D3_no_arsenal_change_while_the_character_is_in_an_unfinished_fight(
     assert PreparedArsenal.objects.filter(name="Later").exists()
 
 
-def test_in_fight_guard_asks_the_fights_app_and_is_false_without_it(character, monkeypatch):
-    without = types.ModuleType("duels.services")
-    monkeypatch.setitem(sys.modules, "duels.services", without)
-    assert arsenal._in_fight(character) is False
-    with_check = types.ModuleType("duels.services")
-    with_check.in_active_situation = lambda c: c.pk == character.pk
-    monkeypatch.setitem(sys.modules, "duels.services", with_check)
-    assert arsenal._in_fight(character) is True
+def test_AG2_the_fight_guard_is_the_fights_apps_own(org, pool, rival, referee, attack_card, healing):
+    """A real unfinished situation (AG1: a spoken declaration) freezes the arsenal on the builder too."""
+    ArsenalCard.objects.create(character=pool, card=healing, copies=1)
+    ArsenalCard.objects.create(character=rival, card=attack_card, copies=1)
+    services.declare_aggression(pool.event, pool, rival, None, user=referee, nonce=uuid.uuid4().hex)
+    response = select(org, pool, **{str(attack_card.pk): 1})
+    assert "is in a fight that has not ended" in response.content.decode()
+    assert hand(pool) == {healing.pk: 1}
 
 
 def test_F1_focus_on_a_defence_card_in_hand(org, pool, attack_card, defence_card):
