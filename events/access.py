@@ -38,6 +38,16 @@ def staffed_events(user: AnyUser, *roles: str) -> QuerySet[Event]:
     return Event.objects.filter(staff__user=user, staff__role__in=wanted).distinct()
 
 
+def event_for_applicant(user: AnyUser, event_id: int) -> Event:
+    """Any signed-in person may open an event's application page: the home page lists events openly."""
+    if not user.is_authenticated:
+        raise Http404
+    try:
+        return Event.objects.get(pk=event_id)
+    except Event.DoesNotExist:
+        raise Http404 from None
+
+
 def event_for_staff(user: AnyUser, event_id: int, *roles: str) -> Event:
     """The event, if the user holds one of ``roles`` in it (default: organizer or referee)."""
     try:
@@ -80,10 +90,3 @@ def character_for_token(token: str) -> Character:
         )
     except Character.DoesNotExist:
         raise Http404 from None
-
-
-def can_see_unplayed_cards(user: AnyUser, character: Character) -> bool:
-    """D4: only the holder, the event's referees and organizers see unplayed cards."""
-    if user.is_authenticated and character.player_id == user.pk:
-        return True
-    return is_referee(user, character.event_id)

@@ -3,20 +3,20 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
 from cards.arsenal import arsenal_context
 from duels.services import in_active_situation
-from events.access import character_for_player, character_for_token, is_referee
+from events.access import character_for_player, character_for_token, event_for_applicant, is_referee
 from events.forms import ApplicationForm
-from events.models import Character, Event
+from events.models import Character
 
 
 @login_required
 def apply(request: HttpRequest, event_id: int) -> HttpResponse:
-    event = get_object_or_404(Event, pk=event_id)
+    event = event_for_applicant(request.user, event_id)
     if not event.registration_open:
         messages.error(request, _("Registration for this event is closed."))
         if request.method == "POST":
