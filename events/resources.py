@@ -207,7 +207,11 @@ def _csv_dataset(content: bytes) -> tablib.Dataset:
         delimiter = dialect.delimiter
     except csv.Error:
         delimiter = ","
-    rows = list(csv.reader(io.StringIO(text), delimiter=delimiter))
+    try:
+        # newline="": the csv module itself reads line breaks, also those inside quoted cells.
+        rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
+    except csv.Error:
+        raise ImportFileError(_("The file could not be read as CSV.")) from None
     return _dataset(rows)
 
 

@@ -139,6 +139,7 @@ def test_empty_name_is_a_row_error(as_user, organizer, event):
         ("chars.csv", b"name\n", "no rows to import"),
         ("chars.xlsx", b"this is not a workbook", "could not be read as an XLSX workbook"),
         ("chars.txt", b"name\nOlga\n", "Upload a .csv or .xlsx file"),
+        ("chars.csv", b'name\n"' + b"x" * 200_000 + b'"\n', "could not be read as CSV"),
     ],
 )
 def test_bad_file_is_refused_with_a_message(name, content, message, as_user, organizer, event):
@@ -146,6 +147,16 @@ def test_bad_file_is_refused_with_a_message(name, content, message, as_user, org
     assert response.status_code == 200
     assert message in response.text
     assert not Character.objects.filter(event=event).exists()
+
+
+def test_lines_ended_by_a_carriage_return_alone_import(as_user, organizer, event):
+    """Old spreadsheet programs end lines with a bare CR; a cell may hold one too."""
+    response = _upload(as_user(organizer), event, "chars.csv", b'name,notes\rOlga,"met\rat the gate"\rIvan,\r')
+    assert response.status_code == 302
+    assert dict(Character.objects.filter(event=event).values_list("name", "notes")) == {
+        "Olga": "met\rat the gate",
+        "Ivan": "",
+    }
 
 
 def _rows(csv_text: str) -> list[dict[str, str]]:
