@@ -3,6 +3,8 @@
 Live fragments are polled every 2 s. Their ETag is computed from what can
 change them - the situation's version, its pending deadline, who looks, the
 language - before anything is rendered, so an unchanged fight costs a 304.
+The poll itself sends the ETag its fragment shows (sumrak.js), because no
+browser may keep a fragment: the referee's and the player's show a hand (D4).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import render
 from django.utils import timezone
-from django.utils.cache import patch_vary_headers
+from django.utils.cache import add_never_cache_headers, patch_vary_headers
 from django.utils.http import parse_etags
 from django.utils.translation import get_language, gettext
 
@@ -123,16 +125,15 @@ def quoted_hash(text: str) -> str:
 def not_modified(request: HttpRequest, etag: str) -> HttpResponse | None:
     """A 304 for a poll whose ETag is unchanged (htmx swaps nothing then; see sumrak.js)."""
     if etag in parse_etags(request.headers.get("If-None-Match", "")):
-        response = HttpResponseNotModified()
-        response["ETag"] = etag
-        return response
+        return live_headers(HttpResponseNotModified(), etag)
     return None
 
 
 def live_headers(response: HttpResponse, etag: str) -> HttpResponse:
     response["ETag"] = etag
-    # Revalidate every time: a cached copy must never hide a new step.
-    response["Cache-Control"] = "private, no-cache"
+    # Never stored, so never shown stale and never left with a hand on a
+    # shared tablet or phone (D4); the poll asks for a 304 itself.
+    add_never_cache_headers(response)
     patch_vary_headers(response, ["HX-Request", "Cookie", "Accept-Language"])
     return response
 

@@ -13,7 +13,6 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext
-from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from cards import arsenal as arsenal_services
@@ -102,13 +101,11 @@ def _player_response(
     return render_live(request, template, {**context, "alert": alert}, etag, status=status)
 
 
-@never_cache
 @require_GET
 def player_live(request: HttpRequest, character_id: int) -> HttpResponse:
     return _player_response(request, character_for_player(request.user, character_id), None)
 
 
-@never_cache
 @require_GET
 def player_live_token(request: HttpRequest, token: str) -> HttpResponse:
     return _player_response(request, character_for_token(token), token)

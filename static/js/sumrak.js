@@ -43,25 +43,28 @@
   });
   document.addEventListener("htmx:afterSwap", function (evt) { calibrate(evt.target); tick(); });
 
+  // A live poll asks "changed since the fragment I show?" itself: the server
+  // never lets a browser keep a live fragment (a hand must not stay on a
+  // shared device, D4), so the browser's cache would never ask for us.
+  document.addEventListener("htmx:configRequest", function (evt) {
+    var elt = evt.detail.elt;
+    var etag = elt && elt.hasAttribute && elt.hasAttribute("data-live") && elt.getAttribute("data-etag");
+    if (etag && evt.detail.verb === "get") { evt.detail.headers["If-None-Match"] = etag; }
+  });
+
   // Live fragments: a refusal (400), a conflict (409: another referee acted
   // first) or a rule refusal (422) comes with the fresh fragment and its
-  // message, so it is swapped in like a success. A poll whose answer carries
-  // the ETag the element already shows (a 304, or the browser's cache turning
-  // a 304 into a 200) is not swapped, so nothing typed or focused is lost.
+  // message, so it is swapped in like a success. An unchanged poll (304) is
+  // not swapped, so nothing typed or focused is lost.
   document.addEventListener("htmx:beforeSwap", function (evt) {
-    var xhr = evt.detail.xhr, target = evt.detail.target;
+    var xhr = evt.detail.xhr;
     if (!xhr) { return; }
     if (xhr.status === 400 || xhr.status === 409 || xhr.status === 422) {
       evt.detail.shouldSwap = true;
       evt.detail.isError = false;
       return;
     }
-    if (xhr.status === 304) { evt.detail.shouldSwap = false; return; }
-    var etag = xhr.getResponseHeader("ETag");
-    var verb = evt.detail.requestConfig && evt.detail.requestConfig.verb;
-    if (etag && verb === "get" && target && target.getAttribute("data-etag") === etag) {
-      evt.detail.shouldSwap = false;
-    }
+    if (xhr.status === 304) { evt.detail.shouldSwap = false; }
   });
 
   // Polling pauses in hidden tabs: live elements (data-live) skip their request

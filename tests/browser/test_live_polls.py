@@ -1,0 +1,55 @@
+"""Live polls in a real browser: an unchanged fight answers 304 to every viewer (DESIGN.md §5), without
+the browser keeping a copy of a hand (D4), and a change still comes through."""
+
+from urllib.parse import urlparse
+
+import pytest
+from playwright.sync_api import expect
+
+from duels import engine, services
+from tests.services.kit import nonce
+from tests.web.test_duels_helpers import (  # noqa: F401 - fixtures
+    armed_fixture,
+    no_broker_fixture,
+    shown_fixture,
+    spark_fixture,
+)
+
+pytestmark = pytest.mark.browser
+
+
+def _watch_polls(page, path: str) -> list[int]:
+    statuses: list[int] = []
+    page.on("response", lambda r: statuses.append(r.status) if r.url.endswith(path) else None)
+    return statuses
+
+
+@pytest.mark.parametrize("who", ["player", "referee", "spectator"])
+def test_D4_an_unchanged_fight_polls_304_and_nothing_with_a_hand_is_stored(
+    who, phone, tablet, log_in_as, url, screenshot, player, referee, character, rival, shown
+):
+    page = tablet() if who == "referee" else phone()
+    if who == "player":
+        log_in_as(page, player)
+        address = url("duels:player-live", character.pk)
+    elif who == "referee":
+        log_in_as(page, referee)
+        address = url("duels:situation", shown.pk)
+    else:
+        address = url("duels:watch", shown.pk)
+    path = urlparse(address).path
+    full = page.goto(address)
+    # A hand reaches the player's and the referee's fragment: no browser may keep a live fragment (D4).
+    assert "no-store" in full.headers["cache-control"]
+    statuses = _watch_polls(page, path)
+    page.wait_for_timeout(4500)  # two polls at least
+    assert statuses and set(statuses) == {304}, statuses
+
+    shown.refresh_from_db()
+    services.perform(
+        shown.pk, engine.Answer(0, rival.pk, None), user=referee, seen_version=shown.version, nonce=nonce()
+    )
+    answered = "#my-duel >> text=The referee is deciding" if who == "player" else "#duel-0[data-phase=await_result]"
+    expect(page.locator(answered)).to_be_visible(timeout=6000)
+    assert 200 in statuses
+    screenshot(page)
