@@ -12,7 +12,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from cards import arsenal as arsenal_services
@@ -83,21 +83,19 @@ def _player_response(
     status: int = 200,
 ) -> HttpResponse:
     situation = services.active_situation_for(character) if character.status == Character.Status.ACCEPTED else None
-    viewer = Viewer(PLAYER, character.pk)
     variant = "player-token" if token else "player"
-    template = "duels/player_live.html#live" if request.htmx else "duels/player_live.html"
+    context: dict[str, Any] | None = None
     if situation is not None:
-        etag = situation_etag(situation, viewer, variant)
-        if request.htmx and alert is None and (unchanged := not_modified(request, etag)) is not None:
-            return unchanged
-        context = _player_context(character, situation, token)
-        return render_live(request, template, {**context, "alert": alert}, etag, status=status)
-    # Outside a fight the fragment is small: hash what it shows.
-    context = _player_context(character, None, token)
-    shown = [character.condition, character.focus_card_id, [c.uid for c in context["hand"]], variant]
-    etag = quoted_hash(repr(shown) + str(request.LANGUAGE_CODE))
+        # From the version alone: an unchanged fight costs no rendering.
+        etag = situation_etag(situation, Viewer(PLAYER, character.pk), variant)
+    else:
+        # Outside a fight the fragment is small: hash what it shows (names and kinds too: a catalogue edit shows).
+        context = _player_context(character, None, token)
+        etag = quoted_hash(repr([character.condition, context["hand"], variant, get_language()]))
     if request.htmx and alert is None and (unchanged := not_modified(request, etag)) is not None:
         return unchanged
+    context = context or _player_context(character, situation, token)
+    template = "duels/player_live.html#live" if request.htmx else "duels/player_live.html"
     return render_live(request, template, {**context, "alert": alert}, etag, status=status)
 
 
