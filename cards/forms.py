@@ -11,6 +11,9 @@ from cards.models import Card, Catalogue, PoolEntry
 
 MAX_COPIES = 99
 CARD_FIELD = re.compile(r"^card_(\d+)$")
+# The largest id a database row can have (a signed 64-bit integer): a larger one
+# posted by hand names no card, and the database would refuse to even look it up.
+MAX_ID = 2**63 - 1
 
 
 def normalise_tags(raw: str) -> str:
@@ -152,6 +155,8 @@ class ArsenalSelectionForm(forms.Form):
                     raise forms.ValidationError(_("Copies must be whole numbers.")) from None
                 if not 0 <= count <= MAX_COPIES:
                     raise forms.ValidationError(_("Copies must be between 0 and %(max)s.") % {"max": MAX_COPIES})
+                if int(match.group(1)) > MAX_ID:
+                    raise forms.ValidationError(_("The selection names a card that does not exist."))
                 extra[int(match.group(1))] = count
         cleaned["extra"] = extra
         return cleaned
@@ -170,7 +175,11 @@ class FocusForm(forms.Form):
     # A plain integer, not a choice among defence cards: F1 is the engine's check,
     # and a refused focus must say why.
     card = forms.IntegerField(
-        label=_("focused defence card"), required=False, widget=forms.Select(attrs={"class": "form-select"})
+        label=_("focused defence card"),
+        required=False,
+        min_value=1,
+        max_value=MAX_ID,
+        widget=forms.Select(attrs={"class": "form-select"}),
     )
 
     def __init__(self, *args: Any, hand: list[tuple[Card, int]], **kwargs: Any) -> None:

@@ -50,7 +50,7 @@ def _build(request: HttpRequest, character: Character, token: str | None) -> Htt
     if form.is_valid():
         arsenal_actions.build(request, character, form.card_ids())
     else:
-        messages.error(request, _("Copies must be a whole number from 0 to 99."))
+        messages.error(request, " ".join(form.non_field_errors()) or _("Copies must be a whole number from 0 to 99."))
     return _back(character, token)
 
 

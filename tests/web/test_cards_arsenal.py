@@ -232,6 +232,24 @@ def test_F1_a_card_not_in_hand_cannot_be_focused(org, pool, defence_card):
     assert Character.objects.get(pk=pool.pk).focus_card_id is None
 
 
+@pytest.mark.parametrize("card", ["9" * 25, "0", "-3", "shield"])
+def test_F1_a_focus_on_no_card_at_all_is_a_message(org, pool, defence_card, card):
+    """A hand-made id beyond any database row (or no number) is refused by the form, not a 500."""
+    ArsenalCard.objects.create(character=pool, card=defence_card, copies=1)
+    Character.objects.filter(pk=pool.pk).update(focus_card=defence_card)
+    response = org.post(reverse("cards:arsenal-focus", args=[pool.pk]), {"card": card}, follow=True)
+    assert "Choose a card from the list." in response.content.decode()
+    assert Character.objects.get(pk=pool.pk).focus_card_id == defence_card.pk
+
+
+def test_ARSENAL_a_selection_naming_an_impossible_card_id_changes_nothing(org, pool, attack_card, healing):
+    ArsenalCard.objects.create(character=pool, card=healing, copies=1)
+    response = select(org, pool, **{str(attack_card.pk): 1, "9" * 25: 1})
+    assert response.status_code == 200
+    assert "The selection names a card that does not exist." in response.content.decode()
+    assert hand(pool) == {healing.pk: 1}
+
+
 def test_F1_the_focus_goes_when_its_card_leaves_the_hand(org, pool, attack_card, defence_card):
     ArsenalCard.objects.create(character=pool, card=defence_card, copies=1)
     Character.objects.filter(pk=pool.pk).update(focus_card=defence_card)

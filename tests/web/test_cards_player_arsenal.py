@@ -242,6 +242,13 @@ def test_build_anew_with_bad_numbers_is_a_message(value, anton, player, attack_c
     assert hand(anton) == {healing.pk: 1}
 
 
+def test_build_anew_naming_an_impossible_card_id_is_a_message(anton, player, healing, as_user):
+    response = as_user(player).post(account_url("build", anton), {f"card_{'9' * 25}": "1"}, follow=True)
+    assert response.status_code == 200
+    assert "The selection names a card that does not exist." in response.content.decode()
+    assert hand(anton) == {healing.pk: 1}
+
+
 def test_F1_a_focus_on_a_card_no_longer_held_is_dropped(anton, player, healing, attack_card, as_user):
     Character.objects.filter(pk=anton.pk).update(focus_card=healing)
     as_user(player).post(account_url("build", anton), build_data(**{str(attack_card.pk): 1}))
