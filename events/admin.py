@@ -13,6 +13,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from events.forms import EVENT_DETAILS, FIGHT_KINDS, RULE_SETTINGS
 from events.models import Character, Event, StaffRole
 
 
@@ -79,21 +80,9 @@ class EventAdmin(admin.ModelAdmin):
     date_hierarchy = "starts_on"
     inlines = [StaffRoleInline]
     fieldsets = [
-        (None, {"fields": ["name", "starts_on", "ends_on", "place", "description", "catalogue", "registration_open"]}),
-        (
-            _("Rule settings"),
-            {
-                "fields": [
-                    "answer_window_s",
-                    "situation_gap_s",
-                    "instant_attack_distance_m",
-                    "reactions_from_round",
-                    "duels_on",
-                    "battles_on",
-                    "mass_battles_on",
-                ]
-            },
-        ),
+        (None, {"fields": EVENT_DETAILS}),
+        (_("Rule settings"), {"fields": RULE_SETTINGS}),
+        (_("Fights allowed"), {"fields": FIGHT_KINDS}),
     ]
 
 

@@ -187,6 +187,12 @@ class ImportForm(forms.Form):
         return "xlsx" if self.cleaned_data["file"].name.lower().endswith(".xlsx") else "csv"
 
 
+# An event's fields in three groups: the settings page and the admin show them so.
+EVENT_DETAILS = ("name", "starts_on", "ends_on", "place", "description", "catalogue", "registration_open")
+RULE_SETTINGS = ("answer_window_s", "situation_gap_s", "instant_attack_distance_m", "reactions_from_round")
+FIGHT_KINDS = ("duels_on", "battles_on", "mass_battles_on")
+
+
 class EventForm(forms.ModelForm):
     """An event's details and rule settings, edited by its organizers (events/views_event.py).
 
@@ -195,28 +201,11 @@ class EventForm(forms.ModelForm):
     catalogue would let a stranger edit another event's cards.
     """
 
-    RULE_FIELDS = ("answer_window_s", "situation_gap_s", "instant_attack_distance_m", "reactions_from_round")
-    FIGHT_KINDS = ("duels_on", "battles_on", "mass_battles_on")
     SNAPSHOT_NOTE = _("A fight already running keeps the settings it started with; a change applies to new fights.")
 
     class Meta:
         model = Event
-        fields = [
-            "name",
-            "starts_on",
-            "ends_on",
-            "place",
-            "description",
-            "catalogue",
-            "registration_open",
-            "answer_window_s",
-            "situation_gap_s",
-            "instant_attack_distance_m",
-            "reactions_from_round",
-            "duels_on",
-            "battles_on",
-            "mass_battles_on",
-        ]
+        fields = [*EVENT_DETAILS, *RULE_SETTINGS, *FIGHT_KINDS]
         widgets = {
             "starts_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "ends_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
