@@ -124,14 +124,12 @@ class RoundChoiceForm(DuelActionForm):
             ids, data["label"] = prepared_ids(prepared), prepared.name
         else:
             ids = self.picked_cards()
-        cards = Card.objects.in_bulk(set(ids))
         try:
             engine.check_arsenal(ids, pool_of(character), character.effective_arsenal_limit)
         except engine.RuleError as err:
-            # The pure check names card ids; the referee knows card names.
-            if isinstance(err.params.get("card_id"), int) and err.params["card_id"] in cards:
-                err.params["card_id"] = cards[err.params["card_id"]].name
+            # explain() names the cards the pure check gives as ids, as for the arsenal builder.
             raise forms.ValidationError(explain(err)) from None
+        cards = Card.objects.in_bulk(set(ids))
         data["faces"] = tuple(face_of(cards[card_id]) for card_id in ids)
         return data
 
