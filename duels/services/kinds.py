@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.db.models import QuerySet
+
 from duels import engine
 from duels.models import LogEntry, Situation
 
@@ -87,6 +89,10 @@ class DuelKind:
 
     def is_join(self, command: dict[str, Any] | None) -> bool:
         return bool(command) and command.get("type") == "join"  # type: ignore[union-attr]
+
+    def joins(self, situation: Situation) -> QuerySet[LogEntry]:
+        """The log's joins, undone ones too, in order: all the write-back needs, however long the fight."""
+        return situation.log.filter(kind=LogEntry.Kind.COMMAND, command__type="join").order_by("seq")
 
     def joined_arsenals(self, entries: Iterable[LogEntry]) -> dict[int, list[int]]:
         """Card ids each fighter held when they joined: "restore to the original" (S2)."""

@@ -178,13 +178,13 @@ def write_back(situation: Situation, kind: DuelKind, before: Any, after: Any) ->
     gone = old.keys() - new.keys()
     if gone:
         # An undo took their join back: they leave with the condition they came in with.
-        came_with = kind.joined_conditions(situation.log.order_by("seq"))
+        came_with = kind.joined_conditions(kind.joins(situation))
         for cid in gone:
             if cid in came_with and came_with[cid] != old[cid]:
                 Character.objects.filter(pk=cid).update(condition=came_with[cid])
     if not kind.is_ended(after) or kind.is_ended(before):
         return
-    joined = kind.joined_arsenals(situation.log.order_by("seq"))
+    joined = kind.joined_arsenals(kind.joins(situation))
     results = kind.results(after)
     wanted = {card_id for r in results.values() for card_id in r.hand} | {
         r.focus_card_id for r in results.values() if r.focus_card_id is not None
