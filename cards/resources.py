@@ -1,8 +1,8 @@
 """Import and export of a catalogue's cards and counter rules (django-import-export).
 
 Files carry the stable values (``attack``, ``parried``...), so an export imports
-back unchanged; on import a choice may also be written as its label in the
-active language, in any case. Cards are matched by their Russian name within the
+back unchanged; on import a choice may also be written as its label in any of
+the site's languages, in any case. Cards are matched by their Russian name within the
 catalogue, counter rules by (defence card, attack card or tag): importing again
 updates instead of duplicating.
 """
@@ -16,25 +16,10 @@ from import_export import fields, resources, widgets
 
 from cards.forms import CARD_FIELDS, normalise_tags
 from cards.models import Card, Catalogue, CounterRule, Effect
+from events.resources import ChoiceWidget
 
 CARD_COLUMNS = CARD_FIELDS
 RULE_COLUMNS = ("defence_card", "attack_card", "attack_tag", "outcome")
-
-
-class ChoiceWidget(widgets.CharWidget):
-    """A choice by its value or its label, case-insensitively; anything else is a field error."""
-
-    def __init__(self, choices: list[tuple[str, Any]]) -> None:
-        super().__init__()
-        self.choices = choices
-
-    def clean(self, value: Any, row: Any = None, **kwargs: Any) -> str:
-        text = str(value if value is not None else "").strip().lower()
-        for choice, label in self.choices:
-            if text in (choice.lower(), str(label).lower()):
-                return choice
-        allowed = ", ".join(c for c, _label in self.choices if c) or "—"
-        raise ValueError(_("“%(value)s” is not one of: %(allowed)s.") % {"value": value, "allowed": allowed})
 
 
 class CardByName(widgets.ForeignKeyWidget):

@@ -8,17 +8,20 @@ transaction only when no row has an error.
 
 import csv
 import io
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 import tablib
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from import_export import fields, resources, widgets
 from import_export.formats.base_formats import XLSX
 
-from events.models import Character, Condition, Event, OtherKind, PowerLevel, Side
+from events.models import Character, Event
 
 COLUMNS = ("name", "player", "side", "kind", "power_level", "condition", "arsenal_limit", "status", "arrived", "notes")
 # Spreadsheets run a cell starting with one of these as a formula: exported text gets a
@@ -31,26 +34,41 @@ class ImportFileError(Exception):
 
 
 class ChoiceWidget(widgets.Widget):
-    """A choice by its stored value (``light``) or its label (``Light``), case-insensitive."""
+    """A choice by its stored value (``light``) or its label in any of the site's languages, case-insensitive.
 
-    def __init__(self, choices):
+    A file then imports whatever language its author or the importer uses. An
+    empty cell is the empty choice where there is one; otherwise, with
+    ``required=False``, None (the column's default), else an error.
+    """
+
+    def __init__(self, choices: Iterable[tuple[Any, Any]], *, required: bool = True) -> None:
         super().__init__()
-        self.choices = choices
+        self.choices = list(choices)
+        self.required = required
+        self._names: dict[str, Any] | None = None
 
-    def clean(self, value, row=None, **kwargs):
+    def names(self) -> dict[str, Any]:
+        """Every accepted spelling, folded, mapped to its stored value (built once per import)."""
+        if self._names is None:
+            self._names = {}
+            for code, _name in settings.LANGUAGES:
+                with translation.override(code):
+                    self._names.update((str(label).casefold(), stored) for stored, label in self.choices)
+            self._names.update((str(stored).casefold(), stored) for stored, _label in self.choices)
+        return self._names
+
+    def clean(self, value: Any, row: Any = None, **kwargs: Any) -> Any:
         if isinstance(value, float) and value.is_integer():
             value = int(value)  # a spreadsheet's 5.0 is the power level 5
         text = "" if value is None else str(value).strip()
-        if not text:
+        if text.casefold() in self.names():
+            return self.names()[text.casefold()]
+        if not text and not self.required:
             return None
-        wanted = text.casefold()
-        for stored, label in self.choices.choices:
-            if wanted in (str(stored).casefold(), str(label).casefold()):
-                return stored
-        allowed = ", ".join(str(stored) for stored in self.choices.values)
+        allowed = ", ".join(str(stored) for stored, _label in self.choices if stored) or "—"
         raise ValueError(_("“%(value)s” is not one of: %(allowed)s.") % {"value": text, "allowed": allowed})
 
-    def render(self, value, obj=None, **kwargs):
+    def render(self, value: Any, obj: Any = None, **kwargs: Any) -> str:
         return "" if value is None else str(value)
 
 
@@ -108,24 +126,22 @@ class LimitWidget(widgets.Widget):
         return "" if value is None else str(value)
 
 
+def _choice_column(name: str) -> fields.Field:
+    """A column of one of the character's choices; an empty cell takes the model's default."""
+    model_field = Character._meta.get_field(name)
+    widget = ChoiceWidget(model_field.choices, required=False)
+    return fields.Field(attribute=name, column_name=name, widget=widget, default=model_field.default)
+
+
 class CharacterResource(resources.ModelResource):
     name = fields.Field(attribute="name", column_name="name", widget=widgets.CharWidget())
     player = fields.Field(attribute="player", column_name="player", widget=UsernameWidget())
-    side = fields.Field(attribute="side", column_name="side", widget=ChoiceWidget(Side), default=Side.NEUTRAL)
-    kind = fields.Field(attribute="kind", column_name="kind", widget=ChoiceWidget(OtherKind), default=OtherKind.MAGE)
-    power_level = fields.Field(
-        attribute="power_level", column_name="power_level", widget=ChoiceWidget(PowerLevel), default=PowerLevel.L7
-    )
-    condition = fields.Field(
-        attribute="condition", column_name="condition", widget=ChoiceWidget(Condition), default=Condition.FIT
-    )
+    side = _choice_column("side")
+    kind = _choice_column("kind")
+    power_level = _choice_column("power_level")
+    condition = _choice_column("condition")
     arsenal_limit = fields.Field(attribute="arsenal_limit", column_name="arsenal_limit", widget=LimitWidget())
-    status = fields.Field(
-        attribute="status",
-        column_name="status",
-        widget=ChoiceWidget(Character.Status),
-        default=Character.Status.ACCEPTED,
-    )
+    status = _choice_column("status")
     arrived = fields.Field(attribute="arrived", column_name="arrived", widget=YesNoWidget())
     notes = fields.Field(attribute="notes", column_name="notes", widget=widgets.CharWidget())
 

@@ -76,6 +76,22 @@ def test_import_cards_from_csv(org, event, catalogue):
     assert (mirror.kind, mirror.action_kind, mirror.trigger_text) == ("defence", "interrupt", "when attacked")
 
 
+def test_choices_in_russian_import_for_an_english_speaking_organizer(org, event, catalogue):
+    content = (
+        "name_ru,category,kind,magic_type,full_effect,action_kind\n"
+        "Молния,заклинание,атака,,тяжёлое ранение,немедленное прерывание\n"
+    )
+    response = upload(org, event, "cards.csv", content.encode())
+    assert "Imported: 1 new, 0 updated." in response.content.decode()
+    lightning = Card.objects.get(catalogue=catalogue, name_ru="Молния")
+    assert (lightning.category, lightning.kind, lightning.full_effect, lightning.action_kind) == (
+        "spell",
+        "attack",
+        "heavily_wounded",
+        "interrupt",
+    )
+
+
 def test_import_updates_a_card_of_the_same_name(org, event, catalogue, attack_card):
     csv = "name_ru,name_en,kind,full_effect\nОгненный шар,Big Fireball,attack,dead\n"
     response = upload(org, event, "cards.csv", csv.encode())

@@ -76,6 +76,27 @@ def test_semicolon_csv_in_cp1251_from_a_russian_spreadsheet(as_user, organizer, 
     assert geser.notes == "Глава Ночного Дозора" and geser.side == "light"
 
 
+def test_choices_may_be_written_as_labels_in_either_language(as_user, organizer, event):
+    """A file written by a Russian-speaking organizer imports for an English-speaking one, and back."""
+    content = (
+        HEADER
+        + "Olga,,Свет,маг,5-й уровень,тяжёлое ранение,,ждёт рассмотрения,no,\n"
+        + "Ignat,,Dark,Vampire,Beyond category,Heavily wounded,,Waiting for review,no,\n"
+    )
+    client = as_user(organizer)
+    assert _upload(client, event, "chars.csv", content.encode()).status_code == 302
+    client.cookies["django_language"] = "ru"
+    english = HEADER + "Semyon,,dark,vampire,beyond category,heavily wounded,,waiting for review,no,\n"
+    assert _upload(client, event, "more.csv", english.encode()).status_code == 302
+    columns = ("name", "side", "kind", "power_level", "condition", "status")
+    rows = Character.objects.filter(event=event).values_list(*columns)
+    assert sorted(rows) == [
+        ("Ignat", "dark", "vampire", "beyond", "heavily_wounded", "pending"),
+        ("Olga", "light", "mage", "5", "heavily_wounded", "pending"),
+        ("Semyon", "dark", "vampire", "beyond", "heavily_wounded", "pending"),
+    ]
+
+
 def test_bad_row_shows_the_row_error_and_creates_nothing(as_user, organizer, event):
     content = (
         HEADER
