@@ -37,9 +37,12 @@ def _search(event: Event, q: str) -> list[tuple[Character, int | None]]:
             :SEARCH_LIMIT
         ]
     )
-    fighting = dict(
-        Situation.objects.filter(event=event, ended=False, participants__in=found).values_list("participants", "pk")
-    )
+    fighting: dict[int, int] = {}
+    running = Situation.objects.filter(event=event, ended=False, participants__in=found).distinct()
+    for situation in running.prefetch_related("participants"):
+        # S2: a gap that ran out while nobody looked has ended the fight; no link to it.
+        if not services.refresh(situation).ended:
+            fighting.update((c.pk, situation.pk) for c in situation.participants.all())
     return [(c, fighting.get(c.pk)) for c in found]
 
 

@@ -1,9 +1,12 @@
 """The referee's home and starting a fight (S1): aggression (AG1) or an instant attack (IA1, IA2)."""
 
+import datetime as dt
+
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
-from duels import engine
+from duels import engine, services
 from duels.models import LogEntry, Situation
 from events.models import Character
 from tests.services.kit import nonce
@@ -17,6 +20,7 @@ from tests.web.test_duels_helpers import (  # noqa: F401 - fixtures
 )
 
 pytestmark = pytest.mark.django_db
+SEARCH = {"HX-Request": "true", "HX-Target": "search-results"}
 
 
 def _start(client, event, a, b, **data):
@@ -41,6 +45,22 @@ def test_referee_home_search_as_you_type_and_without_javascript(as_user, referee
     assert f"?with={rival.pk}" in html  # "start a fight with…"
     full = client.get(url, {"q": "ant"}).content.decode()
     assert "<html" in full and character.name in full and rival.name not in full
+
+
+def test_S2_search_links_to_a_running_fight_only_until_its_gap_runs_out(
+    as_user, referee, armed, event, character, rival, time_machine
+):
+    time_machine.move_to(timezone.now(), tick=False)
+    situation = services.declare_aggression(event, character, rival, None, user=referee, nonce=nonce()).situation
+    client = as_user(referee)
+    url = reverse("duels:referee-home", args=[event.pk])
+    fight_url = reverse("duels:situation", args=[situation.pk])
+    assert fight_url in client.get(url, {"q": "ant"}, headers=SEARCH).content.decode()
+    # Nobody reads the fight and no worker runs: the search itself applies the end (S2).
+    time_machine.shift(dt.timedelta(seconds=event.situation_gap_s + 1))
+    html = client.get(url, {"q": "ant"}, headers=SEARCH).content.decode()
+    assert character.name in html and fight_url not in html
+    assert Situation.objects.get(pk=situation.pk).ended
 
 
 def test_AG1_start_by_a_spoken_declaration(as_user, referee, armed, event, character, rival):
