@@ -33,3 +33,19 @@ def test_admin_lists_shows_and_exports_situations_but_cannot_change_the_log(admi
     assert admin_client_.get(f"/admin/duels/logentry/{entry.pk}/change/").status_code == 200
     assert admin_client_.post(f"/admin/duels/logentry/{entry.pk}/delete/").status_code == 403
     assert LogEntry.objects.filter(pk=entry.pk).exists()
+
+
+@pytest.mark.parametrize("entries", [5, 60])
+def test_a_situations_admin_page_costs_the_same_queries_however_long_its_log(
+    admin_client_, armed, referee, entries, django_assert_max_num_queries
+):
+    anton, zavulon = armed
+    situation = services.declare_aggression(anton.event, anton, zavulon, None, user=referee, nonce=nonce()).situation
+    last = situation.log.order_by("-seq").first()
+    LogEntry.objects.bulk_create(
+        LogEntry(situation=situation, seq=last.seq + 1 + i, kind="command", command={}, at=last.at, actor=referee)
+        for i in range(entries)
+    )
+    with django_assert_max_num_queries(14):
+        page = admin_client_.get(f"/admin/duels/situation/{situation.pk}/change/")
+    assert page.status_code == 200 and page.content.decode().count(referee.username) >= entries
