@@ -140,3 +140,42 @@ def test_env_int_list_and_str(monkeypatch):
     assert env_str("SUMRAK_MISSING", "default") == "default"
     with pytest.raises(EnvError, match="SUMRAK_MISSING is required"):
         env_str("SUMRAK_MISSING")
+
+
+PAGE_HEADERS = (
+    "from django.test import Client; from django.urls import reverse;"
+    "r = Client().get(reverse('login'), secure=True, HTTP_HOST='sumrak.example.org');"
+    "c = r.cookies['csrftoken'];"
+    "print(r.status_code, bool(c['secure']), bool(c['httponly']), c['samesite']);"
+    "print(r['Content-Security-Policy']); print(r['X-Frame-Options'], r['X-Content-Type-Options'])"
+)
+
+
+@pytest.fixture(scope="module")
+def collected_static(tmp_path_factory) -> str:
+    """Production pages name hashed static files: they need collectstatic's manifest."""
+    root = tmp_path_factory.mktemp("static")
+    result = run(root, "collectstatic", "--noinput", **production_env(STATIC_ROOT=str(root)))
+    assert result.returncode == 0, result.stderr
+    return str(root)
+
+
+def test_production_pages_carry_the_csp_and_secure_cookies(tmp_path, collected_static):
+    env = production_env(STATIC_ROOT=collected_static)
+    result = run(tmp_path, "shell", "--no-imports", "-c", PAGE_HEADERS, **env)
+    assert result.returncode == 0, result.stderr
+    status, csp, frames = result.stdout.strip().splitlines()
+    assert status == "200 True True Lax"
+    policy = dict(part.strip().split(" ", 1) for part in csp.split(";"))
+    assert policy["script-src"] == "'self'" and policy["style-src"] == "'self'"
+    assert policy["default-src"] == "'self'" and policy["frame-ancestors"] == "'none'"
+    assert policy["base-uri"] == "'self'" and policy["object-src"] == "'none'"
+    assert frames == "DENY nosniff"
+
+
+def test_lan_mode_cookies_work_over_plain_http_but_stay_out_of_scripts(tmp_path, collected_static):
+    code = PAGE_HEADERS.replace("secure=True", "secure=False")
+    env = production_env(SUMRAK_LAN="true", STATIC_ROOT=collected_static)
+    result = run(tmp_path, "shell", "--no-imports", "-c", code, **env)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[0] == "200 False True Lax"
