@@ -1,9 +1,9 @@
 """What each viewer of a fight may see, built from the engine's state.
 
 D4 lives here and only here: an unplayed card reaches a template only through
-``FighterView.hand`` (and ``set_aside`` / a round choice's arsenal label), and
-those are filled in only for a viewer who may see that fighter's hand - the
-event's referees and organizers, or the holder. Spectators get no hand at all.
+``FighterView.hand`` (and a round choice's arsenal label), and those are
+filled in only for a viewer who may see that fighter's hand - the event's
+referees and organizers, or the holder. Spectators get no hand at all.
 Played cards (the attack shown, the answer given or drawn, the discards) and
 the focused card (F1) are public.
 
@@ -113,7 +113,6 @@ class FighterView:
     focus: CardView | None
     # None: this viewer may not see the hand (D4).
     hand: list[CardView] | None = None
-    set_aside: list[CardView] | None = None
 
     @property
     def condition_label(self) -> str:
@@ -129,11 +128,9 @@ class StepView:
     attacker: FighterView
     defender: FighterView
     attack_card: CardView
-    shown_at: datetime
     deadline: datetime | None
     answered: bool
     answer_card: CardView | None
-    drawn: bool
     instant: bool
     proposed: str | None
 
@@ -201,7 +198,6 @@ class DuelView:
     choices: list[ChoiceView]
     result: str | None
     end_reason: str
-    ended_at: datetime | None
 
     @property
     def is_open(self) -> bool:
@@ -230,8 +226,6 @@ class SituationView:
     fighters: list[FighterView]
     duels: list[DuelView]
     ended: bool
-    ended_at: datetime | None
-    instant_attack_used: bool
     answer_deadline: datetime | None  # the earliest open answer window (D8)
     gap_deadline: datetime | None  # when the situation ends if nothing happens (S2)
     by_id: dict[int, FighterView] = field(default_factory=dict)
@@ -292,7 +286,6 @@ class _Builder:
         )
         if self.viewer.sees_hand_of(fighter.character_id):
             view.hand = [self.card(uid, focused=uid == fighter.focus) for uid in fighter.hand]
-            view.set_aside = [self.card(uid) for uid in fighter.set_aside]
         return view
 
     def duel(self, duel: Duel, by_id: dict[int, FighterView]) -> DuelView:
@@ -307,11 +300,9 @@ class _Builder:
                 attacker=by_id[s.attacker],
                 defender=by_id[s.defender],
                 attack_card=self.card(s.attack_card),
-                shown_at=s.shown_at,
                 deadline=s.answer_deadline,
                 answered=s.answered,
                 answer_card=answer,
-                drawn=s.drawn,
                 instant=s.instant,
                 proposed=s.proposed,
             )
@@ -357,7 +348,6 @@ class _Builder:
             choices=choices,
             result=duel.result,
             end_reason=duel.end_reason,
-            ended_at=duel.ended_at,
         )
 
 
@@ -373,8 +363,6 @@ def present(state: Situation, viewer: Viewer, names: dict[int, str] | None = Non
         fighters=fighters,
         duels=duels,
         ended=state.ended,
-        ended_at=state.ended_at,
-        instant_attack_used=state.instant_attack_used,
         answer_deadline=min(answers, default=None),
         gap_deadline=engine.situation_deadline(state),
         by_id=by_id,

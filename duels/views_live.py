@@ -58,7 +58,6 @@ def _player_context(character: Character, situation: Situation | None, token: st
     context: dict[str, Any] = {
         "character": character,
         "situation": situation,
-        "token": token,
         **_urls(character, token),
     }
     if situation is None:
