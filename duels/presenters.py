@@ -13,12 +13,14 @@ a rule: phases, deadlines and proposals come from the engine's state.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from cards.models import Card
 from duels import engine
 from duels.engine import Duel, Situation
 from events.models import Condition
@@ -251,6 +253,11 @@ class SituationView:
 
 def card_ids(state: Situation) -> set[int]:
     return {face.card_id for face in state.cards.values()}
+
+
+def card_names(ids: Iterable[int]) -> dict[int, str]:
+    """Catalogue names in the active language, in one query (a fight's faces keep the language they joined in)."""
+    return {card.pk: card.name for card in Card.objects.filter(pk__in=set(ids)).only("name_ru", "name_en")}
 
 
 class _Builder:

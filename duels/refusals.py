@@ -10,8 +10,7 @@ from typing import Any, Protocol
 
 from django.utils.translation import gettext
 
-from cards.models import Card
-from duels.presenters import EFFECT_LABELS, OUTCOME_LABELS, RESULT_LABELS
+from duels.presenters import EFFECT_LABELS, OUTCOME_LABELS, RESULT_LABELS, card_names
 
 
 class Refusal(Protocol):
@@ -32,9 +31,7 @@ def _card_id(value: object) -> int | None:
 
 def _card_names(params: dict[str, Any]) -> dict[int, str]:
     ids = {cid for key in ("card", "card_id") if (cid := _card_id(params.get(key))) is not None}
-    if not ids:
-        return {}
-    return {card.pk: card.name for card in Card.objects.filter(pk__in=ids).only("name_ru", "name_en")}
+    return card_names(ids) if ids else {}
 
 
 def explain(err: Refusal) -> str:

@@ -21,7 +21,7 @@ from django.utils.cache import add_never_cache_headers, patch_vary_headers
 from django.utils.http import parse_etags
 from django.utils.translation import get_language, gettext
 
-from cards.models import ArsenalCard, Card
+from cards.models import ArsenalCard
 from duels import services
 from duels.models import Situation
 from duels.presenters import CardView, Viewer, iso
@@ -92,15 +92,6 @@ def arsenal_hand(character: Character) -> list[CardView]:
         )
         hand.extend([card] * row.copies)
     return hand
-
-
-def card_names(card_ids: set[int]) -> dict[int, str]:
-    """Catalogue names in the active language, in one query (a fight's faces keep the language they joined in)."""
-    english = (get_language() or "").startswith("en")
-    names = {}
-    for pk, name_ru, name_en in Card.objects.filter(pk__in=card_ids).order_by().values_list("pk", "name_ru", "name_en"):
-        names[pk] = name_en if english and name_en else name_ru
-    return names
 
 
 def situation_etag(situation: Situation, viewer: Viewer, variant: str) -> str:

@@ -24,11 +24,10 @@ from duels import engine, services
 from duels.export import export_situation
 from duels.forms import ACTION_FORMS, UndoForm
 from duels.models import Situation
-from duels.presenters import OUTCOME_LABELS, REFEREE, SituationView, Viewer, card_ids, present
+from duels.presenters import OUTCOME_LABELS, REFEREE, SituationView, Viewer, card_ids, card_names, present
 from duels.presenters_log import describe
 from duels.views_common import (
     Alert,
-    card_names,
     conflict,
     not_modified,
     refusal,

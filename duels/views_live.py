@@ -19,11 +19,10 @@ from cards import arsenal as arsenal_services
 from duels import engine, services
 from duels.forms import FocusForm
 from duels.models import Situation
-from duels.presenters import PLAYER, SPECTATOR, Viewer, card_ids, present
+from duels.presenters import PLAYER, SPECTATOR, Viewer, card_ids, card_names, present
 from duels.views_common import (
     Alert,
     arsenal_hand,
-    card_names,
     not_modified,
     public_situation,
     quoted_hash,

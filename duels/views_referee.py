@@ -12,8 +12,8 @@ from django.shortcuts import redirect, render
 from duels import engine, services
 from duels.forms import ChooseFightersForm, SearchForm, StartForm
 from duels.models import Situation
-from duels.presenters import REFEREE, CardView, Viewer, card_ids, present
-from duels.views_common import Alert, arsenal_hand, card_names, new_nonce, refusal
+from duels.presenters import REFEREE, CardView, Viewer, card_ids, card_names, present
+from duels.views_common import Alert, arsenal_hand, new_nonce, refusal
 from events.access import event_for_referee
 from events.models import Character, Event
 
