@@ -21,13 +21,17 @@ def user_by_username(username: str) -> User | None:
     username = username.strip()
     if not username:
         return None
-    model = get_user_model()
-    try:
-        return model.objects.get(username__iexact=username)
-    except model.DoesNotExist:
-        raise forms.ValidationError(_("There is no account named “%(name)s”."), params={"name": username}) from None
-    except model.MultipleObjectsReturned:
-        return model.objects.get(username=username)
+    matches = list(get_user_model().objects.filter(username__iexact=username))
+    exact = [user for user in matches if user.get_username() == username]
+    if exact or len(matches) == 1:
+        return (exact or matches)[0]
+    if not matches:
+        raise forms.ValidationError(_("There is no account named “%(name)s”."), params={"name": username})
+    # Accounts made outside the sign-up page (the admin) may differ only in letter case.
+    raise forms.ValidationError(
+        _("Several accounts are named “%(name)s” in different letter cases; type the username exactly."),
+        params={"name": username},
+    )
 
 
 class ApplicationForm(forms.ModelForm):

@@ -14,13 +14,14 @@ from typing import Any
 
 import tablib
 from django.conf import settings
-from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from import_export import fields, resources, widgets
 from import_export.formats.base_formats import XLSX
 
+from events.forms import user_by_username
 from events.models import Character, Event
 
 COLUMNS = ("name", "player", "side", "kind", "power_level", "condition", "arsenal_limit", "status", "arrived", "notes")
@@ -74,14 +75,10 @@ class ChoiceWidget(widgets.Widget):
 
 class UsernameWidget(widgets.Widget):
     def clean(self, value, row=None, **kwargs):
-        name = "" if value is None else str(value).strip()
-        if not name:
-            return None
-        model = get_user_model()
-        user = model.objects.filter(username__iexact=name).order_by("pk").first()
-        if user is None:
-            raise ValueError(_("There is no account named “%(name)s”.") % {"name": name})
-        return user
+        try:
+            return user_by_username("" if value is None else str(value))
+        except ValidationError as err:
+            raise ValueError(" ".join(err.messages)) from None
 
     def render(self, value, obj=None, **kwargs):
         return value.get_username() if value is not None else ""

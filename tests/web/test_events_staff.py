@@ -39,6 +39,19 @@ def test_unknown_username_is_a_form_error(as_user, organizer, event):
     assert StaffRole.objects.filter(event=event).count() == 1
 
 
+def test_accounts_differing_only_in_letter_case_need_the_exact_username(as_user, organizer, event):
+    """Sign-up refuses such twins, but the admin can make them: an inexact name was a 500."""
+    sveta = User.objects.create_user("Sveta")
+    User.objects.create_user("sveta")
+    url = reverse("events:staff", args=[event.pk])
+    response = as_user(organizer).post(url, {"username": "SVETA", "role": "referee"})
+    assert response.status_code == 200
+    assert "Several accounts are named “SVETA” in different letter cases" in response.text
+    assert StaffRole.objects.filter(event=event).count() == 1
+    assert as_user(organizer).post(url, {"username": "Sveta", "role": "referee"}).status_code == 302
+    assert list(StaffRole.objects.filter(event=event, role="referee").values_list("user", flat=True)) == [sveta.pk]
+
+
 def test_same_role_twice_is_a_form_error(as_user, organizer, referee, event):
     response = as_user(organizer).post(
         reverse("events:staff", args=[event.pk]), {"username": "referee", "role": "referee"}

@@ -5,6 +5,7 @@ import io
 
 import openpyxl
 import pytest
+from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
@@ -135,6 +136,17 @@ def test_row_updates_the_character_of_the_same_name(as_user, organizer, event, o
     assert character.player is None  # the file said: no account
     assert twin.side == "light"  # another event's character is never touched
     assert Character.objects.filter(event=event, name="Anton").count() == 1
+
+
+def test_a_player_named_like_several_accounts_is_a_row_error(as_user, organizer, event):
+    User.objects.create_user("Sveta")
+    User.objects.create_user("sveta")
+    response = _upload(as_user(organizer), event, "chars.csv", (HEADER + "Olga,SVETA\n").encode())
+    assert response.status_code == 200
+    assert "Several accounts are named “SVETA” in different letter cases" in response.text
+    assert not Character.objects.filter(event=event).exists()
+    assert _upload(as_user(organizer), event, "chars.csv", (HEADER + "Olga,sveta\n").encode()).status_code == 302
+    assert Character.objects.get(event=event, name="Olga").player.username == "sveta"
 
 
 def test_same_name_twice_in_the_file_is_an_error(as_user, organizer, event):
