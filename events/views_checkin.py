@@ -2,11 +2,13 @@
 
 from urllib.parse import urlencode
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from events.access import ORGANIZER, character_for_staff, event_for_organizer
@@ -23,7 +25,8 @@ def _check_in_list(event, query: str):
 @login_required
 def check_in(request: HttpRequest, event_id: int) -> HttpResponse:
     event = event_for_organizer(request.user, event_id)
-    query = request.GET.get("q", "").strip()[:120]
+    # A NUL byte means nothing in a name, and PostgreSQL refuses it in a query (a 500).
+    query = request.GET.get("q", "").replace("\x00", "").strip()[:120]
     context = {"event": event, "rows": _check_in_list(event, query), "q": query}
     if request.htmx and request.htmx.target == "check-in-list":
         return render(request, "events/check_in.html#list", context)
@@ -38,7 +41,11 @@ def check_in(request: HttpRequest, event_id: int) -> HttpResponse:
 def check_in_set(request: HttpRequest, character_id: int) -> HttpResponse:
     """Set "arrived" to the value the button carries: a repeated tap changes nothing more."""
     character = character_for_staff(request.user, character_id, ORGANIZER)
-    arrived = request.POST.get("arrived") == "1"
+    wanted = request.POST.get("arrived")
+    if wanted not in ("0", "1"):
+        # The buttons carry 0 or 1; anything else must not undo an arrival.
+        return _malformed(request, character)
+    arrived = wanted == "1"
     if character.status != Character.Status.ACCEPTED:
         # Only accepted characters are on the list; a stale page gets the row as it is now.
         arrived = character.arrived
@@ -50,6 +57,17 @@ def check_in_set(request: HttpRequest, character_id: int) -> HttpResponse:
         character.refresh_from_db(fields=["arrived", "arrived_at"])
     if request.htmx:
         return render(request, "events/check_in.html#row", {"row": character})
+    return _back_to_list(request, character)
+
+
+def _malformed(request: HttpRequest, character: Character) -> HttpResponse:
+    if request.htmx:
+        return render(request, "events/check_in.html#row", {"row": character}, status=400)
+    messages.error(request, _("Nothing was changed: the request did not say whether the character has arrived."))
+    return _back_to_list(request, character)
+
+
+def _back_to_list(request: HttpRequest, character: Character) -> HttpResponse:
     url = reverse("events:check-in", args=[character.event_id])
     query = request.POST.get("q", "").strip()
     if query:

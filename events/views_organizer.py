@@ -33,7 +33,12 @@ def organizer_home(request: HttpRequest, event_id: int) -> HttpResponse:
 def registration_toggle(request: HttpRequest, event_id: int) -> HttpResponse:
     event = event_for_organizer(request.user, event_id)
     # The wanted state travels with the button, so a repeated POST changes nothing more.
-    event.registration_open = request.POST.get("open") == "1"
+    wanted = request.POST.get("open")
+    if wanted not in ("0", "1"):
+        # Anything but the buttons' 0 or 1 must not close (or open) the registration.
+        messages.error(request, _("Nothing was changed: use the button to open or close the registration."))
+        return redirect("events:organizer-home", event.pk)
+    event.registration_open = wanted == "1"
     event.save(update_fields=["registration_open"])
     if event.registration_open:
         messages.success(request, _("Registration is open."))

@@ -1,0 +1,279 @@
+"""The world and the garbage of ``test_no_server_errors.py``.
+
+The world: ``event`` with its catalogue, cards, counter rules, Anton (the
+player's) and Zavulon (the other player's) armed, with a pool entry and a
+prepared arsenal; a finished situation between them (an hour ago) and a
+running one (Anton has shown a Fireball, the answer window is open). Its twin
+in ``other_event`` (another catalogue, two characters of an outsider, a running
+situation) gives the ids "of another event".
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.contrib.auth.tokens import default_token_generator
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
+from django.utils import timezone
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
+
+from cards.models import (
+    ArsenalCard,
+    Card,
+    Catalogue,
+    CounterRule,
+    PoolEntry,
+    PreparedArsenal,
+    PreparedArsenalCard,
+)
+from duels import services
+from duels.models import LogEntry, Situation
+from events.models import Character, Event, Side, StaffRole
+from tests.services.kit import arm, nonce, parries
+
+# --- garbage ------------------------------------------------------------------------------------
+
+HUGE = "9" * 25
+# What a hand-edited form, a broken tablet or a curious player sends instead of a value.
+GARBAGE = ("abc", "-7", HUGE, "\x00nul", "ü" * 3000)
+# Tried in each field on its own (the rest of the body well-formed); all of GARBAGE in every field at once.
+FIELD_GARBAGE = ("abc", HUGE, "\x00nul")
+LONG_NONCE = "n" * 200
+NOT_UTF8 = b"name=%FF%FE%FD&q=%C3%28&card=%80&username=\xff\xfe&version=\xc3\x28&nonce=%FF"
+
+PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89"
+
+
+def bad_files() -> list[Callable[[], SimpleUploadedFile]]:
+    """Uploads that are not the CSV/XLSX/JSON they claim to be (or claim nothing)."""
+    return [
+        lambda: SimpleUploadedFile("picture.png", PNG, "image/png"),
+        lambda: SimpleUploadedFile("picture.csv", PNG, "text/csv"),
+        lambda: SimpleUploadedFile("broken.xlsx", b"PK\x03\x04 not a zip at all", "application/octet-stream"),
+        lambda: SimpleUploadedFile("broken.json", b"{not json", "application/json"),
+        lambda: SimpleUploadedFile("list.json", b"[1, 2, [3]]", "application/json"),
+        lambda: SimpleUploadedFile("nested.json", b'[{"name_ru": {"a": 1}, "name": [1]}]', "application/json"),
+        lambda: SimpleUploadedFile("latin1.csv", "name;сторона\nÄ;x\n".encode("utf-16"), "text/csv"),
+        lambda: SimpleUploadedFile("noext", b"name\nx\n", "text/plain"),
+        lambda: SimpleUploadedFile("empty.csv", b"", "text/csv"),
+        lambda: SimpleUploadedFile("nul.csv", b"name,notes\n\x00x,\x00\n", "text/csv"),
+        lambda: SimpleUploadedFile("wide.csv", ("name," * 3000 + "\n" + "x," * 3000).encode(), "text/csv"),
+        lambda: SimpleUploadedFile(
+            "values.csv",
+            b"name,side,power_level,arsenal_limit,arrived,name_ru,kind,outcome,defence_card,attack_card,attack_tag\n"
+            + HUGE.encode()
+            + b",dark-ish,-1,1e999,maybe,\x00,sideways,wins,nobody,nobody,\n",
+            "text/csv",
+        ),
+    ]
+
+
+# --- the world ----------------------------------------------------------------------------------
+
+
+def _card(catalogue: Catalogue, name: str, kind: str, **extra: Any) -> Card:
+    return Card.objects.create(catalogue=catalogue, name_ru=name, name_en=name, kind=kind, **extra)
+
+
+def _prepared(character: Character, *cards: Card) -> PreparedArsenal:
+    prepared = PreparedArsenal.objects.create(character=character, name="Ready")
+    for card in cards:
+        PreparedArsenalCard.objects.create(arsenal=prepared, card=card)
+    return prepared
+
+
+def uid_in_hand(situation: Situation, character: Character, card: Card) -> str:
+    state = services.state_of(situation)
+    return next(u for u in state.fighters[character.pk].hand if state.cards[u].card_id == card.pk)
+
+
+def build_world(personas: dict[str, User | None], event: Event, other_event: Event, character, rival, cards) -> Any:
+    attack_card, defence_card = cards
+    referee, other_organizer = personas["referee"], personas["other_organizer"]
+    # No deadline may pass while one URL is tried (a passing one would change the fight by itself).
+    Event.objects.filter(pk=event.pk).update(answer_window_s=600, situation_gap_s=1800)
+    event.refresh_from_db()
+    spark = _card(event.catalogue, "Spark", "attack", full_effect="lightly_wounded", tags="spark")
+    parries(defence_card, "fire")
+    arm(character, (attack_card, 2), defence_card)
+    arm(rival, spark, defence_card)
+    prepared = _prepared(character, attack_card, defence_card)
+
+    earlier = timezone.now() - dt.timedelta(hours=2)
+    finished = services.declare_aggression(event, character, rival, None, user=referee, nonce=nonce(), now=earlier)
+    finished = services.refresh(finished.situation, now=earlier + dt.timedelta(hours=1))
+    assert finished.ended
+    running = services.declare_aggression(
+        event, character, rival, attack_card.pk, user=referee, nonce=nonce()
+    ).situation
+
+    # The twin world of another event.
+    other_catalogue = Catalogue.objects.create(name="Other catalogue")
+    Event.objects.filter(pk=other_event.pk).update(catalogue=other_catalogue, answer_window_s=600)
+    other_event.refresh_from_db()
+    outsider = User.objects.create_user("outsider", password="pass-outsider")
+    o_attack = _card(other_catalogue, "Other fireball", "attack", full_effect="heavily_wounded", tags="fire")
+    o_defence = _card(other_catalogue, "Other shield", "defence")
+    stranger = Character.objects.create(event=other_event, player=outsider, name="Stranger", side=Side.DARK)
+    stranger2 = Character.objects.create(event=other_event, name="Second stranger", side=Side.LIGHT)
+    arm(stranger, o_attack, o_defence)
+    arm(stranger2, o_attack, o_defence)
+    other_prepared = _prepared(stranger, o_attack)
+    other_running = services.declare_aggression(
+        other_event, stranger, stranger2, o_attack.pk, user=other_organizer, nonce=nonce()
+    ).situation
+
+    w = SimpleNamespace(
+        event=event,
+        other_event=other_event,
+        character=character,
+        rival=rival,
+        attack=attack_card,
+        defence=defence_card,
+        spark=spark,
+        prepared=prepared,
+        running=running,
+        finished=finished,
+        stranger=stranger,
+        o_attack=o_attack,
+    )
+    player = personas["player"]
+    w.real = {
+        "event": [event.pk],
+        "character": [character.pk],
+        "token": [character.link_token],
+        "card": [attack_card.pk],
+        "role": [StaffRole.objects.get(event=event, user=referee).pk],
+        "entry": [PoolEntry.objects.get(character=character, card=attack_card).pk],
+        "prepared": [prepared.pk],
+        "situation": [running.pk, finished.pk],
+        "help": ["organizer"],
+        "uid": [urlsafe_base64_encode(force_bytes(player.pk))],
+        "reset": [default_token_generator.make_token(player)],
+    }
+    w.foreign = {
+        "event": other_event.pk,
+        "character": stranger.pk,
+        "token": stranger.link_token,
+        "card": o_attack.pk,
+        "role": StaffRole.objects.get(event=other_event, user=other_organizer).pk,
+        "entry": PoolEntry.objects.get(character=stranger, card=o_attack).pk,
+        "prepared": other_prepared.pk,
+        "situation": other_running.pk,
+    }
+    revoked = Character.objects.create(event=event, name="Revoked", link_active=False)
+    int_missing = [987654, int(HUGE)]
+    w.missing = {
+        "event": int_missing,
+        "character": int_missing,
+        "token": ["no-such-token", "t" * 200, revoked.link_token],
+        "card": int_missing,
+        "role": int_missing,
+        "entry": int_missing,
+        "prepared": int_missing,
+        "situation": int_missing,
+        "help": ["nobody"],
+        "uid": ["zz", "\u00ff" * 3],
+        "reset": ["bad-token"],
+    }
+    return w
+
+
+# --- the fingerprint ----------------------------------------------------------------------------
+
+FINGERPRINTED = (
+    (User, ("id", "username", "password", "email", "is_active", "is_staff", "is_superuser")),
+    (StaffRole, None),
+    (Event, None),
+    (Character, None),
+    (Catalogue, None),
+    (Card, None),
+    (CounterRule, None),
+    (PoolEntry, None),
+    (ArsenalCard, None),
+    (PreparedArsenal, None),
+    (PreparedArsenalCard, None),
+    # Every change of a situation's state bumps its version (duels.services.store.store_state).
+    (Situation, ("id", "version", "ended", "next_deadline")),
+    (LogEntry, ("id", "situation_id", "seq", "undone", "nonce")),
+)
+
+
+def fingerprint() -> str:
+    """Every row that a request could change, as one hash (counts, versions, conditions, arsenals...).
+
+    Plain SQL: it runs after every request, and the ORM would double the test's time.
+    """
+    tables = [
+        (model._meta.db_table, fields or [f.column for f in model._meta.concrete_fields])
+        for model, fields in FINGERPRINTED
+    ]
+    through = Situation.participants.through._meta
+    tables.append((through.db_table, [f.column for f in through.concrete_fields]))
+    rows = []
+    with connection.cursor() as cursor:
+        for table, columns in tables:
+            quoted = ", ".join(connection.ops.quote_name(c) for c in columns)
+            cursor.execute(f"SELECT {quoted} FROM {connection.ops.quote_name(table)} ORDER BY 1")
+            rows.append(cursor.fetchall())
+    return hashlib.sha256(repr(rows).encode()).hexdigest()
+
+
+# --- what each URL is -----------------------------------------------------------------------------
+
+# Who is in scope for the real ids of ``event``; ``OTHER_SCOPE`` for the ids of ``other_event``.
+ALL = frozenset({"anonymous", "player", "other_player", "referee", "organizer", "other_organizer"})
+SIGNED_IN = ALL - {"anonymous"}
+SCOPES = {
+    "public": ALL,
+    "signed_in": SIGNED_IN,
+    "organizer": frozenset({"organizer"}),
+    "staff": frozenset({"referee", "organizer"}),
+    "owner": frozenset({"player"}),
+    "token": ALL,
+}
+OTHER_SCOPE = {
+    "public": ALL,
+    "signed_in": SIGNED_IN,
+    "organizer": frozenset({"other_organizer"}),
+    "staff": frozenset({"other_organizer"}),
+    "owner": frozenset(),
+    "token": ALL,
+}
+
+Payload = Callable[[Any], dict[str, Any]]
+
+
+@dataclass
+class Spec:
+    scope: str
+    login: bool = True  # anonymous out of scope: a login redirect (else a 404)
+    methods: str = "GET POST"  # "GET": require_GET, "POST": require_POST
+    post_scope: str | None = None  # who may POST, when fewer than may GET
+    get: dict[str, Any] = field(default_factory=dict)  # query parameters the view reads
+    posts: list[Payload] = field(default_factory=list)  # well-formed bodies; garbage is made from them
+    params: dict[str, str] = field(default_factory=dict)  # path parameter -> kind, when not the default
+    lookups: bool = True  # an unknown path parameter is a 404
+    free_garbage: bool = False  # a garbage POST may legitimately change something (no input to refuse)
+
+
+PARAM_KINDS = {
+    "event_id": "event",
+    "character_id": "character",
+    "token": "token",
+    "card_id": "card",
+    "role_id": "role",
+    "entry_id": "entry",
+    "prepared_id": "prepared",
+    "situation_id": "situation",
+    "role": "help",
+    "uidb64": "uid",
+}

@@ -1,0 +1,271 @@
+"""Every URL of the project, what it reads and who may use it (``test_no_server_errors.py``).
+
+A ``Spec`` names the scope for the real ids of ``event`` (``SCOPES``), the query
+parameters the view reads, and well-formed POST bodies; the test derives the
+garbage from those bodies, one field at a time.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from duels.models import Situation
+from tests.services.kit import nonce
+from tests.web.no_server_errors_kit import Spec, uid_in_hand
+
+
+def _version(w: Any) -> int:
+    return Situation.objects.get(pk=w.running.pk).version
+
+
+def _fight(w: Any, **fields: Any) -> dict[str, Any]:
+    return {"version": _version(w), "nonce": nonce(), "duel": "0", **fields}
+
+
+def _shield_uid(w: Any) -> str:
+    return uid_in_hand(Situation.objects.get(pk=w.running.pk), w.rival, w.defence)
+
+
+def _event_form(w: Any) -> dict[str, Any]:
+    return {
+        "name": "Renamed",
+        "starts_on": "2026-12-05",
+        "ends_on": "2026-12-07",
+        "place": "Forest",
+        "description": "",
+        "catalogue": w.event.catalogue_id,
+        "registration_open": "on",
+        "answer_window_s": "15",
+        "situation_gap_s": "180",
+        "instant_attack_distance_m": "2",
+        "reactions_from_round": "2",
+        "duels_on": "on",
+    }
+
+
+def _character_form(w: Any) -> dict[str, Any]:
+    return {
+        "name": "Anton",
+        "player_username": "player",
+        "side": "light",
+        "kind": "mage",
+        "power_level": "5",
+        "arsenal_limit": "7",
+        "condition": "fit",
+        "status": "accepted",
+        "arrived": "on",
+    }
+
+
+def _card_form(w: Any) -> dict[str, Any]:
+    return {
+        "name_ru": "Новая карта",
+        "name_en": "New card",
+        "category": "spell",
+        "kind": "attack",
+        "magic_type": "fire",
+        "full_effect": "lightly_wounded",
+        "softened_effect": "",
+        "tags": "fire",
+        "action_kind": "standard",
+        "add_another": "1",
+    }
+
+
+def _characters_csv() -> SimpleUploadedFile:
+    return SimpleUploadedFile("characters.csv", b"name,side,power_level\nNewcomer,light,5\n", "text/csv")
+
+
+def _cards_csv() -> SimpleUploadedFile:
+    return SimpleUploadedFile("cards.csv", "name_ru,kind\nНовая,attack\n".encode(), "text/csv")
+
+
+def _rules_json() -> SimpleUploadedFile:
+    body = b'[{"defence_card": "Mage Shield", "attack_card": "", "attack_tag": "spark", "outcome": "softened"}]'
+    return SimpleUploadedFile("rules.json", body, "application/json")
+
+
+def _start(kind: str) -> Any:
+    def payload(w: Any) -> dict[str, Any]:
+        data = {"a": w.character.pk, "b": w.rival.pk, "kind": kind, "nonce": nonce(), "card": w.attack.pk}
+        if kind == "instant":
+            data.update(out_of_sight="yes", within_reach="no", max_rounds="3")
+        return data
+
+    return payload
+
+
+GET_ONLY, POST_ONLY = "GET", "POST"
+
+SPECS: dict[str, Spec] = {
+    # Everyone's pages and Django's account pages.
+    "home": Spec("public", login=False),
+    "help": Spec("public", login=False),
+    "help-role": Spec("public", login=False),
+    "signup": Spec(
+        "public",
+        login=False,
+        posts=[lambda w: {"username": "newcomer", "password1": "Xy-12345-long", "password2": "Xy-12345-long"}],
+    ),
+    "login": Spec(
+        "public", login=False, get={"next": "/"}, posts=[lambda w: {"username": "player", "password": "wrong"}]
+    ),
+    "logout": Spec("public", login=False, methods=POST_ONLY, posts=[lambda w: {"next": "/"}], free_garbage=True),
+    "password_change": Spec(
+        "signed_in",
+        posts=[lambda w: {"old_password": "wrong", "new_password1": "Ab-34567-long", "new_password2": "Ab-34567-long"}],
+    ),
+    "password_change_done": Spec("signed_in"),
+    "password_reset": Spec("public", login=False, posts=[lambda w: {"email": "nobody@example.org"}]),
+    "password_reset_done": Spec("public", login=False),
+    "password_reset_confirm": Spec(
+        "public",
+        login=False,
+        lookups=False,
+        params={"token": "reset"},
+        posts=[lambda w: {"new_password1": "Ab-34567-long", "new_password2": "other"}],
+    ),
+    "password_reset_complete": Spec("public", login=False),
+    # Events: players.
+    "events:apply": Spec(
+        "signed_in",
+        posts=[lambda w: {"name": "Newcomer", "side": "light", "kind": "mage", "power_level": "5", "application": ""}],
+    ),
+    "events:my-character": Spec("owner"),
+    "events:character-link": Spec("token", login=False),
+    # Events: organizers.
+    "events:event-create": Spec("signed_in", posts=[_event_form]),
+    "events:event-settings": Spec("organizer", posts=[_event_form]),
+    "events:organizer-home": Spec("organizer"),
+    "events:registration-toggle": Spec("organizer", methods=POST_ONLY, posts=[lambda w: {"open": "0"}]),
+    "events:applications": Spec("organizer", get={"show": "rejected"}),
+    "events:application-review": Spec(
+        "organizer", methods=POST_ONLY, posts=[lambda w: {"decision": "reject", "comment": "no"}]
+    ),
+    "events:staff": Spec("organizer", posts=[lambda w: {"username": "outsider", "role": "referee"}]),
+    "events:staff-remove": Spec("organizer", methods=POST_ONLY, free_garbage=True),
+    "events:characters": Spec(
+        "organizer",
+        get={
+            "q": "An",
+            "side": "light",
+            "kind": "mage",
+            "status": "accepted",
+            "condition": "fit",
+            "arrived": "no",
+            "power_level": "5",
+            "page": "1",
+        },
+    ),
+    "events:character-create": Spec("organizer", posts=[_character_form]),
+    "events:character-edit": Spec("organizer", posts=[_character_form]),
+    "events:link-revoke": Spec("organizer", methods=POST_ONLY, free_garbage=True),
+    "events:link-regenerate": Spec("organizer", methods=POST_ONLY, free_garbage=True),
+    "events:character-qr": Spec("organizer"),
+    "events:qr-sheet": Spec("organizer"),
+    "events:check-in": Spec("organizer", get={"q": "An"}),
+    "events:check-in-set": Spec("organizer", methods=POST_ONLY, posts=[lambda w: {"arrived": "1", "q": "An"}]),
+    "events:characters-import": Spec("organizer", posts=[lambda w: {"file": _characters_csv}]),
+    "events:characters-export": Spec("organizer", get={"format": "xlsx"}),
+    # Cards: the catalogue.
+    "cards:catalogue": Spec(
+        "staff", get={"q": "fire", "kind": "attack", "category": "spell", "magic_type": "fire", "tag": "fire"}
+    ),
+    "cards:catalogue-create": Spec(
+        "organizer", methods=POST_ONLY, posts=[lambda w: {"name": "New", "description": ""}]
+    ),
+    "cards:card-new": Spec("organizer", posts=[_card_form]),
+    "cards:card-edit": Spec("staff", post_scope="organizer", posts=[_card_form]),
+    "cards:card-delete": Spec("organizer", methods=POST_ONLY),
+    "cards:counter-matrix": Spec(
+        "staff",
+        post_scope="organizer",
+        posts=[
+            lambda w: {f"c-{w.defence.pk}-{w.attack.pk}": "softened", f"t-{w.defence.pk}-fire": "parried"},
+            lambda w: {f"c-{w.defence.pk}-{w.o_attack.pk}": "parried", f"t-{w.o_attack.pk}-fire": ""},
+        ],
+    ),
+    "cards:catalogue-import": Spec(
+        "organizer",
+        posts=[
+            lambda w: {"what": "cards", "file": _cards_csv, "file_format": ""},
+            lambda w: {"what": "rules", "file": _rules_json, "file_format": "json"},
+        ],
+    ),
+    "cards:catalogue-export": Spec("organizer", get={"what": "rules", "file_format": "json"}),
+    # Cards: the arsenal builder (Anton is in a running fight: arsenal changes are refused, D3).
+    "cards:arsenal-builder": Spec("organizer"),
+    "cards:arsenal-select": Spec(
+        "organizer",
+        methods=POST_ONLY,
+        posts=[
+            lambda w: {f"card_{w.attack.pk}": "1", "name": "Saved", "action": "save"},
+            lambda w: {f"card_{w.defence.pk}": "1", f"card_{w.o_attack.pk}": "1", "action": "build"},
+        ],
+    ),
+    "cards:pool-add": Spec("organizer", methods=POST_ONLY, posts=[lambda w: {"card": w.spark.pk, "copies": "2"}]),
+    "cards:pool-copies": Spec(
+        "organizer", methods=POST_ONLY, posts=[lambda w: {"copies": "3"}, lambda w: {"remove": "1"}]
+    ),
+    "cards:prepared-take": Spec("organizer", methods=POST_ONLY),
+    "cards:prepared-delete": Spec("organizer", methods=POST_ONLY, free_garbage=True),
+    "cards:arsenal-restore": Spec("organizer", methods=POST_ONLY),
+    "cards:arsenal-focus": Spec("organizer", methods=POST_ONLY, posts=[lambda w: {"card": w.defence.pk}]),
+    "cards:my-arsenal-restore": Spec("owner", methods=POST_ONLY),
+    "cards:my-prepared-take": Spec("owner", methods=POST_ONLY),
+    "cards:my-arsenal-build": Spec("owner", methods=POST_ONLY, posts=[lambda w: {f"card_{w.defence.pk}": "1"}]),
+    "cards:player-arsenal-restore": Spec("token", login=False, methods=POST_ONLY),
+    "cards:player-prepared-take": Spec("token", login=False, methods=POST_ONLY),
+    "cards:player-arsenal-build": Spec(
+        "token", login=False, methods=POST_ONLY, posts=[lambda w: {f"card_{w.defence.pk}": "1"}]
+    ),
+    # Fights: referees.
+    "duels:referee-home": Spec("staff", get={"q": "An"}),
+    "duels:start": Spec(
+        "staff",
+        get={"a": lambda w: w.character.pk, "b": lambda w: w.rival.pk, "with": lambda w: w.rival.pk},
+        posts=[_start("aggression"), _start("instant")],
+    ),
+    "duels:situation": Spec("staff", methods=GET_ONLY),
+    "duels:act": Spec(
+        "staff",
+        methods=POST_ONLY,
+        posts=[
+            lambda w: _fight(w, action="answer", fighter=w.rival.pk, card=_shield_uid(w)),
+            lambda w: _fight(w, action="attack", fighter=w.character.pk, card=f"{w.character.pk}:{w.attack.pk}:1"),
+            lambda w: _fight(w, action="confirm"),
+            lambda w: _fight(w, action="override", outcome="parried", reason="seen"),
+            lambda w: _fight(w, action="end_duel", reason="stopped"),
+            lambda w: _fight(
+                w,
+                action="round_choice",
+                fighter=w.character.pk,
+                go_on="yes",
+                arsenal="new",
+                **{f"pool-{w.attack.pk}": 1},
+            ),
+            lambda w: _fight(w, action="round_choice", fighter=w.character.pk, go_on="yes", arsenal="prepared-1"),
+        ],
+    ),
+    "duels:undo": Spec("staff", methods=POST_ONLY, posts=[lambda w: _fight(w, reason="mistake")]),
+    "duels:log": Spec("staff", methods=GET_ONLY, get={"page": "2"}),
+    "duels:export": Spec("staff", methods=GET_ONLY),
+    # Fights: players and spectators.
+    "duels:player-live": Spec("owner", login=False, methods=GET_ONLY),
+    "duels:player-focus": Spec(
+        "owner",
+        login=False,
+        methods=POST_ONLY,
+        posts=[lambda w: {"card": "", "version": _version(w), "nonce": nonce()}],
+    ),
+    "duels:player-live-token": Spec("token", login=False, methods=GET_ONLY),
+    "duels:player-focus-token": Spec(
+        "token",
+        login=False,
+        methods=POST_ONLY,
+        posts=[lambda w: {"card": "", "version": _version(w), "nonce": nonce()}],
+    ),
+    "duels:watch": Spec("public", login=False, methods=GET_ONLY),
+}

@@ -1,0 +1,371 @@
+"""Bad input gets a clear message, changes nothing, and is never a 500 - on every URL of the project.
+
+Every URL pattern (``get_resolver()``, without the admin's internals and ``i18n/``)
+is tried with the real ids of ``event`` (a running and a finished fight), ids
+that do not exist (one too large for any database integer) and ids of
+``other_event``, by every role, with GET and with POSTs: empty, well-formed,
+and garbage in every field the view reads (a string for an int, huge and
+negative numbers, unknown choices, a missing version or nonce, a 200-character
+nonce, NUL bytes, non-UTF-8 bytes, files that are not CSV/XLSX/JSON), with and
+without htmx headers. Each request runs in a savepoint that is rolled back, so
+every one meets the same world.
+
+Asserted: never a status >= 500; out of scope a 404 (anonymous on a login-only
+page: the login redirect); a view that needs a POST answers GET with 405 and a
+GET-only view answers POST with 405; in scope never a 404; a refused POST (4xx,
+an error message, a form with errors) and every GET leave the database as it
+was (``fingerprint``).
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.contrib import messages
+from django.db import transaction
+from django.forms import BaseForm
+from django.test import Client
+from django.test.utils import ContextList
+from django.urls import URLResolver, get_resolver, reverse
+
+from duels.views_common import Alert
+from tests.web.no_server_errors_kit import (
+    FIELD_GARBAGE,
+    GARBAGE,
+    LONG_NONCE,
+    NOT_UTF8,
+    OTHER_SCOPE,
+    PARAM_KINDS,
+    SCOPES,
+    Spec,
+    bad_files,
+    build_world,
+    fingerprint,
+)
+from tests.web.no_server_errors_urls import SPECS
+
+pytestmark = pytest.mark.django_db
+
+ROLES = ("anonymous", "player", "other_player", "referee", "organizer", "other_organizer")
+HX = {"HX-Request": "true"}
+GET_HEADERS = [
+    HX,
+    {**HX, "HX-Target": "check-in-list"},
+    {**HX, "HX-Target": "search-results"},
+    {**HX, "HX-Target": "running"},
+    {**HX, "HX-Target": "\u00ff" * 300},
+    {**HX, "If-None-Match": '"x", *, W/"garbage'},
+    {"If-None-Match": "*", "Accept-Language": "xx-YY;q=abc, ru;q=2"},
+]
+RAW_QUERY = "?q=%FF%FE&page=%C3%28&format=%80&show=%FF&a=%FF&b=%FF&with=%00&what=%FF&file_format=%FF&next=%FF"
+
+
+def url_patterns() -> list[tuple[str, str, tuple[str, ...]]]:
+    """(name, route, path parameters) of every URL but the admin's and i18n/."""
+
+    def walk(patterns: Any, prefix: str, namespace: str) -> Iterator[tuple[str, str, tuple[str, ...]]]:
+        for pattern in patterns:
+            route = prefix + str(pattern.pattern)
+            if isinstance(pattern, URLResolver):
+                if not route.startswith(("admin/", "i18n/")):
+                    inner = ":".join(filter(None, [namespace, pattern.namespace]))
+                    yield from walk(pattern.url_patterns, route, inner)
+            else:
+                name = ":".join(filter(None, [namespace, pattern.name])) if pattern.name else route
+                yield name, route, tuple(pattern.pattern.converters)
+
+    return list(walk(get_resolver().url_patterns, "", ""))
+
+
+URLS = url_patterns()
+
+
+def test_every_url_is_tried():
+    """A new URL fails here until it has a Spec (who may use it, what it reads)."""
+    assert {name for name, _route, _params in URLS} == set(SPECS)
+
+
+# --- sending --------------------------------------------------------------------------------------
+
+
+def _short(value: Any) -> str:
+    text = repr(value() if callable(value) else value)
+    return text if len(text) < 40 else text[:37] + "..."
+
+
+def _origin(exc: BaseException) -> str:
+    frames = [
+        f
+        for f in traceback.extract_tb(exc.__traceback__)
+        if "/work/main/" in f.filename and "/tests/" not in f.filename and "/.venv/" not in f.filename
+    ]
+    frame = frames[-1] if frames else traceback.extract_tb(exc.__traceback__)[-1]
+    return f"{frame.filename.rsplit('/work/main/', 1)[-1]}:{frame.lineno}"
+
+
+def refused(response: Any) -> bool:
+    """4xx, a non-success message, a bound form with errors, or a danger/warning alert of the fight pages."""
+    if 400 <= response.status_code < 500:
+        return True
+    storage = getattr(response.wsgi_request, "_messages", None)
+    if any(m.level != messages.SUCCESS for m in getattr(storage, "_queued_messages", [])):
+        return True
+    contexts = response.context if isinstance(response.context, ContextList) else [response.context]
+    for context in filter(None, contexts):
+        for value in context.flatten().values():
+            if isinstance(value, BaseForm) and value.is_bound and value.errors:
+                return True
+            if isinstance(value, Alert) and value.level in ("danger", "warning"):
+                return True
+    return False
+
+
+class Probe:
+    """Sends requests for one URL name, each in a rolled-back savepoint, and collects what went wrong."""
+
+    def __init__(self, clients: dict[str, Client]) -> None:
+        self.clients = clients
+        self.before = fingerprint()
+        self.problems: list[str] = []
+        self.accepted: list[str] = []
+        self.seen: set[str] = set()
+        self.count = 0
+
+    def send(
+        self,
+        role: str,
+        method: str,
+        url: str,
+        data: Any = None,
+        *,
+        headers: dict | None = None,
+        raw: bytes | None = None,
+    ) -> tuple[Any, bool, str]:
+        client = self.clients[role]
+        where = f"{role} {method} {url} {_short(data) if data else ''}{' hx' if headers else ''}"
+        cookies = {key: morsel.value for key, morsel in client.cookies.items()}
+        self.count += 1
+        try:
+            with transaction.atomic():
+                if raw is not None:
+                    response = client.generic(
+                        method, url, raw, content_type="application/x-www-form-urlencoded", headers=headers
+                    )
+                elif method == "GET":
+                    response = client.get(url, data, headers=headers)
+                else:
+                    body = {k: v() if callable(v) else v for k, v in (data or {}).items()}
+                    response = client.post(url, body, headers=headers)
+                changed = fingerprint() != self.before
+                transaction.set_rollback(True)
+        except Exception as exc:  # the test client re-raises a view's exception: that is the 500
+            self.problems.append(f"500 {where}: {type(exc).__name__}: {str(exc)[:150]} at {_origin(exc)}")
+            return None, False, where
+        finally:
+            # A logout or a failed login must not change who the next request is.
+            client.cookies.clear()
+            for key, value in cookies.items():
+                client.cookies[key] = value
+        if response.status_code >= 500:
+            self.problems.append(f"{response.status_code} {where}")
+        elif changed and (method == "GET" or refused(response)):
+            self.problems.append(f"changed the database on a refused or GET request ({response.status_code}): {where}")
+        return response, changed, where
+
+    def expect(self, response: Any, where: str, wanted: str | None) -> None:
+        """``wanted``: "404", "405", "login", "found" (anything but a 404) or None (anything below 500)."""
+        if response is None or wanted is None:
+            return
+        status = response.status_code
+        if wanted == "login":
+            ok = status == 302 and response["Location"].startswith(reverse("login"))
+        elif wanted == "found":
+            ok = status not in (404, 405)
+        else:
+            ok = status == int(wanted)
+        if not ok:
+            self.problems.append(f"expected {wanted}, got {status}: {where}")
+
+
+# --- what to send ---------------------------------------------------------------------------------
+
+
+def variants(spec: Spec, params: tuple[str, ...], w: Any) -> Iterator[tuple[str, dict, frozenset, frozenset]]:
+    """(label, path kwargs, roles in scope for GET, roles in scope for POST)."""
+    kinds = {p: spec.params.get(p, PARAM_KINDS[p]) for p in params}
+    post_scope = spec.post_scope or spec.scope
+    real = {p: w.real[k][0] for p, k in kinds.items()}
+    yield "real", real, SCOPES[spec.scope], SCOPES[post_scope]
+    for p, kind in kinds.items():
+        for extra in w.real[kind][1:]:
+            yield f"real {p}={extra}", {**real, p: extra}, SCOPES[spec.scope], SCOPES[post_scope]
+    nobody: frozenset[str] = frozenset()
+    for p, kind in kinds.items():
+        for missing in w.missing[kind]:
+            scope = nobody if spec.lookups else SCOPES[spec.scope]
+            yield f"missing {p}", {**real, p: missing}, scope, scope if not spec.lookups else nobody
+    if params and all(kind in w.foreign for kind in kinds.values()):
+        foreign = {p: w.foreign[k] for p, k in kinds.items()}
+        yield "foreign", foreign, OTHER_SCOPE[spec.scope], OTHER_SCOPE[post_scope]
+        if len(params) > 1:
+            for p in params:
+                yield f"foreign {p}", {**real, p: foreign[p]}, nobody, nobody
+
+
+def wanted_for(spec: Spec, method: str, role: str, in_scope: bool, plain: bool) -> str | None:
+    anonymous_redirect = role == "anonymous" and spec.login
+    if spec.methods in ("GET", "POST") and method != spec.methods:
+        return "login" if anonymous_redirect else "405"
+    if in_scope:
+        return "found" if plain else None
+    return "login" if anonymous_redirect else "404"
+
+
+def garbage_bodies(spec: Spec, w: Any) -> Iterator[tuple[str, dict]]:
+    """Each field of the well-formed bodies missing or replaced by garbage (once per field), then all at once."""
+    tried: set[str] = set()
+    for payload in spec.posts:
+        base = payload(w)
+        for key in base:
+            if key in tried:
+                continue
+            tried.add(key)
+            yield f"without {key}", {k: v for k, v in base.items() if k != key}
+            values: list[Any] = [*bad_files(), "abc"] if key == "file" else list(FIELD_GARBAGE)
+            if key == "nonce":
+                values.append(LONG_NONCE)
+            for value in values:
+                yield f"{key}={_short(value)}", {**base, key: value}
+        for value in GARBAGE:
+            yield f"all={_short(value)}", {k: value for k in base}
+
+
+def get_queries(spec: Spec, w: Any) -> Iterator[dict]:
+    base = {k: v(w) if callable(v) else v for k, v in spec.get.items()}
+    for key in base:
+        yield {k: v for k, v in base.items() if k != key}
+        for value in FIELD_GARBAGE:
+            yield {**base, key: value}
+    for value in GARBAGE:
+        yield {k: value for k in base}
+    yield base
+
+
+# --- the test -------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def world(personas, event, other_event, character, rival, attack_card, defence_card, monkeypatch):
+    monkeypatch.setattr("duels.services.store.schedule_expiry", lambda situation_id, deadline: None)
+    return build_world(personas, event, other_event, character, rival, (attack_card, defence_card))
+
+
+@pytest.mark.parametrize(("name", "route", "params"), URLS, ids=[name for name, _r, _p in URLS])
+def test_no_server_error_and_nothing_changed_by_bad_input(name, route, params, world, personas, as_user):
+    spec = SPECS[name]
+    probe = Probe({role: as_user(personas[role]) for role in ROLES})
+    for label, kwargs, scope, post_scope in variants(spec, params, world):
+        url = reverse(name, kwargs=kwargs)
+        in_scope_roles = [r for r in ROLES if r in post_scope]
+        primary = "organizer" if "organizer" in in_scope_roles else (in_scope_roles or ["anonymous"])[-1]
+        for index, role in enumerate(ROLES):
+            if label.startswith("missing") and label in probe.seen and role not in (primary, "anonymous"):
+                continue  # the further unknown ids of a parameter: two roles are enough
+            headers = HX if index % 2 else None
+            if label == "real" and role == primary:
+                thorough(probe, spec, role, url, world, scope, post_scope)
+            elif label == "real" and role in scope | post_scope:
+                try_in_scope(probe, spec, role, url, world, scope, post_scope)
+            else:
+                # Out of scope (or an unknown id): the page and a well-formed POST, each once.
+                if spec.methods != "POST" or label == "real":
+                    response, _changed, where = probe.send(role, "GET", url, headers=headers)
+                    probe.expect(response, where, wanted_for(spec, "GET", role, role in scope, plain=not headers))
+                if spec.methods != "GET" or label == "real":
+                    body = spec.posts[0](world) if spec.posts else {}
+                    response, _changed, where = probe.send(role, "POST", url, body, headers=headers)
+                    probe.expect(response, where, wanted_for(spec, "POST", role, role in post_scope, plain=False))
+        probe.seen.add(label)
+    if probe.accepted and not spec.free_garbage:
+        print(f"\n{name}: garbage accepted and saved:\n  " + "\n  ".join(probe.accepted[:30]))
+    print(f"\n{name}: {probe.count} requests")
+    assert not probe.problems, f"{len(probe.problems)} problems:\n" + "\n".join(probe.problems[:60])
+
+
+def try_in_scope(
+    probe: Probe, spec: Spec, role: str, url: str, w: Any, scope: frozenset, post_scope: frozenset
+) -> None:
+    """Another role in scope: the page (plain and htmx), the well-formed bodies and all-garbage ones."""
+    for headers in (None, HX) if spec.methods != "POST" else (HX,):
+        response, _changed, where = probe.send(role, "GET", url, headers=headers)
+        probe.expect(response, where, wanted_for(spec, "GET", role, role in scope, plain=headers is None))
+    bodies = [payload(w) for payload in spec.posts] or [{}]
+    bodies += [{k: "abc" for k in body} for body in bodies]
+    for number, body in enumerate(bodies):
+        response, _changed, where = probe.send(role, "POST", url, body, headers=HX if number % 2 else None)
+        probe.expect(response, where, wanted_for(spec, "POST", role, role in post_scope, plain=False))
+
+
+def thorough(probe: Probe, spec: Spec, role: str, url: str, w: Any, scope: frozenset, post_scope: frozenset) -> None:
+    """The role that may do most: every header, every garbage query and body."""
+    for headers in [None, *(GET_HEADERS if spec.methods != "POST" else [HX])]:
+        response, _changed, where = probe.send(role, "GET", url, headers=headers)
+        probe.expect(response, where, wanted_for(spec, "GET", role, role in scope, plain=headers is None))
+    if spec.methods != "POST":
+        for query in get_queries(spec, w):
+            probe.send(role, "GET", url, query, headers=HX if probe.count % 2 else None)
+        probe.send(role, "GET", url + RAW_QUERY)
+    wanted = wanted_for(spec, "POST", role, role in post_scope, plain=False)
+    bodies = [("empty", {})] + [(f"base {n}", payload(w)) for n, payload in enumerate(spec.posts)]
+    if spec.methods != "GET":
+        bodies += list(garbage_bodies(spec, w))
+    for what, body in bodies:
+        response, changed, where = probe.send(role, "POST", url, body, headers=HX if probe.count % 2 else None)
+        probe.expect(response, where, wanted)
+        if changed and response is not None and not what.startswith(("base", "empty")) and not refused(response):
+            probe.accepted.append(f"{what}: {where} -> {response.status_code}")
+    response, _changed, where = probe.send(role, "POST", url, raw=NOT_UTF8, headers=HX)
+    probe.expect(response, where, wanted)
+
+
+# --- the bugs this test found, each as its own case ----------------------------------------------
+
+
+@pytest.mark.parametrize("value", [None, "", "yes", "abc", "\x00"])
+def test_registration_toggle_refuses_anything_but_the_buttons_values(value, event, organizer, as_user):
+    """Was: any value but "1" (or none) closed the registration, with a success message."""
+    client = as_user(organizer)
+    response = client.post(
+        reverse("events:registration-toggle", args=[event.pk]), {} if value is None else {"open": value}
+    )
+    event.refresh_from_db()
+    assert event.registration_open is True
+    assert response.status_code == 302
+    assert "Nothing was changed" in client.get(response["Location"]).content.decode()
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+@pytest.mark.parametrize("value", [None, "", "true", "-1"])
+def test_check_in_refuses_anything_but_the_buttons_values(value, htmx, event, organizer, character, as_user):
+    """Was: a POST without "arrived" (or with any other value) took back an arrival."""
+    character.check_in()
+    arrived_at = character.arrived_at
+    client = as_user(organizer)
+    data = {} if value is None else {"arrived": value}
+    response = client.post(reverse("events:check-in-set", args=[character.pk]), data, headers=HX if htmx else None)
+    character.refresh_from_db()
+    assert (character.arrived, character.arrived_at) == (True, arrived_at)
+    if htmx:
+        assert response.status_code == 400
+    else:
+        assert "Nothing was changed" in client.get(response["Location"]).content.decode()
+
+
+def test_check_in_search_with_a_nul_byte(event, organizer, character, as_user):
+    """Was a 500 on PostgreSQL ("text fields cannot contain NUL"); the NUL is ignored."""
+    response = as_user(organizer).get(reverse("events:check-in", args=[event.pk]), {"q": "An\x00"})
+    assert response.status_code == 200
+    assert "Anton" in response.content.decode()
