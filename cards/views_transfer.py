@@ -84,7 +84,13 @@ def _report(result: Result) -> list[RowReport]:
 def catalogue_import(request: HttpRequest, event_id: int) -> HttpResponse:
     event, catalogue = _event_catalogue(request, event_id)
     form = ImportForm(request.POST or None, request.FILES or None)
-    context: dict[str, object] = {"event": event, "catalogue": catalogue, "form": form, "export_form": ExportForm()}
+    context: dict[str, object] = {
+        "event": event,
+        "catalogue": catalogue,
+        "can_edit": True,  # the layout's organizer links: only organizers reach this page
+        "form": form,
+        "export_form": ExportForm(),
+    }
     if request.method == "POST" and form.is_valid():
         what, file_format = form.cleaned_data["what"], form.cleaned_data["file_format"]
         try:

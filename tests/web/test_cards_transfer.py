@@ -215,3 +215,9 @@ def test_bad_export_parameters_are_a_message_not_an_error(org, event):
     response = org.get(reverse("cards:catalogue-export", args=[event.pk]), {"what": "x"}, follow=True)
     assert response.status_code == 200
     assert "Choose what to export" in response.content.decode()
+
+
+def test_the_import_page_has_the_organizers_links(org, event):
+    page = org.get(reverse("cards:catalogue-import", args=[event.pk])).content.decode()
+    assert f'href="{reverse("events:organizer-home", args=[event.pk])}"' in page
+    assert f'href="{reverse("events:characters", args=[event.pk])}"' in page
