@@ -67,6 +67,12 @@ def refusal(err: Any) -> Alert:
     return Alert("danger", explain(err))
 
 
+def form_problem(form: Any) -> Alert:
+    """A malformed request in words: the form's own messages."""
+    messages = [str(m) for errors in form.errors.values() for m in errors]
+    return Alert("danger", " ".join(messages) or gettext("The request was incomplete."))
+
+
 def conflict() -> Alert:
     return Alert("warning", gettext("Another referee acted first — here is the fresh state. Nothing was changed."))
 

@@ -29,6 +29,7 @@ from duels.presenters_log import describe
 from duels.views_common import (
     Alert,
     conflict,
+    form_problem,
     not_modified,
     refusal,
     render_live,
@@ -116,20 +117,20 @@ def _done(request: HttpRequest, situation: Situation) -> HttpResponse:
     return redirect("duels:situation", situation.pk)
 
 
-def _change(request: HttpRequest, situation: Situation, call: Callable[[], object]) -> HttpResponse:
-    """Run one service call; a stale page is a 409, a refusal a 422, both over the fresh state."""
+def _submit(
+    request: HttpRequest, situation: Situation, form: Any, call: Callable[[dict[str, Any]], object]
+) -> HttpResponse:
+    """Check the form, then run one service call with its data; over the fresh state, a malformed
+    request is a 400, a stale page a 409 and a refusal a 422."""
+    if not form.is_valid():
+        return _refused(request, situation, form_problem(form), 400)
     try:
-        call()
+        call(form.cleaned_data)
     except services.StaleVersion:
         return _refused(request, situation, conflict(), 409)
     except (engine.RuleError, services.ServiceError) as err:
         return _refused(request, situation, refusal(err), 422)
     return _done(request, situation)
-
-
-def _form_problem(form: Any) -> Alert:
-    messages = [str(m) for errors in form.errors.values() for m in errors]
-    return Alert("danger", " ".join(messages) or gettext("The request was incomplete."))
 
 
 @login_required
@@ -140,13 +141,11 @@ def act(request: HttpRequest, situation_id: int) -> HttpResponse:
     if form_class is None:
         return _refused(request, situation, Alert("danger", gettext("Unknown action.")), 400)
     form = form_class(request.POST, event_id=situation.event_id)
-    if not form.is_valid():
-        return _refused(request, situation, _form_problem(form), 400)
-    d = form.cleaned_data
-    return _change(
+    return _submit(
         request,
         situation,
-        lambda: services.perform(
+        form,
+        lambda d: services.perform(
             situation.pk, form.command(), user=request.user, seen_version=d["version"], nonce=d["nonce"]
         ),
     )
@@ -156,14 +155,11 @@ def act(request: HttpRequest, situation_id: int) -> HttpResponse:
 @require_POST
 def undo(request: HttpRequest, situation_id: int) -> HttpResponse:
     situation = situation_for_staff(request.user, situation_id)
-    form = UndoForm(request.POST)
-    if not form.is_valid():
-        return _refused(request, situation, _form_problem(form), 400)
-    d = form.cleaned_data
-    return _change(
+    return _submit(
         request,
         situation,
-        lambda: services.undo_last(
+        UndoForm(request.POST),
+        lambda d: services.undo_last(
             situation.pk, user=request.user, reason=d["reason"], seen_version=d["version"], nonce=d["nonce"]
         ),
     )

@@ -13,7 +13,7 @@ from duels import engine, services
 from duels.forms import ChooseFightersForm, SearchForm, StartForm
 from duels.models import Situation
 from duels.presenters import REFEREE, CardView, Viewer, card_ids, card_names, present
-from duels.views_common import Alert, arsenal_hand, new_nonce, refusal
+from duels.views_common import arsenal_hand, form_problem, new_nonce, refusal
 from events.access import event_for_referee
 from events.models import Character, Event
 
@@ -141,7 +141,7 @@ def start(request: HttpRequest, event_id: int) -> HttpResponse:
             else:
                 return redirect("duels:situation", performed.situation.pk)
         else:
-            context["alert"] = Alert("danger", " ".join(str(m) for e in form.errors.values() for m in e))
+            context["alert"] = form_problem(form)
             status = 400
     context.update(
         attacker=sides[0],
