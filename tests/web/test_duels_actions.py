@@ -264,23 +264,9 @@ def test_D3_ARSENAL_a_new_arsenal_beyond_the_pool_is_refused(as_user, referee, b
     assert response.status_code == 400
     assert "the pool holds only 2" in response.content.decode()
     assert "Fireball" in response.content.decode() or "Огненный шар" in response.content.decode()
-    assert Situation.objects.get(pk=between_rounds.pk).version == version
-
-
-def test_D3_ARSENAL_the_round_choice_names_the_card_as_the_arsenal_builder_does(
-    as_user, referee, between_rounds, character, attack_card
-):
-    response = post_action(
-        as_user(referee),
-        between_rounds,
-        action="round_choice",
-        duel=0,
-        fighter=character.pk,
-        go_on="yes",
-        arsenal="new",
-        **{f"pool-{attack_card.pk}": 3},
-    )
+    # Named through the one explainer, as the arsenal builder names it.
     assert "The arsenal has 3 copies of card «Fireball»; the pool holds only 2." in response.content.decode()
+    assert Situation.objects.get(pk=between_rounds.pk).version == version
 
 
 def test_D12_a_fighter_who_stops_ends_the_duel(as_user, referee, between_rounds, character, rival):
