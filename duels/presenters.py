@@ -251,13 +251,18 @@ class SituationView:
         return (open_ or theirs or [None])[-1]
 
 
+MAX_ID = 2**63 - 1  # the largest database id (a signed 64-bit integer)
+
+
 def card_ids(state: Situation) -> set[int]:
     return {face.card_id for face in state.cards.values()}
 
 
 def card_names(ids: Iterable[int]) -> dict[int, str]:
     """Catalogue names in the active language, in one query (a fight's faces keep the language they joined in)."""
-    return {card.pk: card.name for card in Card.objects.filter(pk__in=set(ids)).only("name_ru", "name_en")}
+    # A refused request may name an id no row can have (a hand-edited uid): SQLite cannot even look it up.
+    wanted = {card_id for card_id in ids if 0 < card_id <= MAX_ID}
+    return {card.pk: card.name for card in Card.objects.filter(pk__in=wanted).only("name_ru", "name_en")}
 
 
 class _Builder:

@@ -106,6 +106,11 @@ def build_world(personas: dict[str, User | None], event: Event, other_event: Eve
     arm(character, (attack_card, 2), defence_card)
     arm(rival, spark, defence_card)
     prepared = _prepared(character, attack_card, defence_card)
+    # The player's second character, in no fight: arsenal changes get past the D3 guard to the checks behind it.
+    free = Character.objects.create(event=event, player=personas["player"], name="Boris", side=Side.LIGHT)
+    arm(free, (attack_card, 2), defence_card, spark)
+    free_prepared = _prepared(free, attack_card, defence_card)
+    Character.objects.filter(pk=free.pk).update(focus_card=defence_card)
 
     earlier = timezone.now() - dt.timedelta(hours=2)
     finished = services.declare_aggression(event, character, rival, None, user=referee, nonce=nonce(), now=earlier)
@@ -146,19 +151,34 @@ def build_world(personas: dict[str, User | None], event: Event, other_event: Eve
         o_attack=o_attack,
     )
     player = personas["player"]
-    w.real = {
-        "event": [event.pk],
-        "character": [character.pk],
-        "token": [character.link_token],
-        "card": [attack_card.pk],
-        "role": [StaffRole.objects.get(event=event, user=referee).pk],
-        "entry": [PoolEntry.objects.get(character=character, card=attack_card).pk],
-        "prepared": [prepared.pk],
-        "situation": [running.pk, finished.pk],
-        "help": ["organizer"],
-        "uid": [urlsafe_base64_encode(force_bytes(player.pk))],
-        "reset": [default_token_generator.make_token(player)],
+    common = {
+        "event": event.pk,
+        "card": attack_card.pk,
+        "role": StaffRole.objects.get(event=event, user=referee).pk,
+        "help": "organizer",
+        "uid": urlsafe_base64_encode(force_bytes(player.pk)),
+        "reset": default_token_generator.make_token(player),
     }
+    fighting = {
+        **common,
+        "character": character.pk,
+        "token": character.link_token,
+        "entry": PoolEntry.objects.get(character=character, card=attack_card).pk,
+        "prepared": prepared.pk,
+    }
+    # Each a consistent set of real ids: the free character, the fighting one, the finished fight.
+    w.reals = [
+        {
+            **common,
+            "character": free.pk,
+            "token": free.link_token,
+            "entry": PoolEntry.objects.get(character=free, card=attack_card).pk,
+            "prepared": free_prepared.pk,
+            "situation": running.pk,
+        },
+        {**fighting, "situation": running.pk},
+        {**fighting, "situation": finished.pk},
+    ]
     w.foreign = {
         "event": other_event.pk,
         "character": stranger.pk,

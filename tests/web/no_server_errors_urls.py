@@ -13,7 +13,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from duels.models import Situation
 from tests.services.kit import nonce
-from tests.web.no_server_errors_kit import Spec, uid_in_hand
+from tests.web.no_server_errors_kit import HUGE, Spec, uid_in_hand
 
 
 def _version(w: Any) -> int:
@@ -185,6 +185,7 @@ SPECS: dict[str, Spec] = {
         posts=[
             lambda w: {f"c-{w.defence.pk}-{w.attack.pk}": "softened", f"t-{w.defence.pk}-fire": "parried"},
             lambda w: {f"c-{w.defence.pk}-{w.o_attack.pk}": "parried", f"t-{w.o_attack.pk}-fire": ""},
+            lambda w: {f"c-{HUGE}-{HUGE}": "parried", f"t-{HUGE}-fire": "parried", "c--": "", "t-": ""},
         ],
     ),
     "cards:catalogue-import": Spec(
@@ -203,6 +204,7 @@ SPECS: dict[str, Spec] = {
         posts=[
             lambda w: {f"card_{w.attack.pk}": "1", "name": "Saved", "action": "save"},
             lambda w: {f"card_{w.defence.pk}": "1", f"card_{w.o_attack.pk}": "1", "action": "build"},
+            lambda w: {f"card_{HUGE}": "1", "card_-1": "1", "card_": "1"},
         ],
     ),
     "cards:pool-add": Spec("organizer", methods=POST_ONLY, posts=[lambda w: {"card": w.spark.pk, "copies": "2"}]),
@@ -247,6 +249,12 @@ SPECS: dict[str, Spec] = {
                 **{f"pool-{w.attack.pk}": 1},
             ),
             lambda w: _fight(w, action="round_choice", fighter=w.character.pk, go_on="yes", arsenal="prepared-1"),
+            # Ids no database row can have, where the form takes them apart itself.
+            lambda w: _fight(w, action="attack", fighter=w.character.pk, card=f"{w.character.pk}:{HUGE}:0"),
+            lambda w: _fight(
+                w, action="round_choice", fighter=HUGE, go_on="yes", arsenal=f"prepared-{HUGE}", **{f"pool-{HUGE}": 1}
+            ),
+            lambda w: _fight(w, action="round_choice", fighter=w.character.pk, go_on="yes", **{f"pool-{HUGE}": 1}),
         ],
     ),
     "duels:undo": Spec("staff", methods=POST_ONLY, posts=[lambda w: _fight(w, reason="mistake")]),
@@ -258,7 +266,11 @@ SPECS: dict[str, Spec] = {
         "owner",
         login=False,
         methods=POST_ONLY,
-        posts=[lambda w: {"card": "", "version": _version(w), "nonce": nonce()}],
+        posts=[
+            lambda w: {"card": "", "version": _version(w), "nonce": nonce()},
+            lambda w: {"card": f"{w.character.pk}:{HUGE}:0", "version": _version(w), "nonce": nonce()},
+            lambda w: {"card": HUGE, "nonce": nonce()},
+        ],
     ),
     "duels:player-live-token": Spec("token", login=False, methods=GET_ONLY),
     "duels:player-focus-token": Spec(
