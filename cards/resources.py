@@ -7,12 +7,17 @@ catalogue, counter rules by (defence card, attack card or tag): importing again
 updates instead of duplicating.
 """
 
+from dataclasses import dataclass, field
 from typing import Any
 
+import tablib
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 from import_export import fields, resources, widgets
+from import_export.formats import base_formats
+from import_export.results import Result
 
 from cards.forms import CARD_FIELDS, normalise_tags
 from cards.models import Card, Catalogue, CounterRule, Effect
@@ -20,6 +25,11 @@ from events.resources import ChoiceWidget
 
 CARD_COLUMNS = CARD_FIELDS
 RULE_COLUMNS = ("defence_card", "attack_card", "attack_tag", "outcome")
+FORMATS: dict[str, type[base_formats.TablibFormat]] = {
+    "csv": base_formats.CSV,
+    "xlsx": base_formats.XLSX,
+    "json": base_formats.JSON,
+}
 
 
 class CardByName(widgets.ForeignKeyWidget):
@@ -141,3 +151,74 @@ def expected_columns(what: str) -> tuple[str, ...]:
 def required_columns(what: str) -> tuple[str, ...]:
     """Cards are matched by name, so only the name column is needed; a rule needs all its columns."""
     return ("name_ru",) if what == "cards" else RULE_COLUMNS
+
+
+class UnreadableFile(ValueError):
+    """The file as a whole cannot be read; nothing was imported."""
+
+
+@dataclass
+class RowReport:
+    number: int  # 1 is the first row under the header; 0 the file as a whole
+    errors: list[str]
+
+
+@dataclass
+class ImportOutcome:
+    report: list[RowReport] = field(default_factory=list)
+    created: int = 0
+    updated: int = 0
+
+
+def read_file(raw: bytes, file_format: str, what: str) -> tablib.Dataset:
+    fmt = FORMATS[file_format]()
+    try:
+        content: bytes | str = raw if fmt.is_binary() else raw.decode("utf-8-sig")
+        dataset = fmt.create_dataset(content)
+    except UnicodeDecodeError:
+        raise UnreadableFile(_("The file is not UTF-8 text; save the CSV or JSON as UTF-8.")) from None
+    except Exception:
+        # tablib and openpyxl raise many kinds of errors for a damaged file; all mean the same to the user.
+        raise UnreadableFile(_("The file cannot be read as %(format)s.") % {"format": file_format.upper()}) from None
+    headers = [str(h).strip() if h is not None else "" for h in (dataset.headers or [])]
+    missing = [c for c in required_columns(what) if c not in headers]
+    if missing or not len(dataset):
+        raise UnreadableFile(
+            _("The file needs a header row with the columns %(columns)s, and at least one row below it.")
+            % {"columns": ", ".join(expected_columns(what))}
+        )
+    dataset.headers = headers
+    return dataset
+
+
+def _report(result: Result) -> list[RowReport]:
+    rows: dict[int, list[str]] = {}
+    for invalid in result.invalid_rows:
+        for column, errors in invalid.field_specific_errors.items():
+            rows.setdefault(invalid.number, []).extend(f"{column}: {e}" for e in errors)
+        rows.setdefault(invalid.number, []).extend(invalid.non_field_specific_errors)
+    for number, errors in result.row_errors():
+        rows.setdefault(number, []).extend(str(e.error) for e in errors)
+    report = [RowReport(number, errors) for number, errors in sorted(rows.items())]
+    if result.base_errors:
+        report.insert(0, RowReport(0, [str(e.error) for e in result.base_errors]))
+    return report
+
+
+def import_file(catalogue: Catalogue, what: str, raw: bytes, file_format: str) -> ImportOutcome:
+    """All or nothing: any bad row rolls the whole file back and is reported. Raises ``UnreadableFile``."""
+    dataset = read_file(raw, file_format, what)
+    with transaction.atomic():
+        result = resource_for(what, catalogue).import_data(
+            dataset, use_transactions=True, rollback_on_validation_errors=True
+        )
+        if result.has_errors() or result.has_validation_errors():
+            transaction.set_rollback(True)
+            return ImportOutcome(report=_report(result))
+    return ImportOutcome(created=result.totals.get("new", 0), updated=result.totals.get("update", 0))
+
+
+def export_file(catalogue: Catalogue, what: str, file_format: str) -> tuple[bytes | str, str, str]:
+    """The catalogue's cards or counter rules as (content, content type, file extension)."""
+    fmt = FORMATS[file_format]()
+    return fmt.export_data(resource_for(what, catalogue).export()), fmt.get_content_type(), fmt.get_extension()
