@@ -61,7 +61,7 @@ def referee_home(request: HttpRequest, event_id: int) -> HttpResponse:
 
 
 @dataclass
-class Side:
+class StartingFighter:
     """One of the two characters as the start page shows them to the referee."""
 
     character: Character
@@ -78,19 +78,19 @@ class Side:
         return list(seen.items())
 
 
-def _side(character: Character) -> Side:
+def _starting_fighter(character: Character) -> StartingFighter:
     """The hand the fight will use: the running situation's, or the character's current arsenal."""
     situation = services.active_situation_for(character)
-    side = Side(character=character, situation=situation)
+    fighter = StartingFighter(character=character, situation=situation)
     if situation is not None:
         state = services.state_of(situation)
         if character.pk in state.fighters:
             view = present(state, REFEREE_VIEW, card_names(card_ids(state))).by_id[character.pk]
-            side.hand, side.focus = view.hand or [], view.focus
-            return side
-    side.hand = arsenal_hand(character)
-    side.focus = next((card for card in side.hand if card.focused), None)
-    return side
+            fighter.hand, fighter.focus = view.hand or [], view.focus
+            return fighter
+    fighter.hand = arsenal_hand(character)
+    fighter.focus = next((card for card in fighter.hand if card.focused), None)
+    return fighter
 
 
 def _start(event: Event, attacker: Character, target: Character, form: StartForm, user: Any) -> Any:
@@ -122,8 +122,8 @@ def start(request: HttpRequest, event_id: int) -> HttpResponse:
     if not (a and b and choose.is_valid()):
         return render(request, "duels/start.html", context, status=400 if request.method == "POST" else 200)
     attacker, target = choose.cleaned_data["a"], choose.cleaned_data["b"]
-    sides = (_side(attacker), _side(target))
-    cards = sides[0].attack_choices
+    fighters = (_starting_fighter(attacker), _starting_fighter(target))
+    cards = fighters[0].attack_choices
     posted = request.POST.get("kind") if request.method == "POST" else None
     forms = {
         kind: StartForm(request.POST if posted == kind else None, cards=cards, auto_id=f"id_{kind}_%s")
@@ -144,8 +144,8 @@ def start(request: HttpRequest, event_id: int) -> HttpResponse:
             context["alert"] = form_problem(form)
             status = 400
     context.update(
-        attacker=sides[0],
-        target=sides[1],
+        attacker=fighters[0],
+        target=fighters[1],
         aggression_form=forms["aggression"],
         instant_form=forms["instant"],
         posted=posted,
