@@ -53,3 +53,37 @@ def test_D4_an_unchanged_fight_polls_304_and_nothing_with_a_hand_is_stored(
     expect(page.locator(answered)).to_be_visible(timeout=6000)
     assert 200 in statuses
     screenshot(page)
+
+
+def _set_visibility(page, state: str) -> None:
+    page.evaluate(
+        """state => {
+            Object.defineProperty(document, "visibilityState", {value: state, configurable: true});
+            document.dispatchEvent(new Event("visibilitychange"));
+        }""",
+        state,
+    )
+
+
+def test_polling_pauses_in_a_hidden_tab_and_catches_up_when_it_comes_back(
+    tablet, log_in_as, url, screenshot, referee, rival, shown
+):
+    page = tablet()
+    log_in_as(page, referee)
+    address = url("duels:situation", shown.pk)
+    page.goto(address)
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url) if r.url == address else None)
+    _set_visibility(page, "hidden")
+    shown.refresh_from_db()
+    services.perform(
+        shown.pk, engine.Answer(0, rival.pk, None), user=referee, seen_version=shown.version, nonce=nonce()
+    )
+    page.wait_for_timeout(4500)  # two poll intervals
+    assert requests == []
+    expect(page.locator("#duel-0")).to_have_attribute("data-phase", "await_answer")
+    _set_visibility(page, "visible")
+    # Back in view: one poll at once brings the change, without waiting for the next interval.
+    expect(page.locator("#duel-0")).to_have_attribute("data-phase", "await_result", timeout=1500)
+    assert requests
+    screenshot(page)
