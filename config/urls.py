@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from events import views_home
@@ -8,7 +9,12 @@ urlpatterns = [
     path("help/", views_home.help_index, name="help"),
     path("help/<str:role>/", views_home.help_page, name="help-role"),
     path("accounts/signup/", views_home.signup, name="signup"),
-    path("accounts/", include("django.contrib.auth.urls")),
+    # No password reset by mail: accounts have no e-mail address and the game site no mail server (an
+    # attempt would fail at send time). A superuser sets a new password: manage.py changepassword.
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/password_change/", auth_views.PasswordChangeView.as_view(), name="password_change"),
+    path("accounts/password_change/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("", include("events.urls")),

@@ -118,16 +118,6 @@ SPECS: dict[str, Spec] = {
         posts=[lambda w: {"old_password": "wrong", "new_password1": "Ab-34567-long", "new_password2": "Ab-34567-long"}],
     ),
     "password_change_done": Spec("signed_in"),
-    "password_reset": Spec("public", login=False, posts=[lambda w: {"email": "nobody@example.org"}]),
-    "password_reset_done": Spec("public", login=False),
-    "password_reset_confirm": Spec(
-        "public",
-        login=False,
-        lookups=False,
-        params={"token": "reset"},
-        posts=[lambda w: {"new_password1": "Ab-34567-long", "new_password2": "other"}],
-    ),
-    "password_reset_complete": Spec("public", login=False),
     # Events: players.
     "events:apply": Spec(
         "signed_in",

@@ -116,3 +116,10 @@ def test_organizer_of_the_other_event_sees_only_their_own(as_user, other_organiz
     assert client.get(reverse("events:organizer-home", args=[other_event.pk])).status_code == 200
     response = client.get(reverse("events:characters", args=[other_event.pk]))
     assert "Anton" not in response.text
+
+
+def test_no_password_reset_by_mail(client, db):
+    """Accounts have no e-mail and the game site no mail server: the reset pages do not exist."""
+    assert client.get("/accounts/password_reset/").status_code == 404
+    assert client.post("/accounts/password_reset/", {"email": "someone@example.org"}).status_code == 404
+    assert client.get(reverse("login")).status_code == 200
