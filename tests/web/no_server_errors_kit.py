@@ -283,6 +283,7 @@ class Spec:
     params: dict[str, str] = field(default_factory=dict)  # path parameter -> kind, when not the default
     lookups: bool = True  # an unknown path parameter is a 404
     free_garbage: bool = False  # a garbage POST may legitimately change something (no input to refuse)
+    htmx_targets: tuple[str, ...] = ()  # HX-Target values the view answers with a partial
 
 
 PARAM_KINDS = {

@@ -155,7 +155,7 @@ SPECS: dict[str, Spec] = {
     "events:link-regenerate": Spec("organizer", methods=POST_ONLY, free_garbage=True),
     "events:character-qr": Spec("organizer"),
     "events:qr-sheet": Spec("organizer"),
-    "events:check-in": Spec("organizer", get={"q": "An"}),
+    "events:check-in": Spec("organizer", get={"q": "An"}, htmx_targets=("check-in-list",)),
     "events:check-in-set": Spec("organizer", methods=POST_ONLY, posts=[lambda w: {"arrived": "1", "q": "An"}]),
     "events:characters-import": Spec("organizer", posts=[lambda w: {"file": _characters_csv}]),
     "events:characters-export": Spec("organizer", get={"format": "xlsx"}),
@@ -214,7 +214,7 @@ SPECS: dict[str, Spec] = {
         "token", login=False, methods=POST_ONLY, posts=[lambda w: {f"card_{w.defence.pk}": "1"}]
     ),
     # Fights: referees.
-    "duels:referee-home": Spec("staff", get={"q": "An"}),
+    "duels:referee-home": Spec("staff", get={"q": "An"}, htmx_targets=("search-results", "running")),
     "duels:start": Spec(
         "staff",
         get={"a": lambda w: w.character.pk, "b": lambda w: w.rival.pk, "with": lambda w: w.rival.pk},
