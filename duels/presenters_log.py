@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from duels.engine import Situation
 from duels.presenters import OUTCOME_LABELS, RESULT_LABELS, condition_label
+from events.models import Character
 
 
 @dataclass
@@ -28,14 +29,21 @@ class LogLine:
     lines: list[str]
 
 
+# Event fields that name a fighter.
+FIGHTER_KEYS = ("fighter", "a", "b", "attacker")
+
+
 class _Words:
-    def __init__(self, state: Situation, names: dict[int, str]) -> None:
+    def __init__(self, state: Situation, names: dict[int, str], gone: dict[int, str]) -> None:
         self.state = state
         self.names = names
+        self.gone = gone
 
     def fighter(self, fighter_id: Any) -> str:
         found = self.state.fighters.get(fighter_id)
-        return found.name if found is not None else f"#{fighter_id}"
+        if found is not None:
+            return found.name
+        return self.gone.get(fighter_id, f"#{fighter_id}")
 
     def card(self, uid: Any, card_id: Any = None) -> str:
         face = self.state.cards.get(uid) if uid else None
@@ -139,9 +147,22 @@ class _Words:
         return None
 
 
+def _gone_fighters(entries: list[Any], state: Situation) -> dict[int, str]:
+    """Names of fighters the log mentions but the state no longer holds (their join was undone), in one query."""
+    ids = {
+        e[key]
+        for entry in entries
+        for e in entry.events or []
+        for key in FIGHTER_KEYS
+        if isinstance(e.get(key), int) and e[key] not in state.fighters
+    }
+    return dict(Character.objects.filter(pk__in=ids).values_list("pk", "name")) if ids else {}
+
+
 def describe(entries: Iterable[Any], state: Situation, names: dict[int, str] | None = None) -> list[LogLine]:
     """Lines for ``LogEntry`` rows (with ``actor`` selected), in the order given."""
-    words = _Words(state, names or {})
+    entries = list(entries)
+    words = _Words(state, names or {}, _gone_fighters(entries, state))
     out = []
     for entry in entries:
         lines = [text for text in (words.line(e) for e in entry.events or []) if text]

@@ -192,6 +192,19 @@ def test_undo_the_last_action_with_a_reason(as_user, referee, shown, rival):
     assert "wrong fighter" in response.content.decode()
 
 
+def test_the_log_names_fighters_whose_start_was_undone(as_user, referee, fight, character, rival):
+    """Undoing a start takes the fighters out of the state; the log still says who they were."""
+    client = as_user(referee)
+    fight.refresh_from_db()
+    undo = {"reason": "wrong fighters", "version": fight.version, "nonce": nonce()}
+    assert client.post(reverse("duels:undo", args=[fight.pk]), undo).status_code == 302
+    assert not state_of(fight).fighters
+    html = client.get(reverse("duels:log", args=[fight.pk])).content.decode()
+    assert f"Duel 1: {character.name} against {rival.name}." in html
+    assert f"Round 1: {character.name} attacks first." in html
+    assert "#" + str(character.pk) not in html
+
+
 def _to_between_rounds(situation, referee, anton, zavulon, fireball, shield, spark):
     """Round 1 to its end (D11): both hold only defence cards afterwards."""
     return drive(
