@@ -7,10 +7,33 @@ a staff account that is not a superuser gets no admin at all, whatever
 permissions it was given.
 """
 
-from django.contrib import admin
-from django.http import HttpRequest
+from collections.abc import Callable
+from functools import update_wrapper
+from typing import Any
+
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.utils.translation import gettext as _
+
+MAX_ID = 2**63 - 1  # the largest database id (a signed 64-bit integer)
+
+
+def _ids(values: list[str]) -> bool:
+    return all(value.isdigit() and 0 < int(value) <= MAX_ID for value in values)
 
 
 class SumrakAdminSite(admin.AdminSite):
     def has_permission(self, request: HttpRequest) -> bool:
         return bool(request.user.is_active and request.user.is_superuser)
+
+    def admin_view(self, view: Callable[..., HttpResponse], cacheable: bool = False) -> Callable[..., HttpResponse]:
+        def guarded(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            # Every id here is a number: Django's actions would turn any other selection into a 500.
+            if request.method == "POST" and not _ids(request.POST.getlist(helpers.ACTION_CHECKBOX_NAME)):
+                messages.error(request, _("Nothing was changed: the selection names rows that do not exist."))
+                return HttpResponseRedirect(request.get_full_path())
+            return view(request, *args, **kwargs)
+
+        # The permission check stays first: anyone but a superuser still gets the login page.
+        return super().admin_view(update_wrapper(guarded, view), cacheable)
