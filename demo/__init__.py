@@ -41,10 +41,9 @@ def _next_month_dates(today: dt.date) -> tuple[dt.date, dt.date]:
 
 
 def _user(username: str, password_hash: str) -> User:
-    user, _ = User.objects.get_or_create(username=username)
-    user.password = password_hash
-    user.is_active = True
-    user.save()
+    """A demo login. An account of that name keeps its password and state: after the demo event
+    is deleted and loaded again, the login may by now be a real one with a password of its own."""
+    user, _ = User.objects.get_or_create(username=username, defaults={"password": password_hash})
     return user
 
 

@@ -6,6 +6,7 @@ from io import StringIO
 
 import pytest
 from django.contrib.auth import authenticate
+from django.contrib.auth.models import User
 from django.core.management import call_command
 
 import demo
@@ -165,3 +166,14 @@ def test_reset_keeps_a_catalogue_that_another_event_uses(demo_event):
     other.refresh_from_db()
     assert other.catalogue.cards.count() == len(demo.catalogue.CARDS)
     assert Event.objects.filter(name="Ночной Дозор: Сумрак").count() == 1
+
+
+def test_loading_again_never_resets_an_existing_accounts_password():
+    """The docs say to change the demo passwords for a real game: a later load must not undo that."""
+    User.objects.create_user("organizer", password="a-real-secret-42")
+    User.objects.create_user("referee", password="sumrak-demo", is_active=False)
+    load()
+    assert authenticate(username="organizer", password="sumrak-demo") is None
+    assert authenticate(username="organizer", password="a-real-secret-42") is not None
+    assert not User.objects.get(username="referee").is_active
+    assert authenticate(username="anton", password="sumrak-demo") is not None
