@@ -13,14 +13,21 @@ from typing import Any
 
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
 from django.utils.translation import gettext as _
 
 MAX_ID = 2**63 - 1  # the largest database id (a signed 64-bit integer)
 
 
-def _ids(values: list[str]) -> bool:
+def _are_ids(values: list[str]) -> bool:
     return all(value.isdigit() and 0 < int(value) <= MAX_ID for value in values)
+
+
+def _without_nul(query: QueryDict) -> QueryDict:
+    cleaned = query.copy()
+    for key, values in query.lists():
+        cleaned.setlist(key, [value.replace("\x00", "") for value in values])
+    return cleaned
 
 
 class SumrakAdminSite(admin.AdminSite):
@@ -29,8 +36,11 @@ class SumrakAdminSite(admin.AdminSite):
 
     def admin_view(self, view: Callable[..., HttpResponse], cacheable: bool = False) -> Callable[..., HttpResponse]:
         def guarded(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if any("\x00" in value for _key, values in request.GET.lists() for value in values):
+                # A NUL byte means nothing in a search, and PostgreSQL refuses it (the autocomplete was a 500).
+                request.GET = _without_nul(request.GET)
             # Every id here is a number: Django's actions would turn any other selection into a 500.
-            if request.method == "POST" and not _ids(request.POST.getlist(helpers.ACTION_CHECKBOX_NAME)):
+            if request.method == "POST" and not _are_ids(request.POST.getlist(helpers.ACTION_CHECKBOX_NAME)):
                 messages.error(request, _("Nothing was changed: the selection names rows that do not exist."))
                 return HttpResponseRedirect(request.get_full_path())
             return view(request, *args, **kwargs)
