@@ -52,14 +52,6 @@ def pool_of(character: Character) -> dict[int, int]:
     return dict(PoolEntry.objects.filter(character=character).values_list("card_id", "copies"))
 
 
-def hand_ids(character: Character) -> list[int]:
-    """The current arsenal as card ids, one per copy (the form ``check_arsenal`` takes)."""
-    ids: list[int] = []
-    for card_id, copies in ArsenalCard.objects.filter(character=character).values_list("card_id", "copies"):
-        ids.extend([card_id] * copies)
-    return sorted(ids)
-
-
 def _check(character: Character, card_ids: Sequence[int]) -> None:
     check_arsenal(list(card_ids), pool_of(character), character.effective_arsenal_limit)
 
