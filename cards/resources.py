@@ -187,6 +187,9 @@ def read_file(raw: bytes, file_format: str, what: str) -> tablib.Dataset:
             _("The file needs a header row with the columns %(columns)s, and at least one row below it.")
             % {"columns": ", ".join(expected_columns(what))}
         )
+    if any(isinstance(cell, str) and "\x00" in cell for row in dataset for cell in row):
+        # NUL bytes are no text: SQLite would store them in a card's name, PostgreSQL refuses them.
+        raise UnreadableFile(_("The file cannot be read as %(format)s.") % {"format": file_format.upper()})
     dataset.headers = headers
     return dataset
 

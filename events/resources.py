@@ -245,6 +245,9 @@ def _dataset(rows: list[list]) -> tablib.Dataset:
     first = next((i for i, row in enumerate(rows) if not _blank(row)), None)
     if first is None:
         raise ImportFileError(_("The file is empty."))
+    if any(isinstance(cell, str) and "\x00" in cell for row in rows for cell in row):
+        # NUL bytes are no text (a binary or UTF-16 file): SQLite would store them in names, PostgreSQL refuses them.
+        raise ImportFileError(_("The file is not readable text."))
     headers = [str(h or "").strip().lower().replace(" ", "_") for h in rows[first]]
     unknown = [h for h in headers if h and h not in COLUMNS]
     if unknown:

@@ -64,7 +64,8 @@ def bad_files() -> list[Callable[[], SimpleUploadedFile]]:
         lambda: SimpleUploadedFile("latin1.csv", "name;сторона\nÄ;x\n".encode("utf-16"), "text/csv"),
         lambda: SimpleUploadedFile("noext", b"name\nx\n", "text/plain"),
         lambda: SimpleUploadedFile("empty.csv", b"", "text/csv"),
-        lambda: SimpleUploadedFile("nul.csv", b"name,notes\n\x00x,\x00\n", "text/csv"),
+        lambda: SimpleUploadedFile("nul.csv", b"name,notes,name_ru,kind\n\x00x,\x00,x\x00,attack\n", "text/csv"),
+        lambda: SimpleUploadedFile("nul.json", b'[{"name_ru": "x\\u0000", "kind": "attack"}]', "application/json"),
         lambda: SimpleUploadedFile("wide.csv", ("name," * 3000 + "\n" + "x," * 3000).encode(), "text/csv"),
         lambda: SimpleUploadedFile(
             "values.csv",
