@@ -72,7 +72,13 @@ def arsenal_select(request: HttpRequest, character_id: int) -> HttpResponse:
     if not form.is_valid():
         return _builder(request, character, selection_form=form)
     card_ids = form.card_ids()
-    if request.POST.get("action") != "save":
+    if request.POST.get("action") not in ("build", "save"):
+        # The two buttons carry their action; a request without one must not replace the arsenal.
+        messages.error(
+            request, _("Nothing was changed: choose to make the selection the current arsenal or to save it.")
+        )
+        return _builder(request, character, selection_form=form)
+    if request.POST.get("action") == "build":
         if arsenal_actions.build(request, character, card_ids):
             return _back(character)
         # Keep the organizer's selection on screen so it can be corrected.

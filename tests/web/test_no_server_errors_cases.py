@@ -93,3 +93,15 @@ def test_catalogue_import_refuses_nul_bytes(name, content, world, organizer, as_
     assert response.status_code == 400
     assert "0x00" not in response.content.decode()
     assert not Card.objects.filter(name_ru__startswith="Olga").exists()
+
+
+@pytest.mark.parametrize("action", [None, "", "abc", "Build"])
+def test_arsenal_builder_refuses_a_selection_without_its_action(action, world, organizer, as_user):
+    """Was: any action but "save" (or none) replaced the current arsenal."""
+    boris = Character.objects.get(name="Boris")
+    data = {f"card_{world.defence.pk}": "1", **({} if action is None else {"action": action})}
+    before = fingerprint()
+    response = as_user(organizer).post(reverse("cards:arsenal-select", args=[boris.pk]), data)
+    assert response.status_code == 200
+    assert "Nothing was changed" in response.content.decode()
+    assert fingerprint() == before
