@@ -24,7 +24,7 @@ def restore(request: HttpRequest, character: Character) -> None:
     except RuleError as err:
         messages.error(request, explain(err))
     else:
-        messages.success(request, _("The arsenal is restored to what it was before the last fight."))
+        messages.success(request, _("The arsenal is restored to the original."))
 
 
 def take_prepared(request: HttpRequest, character: Character, prepared_id: int) -> None:

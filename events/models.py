@@ -63,6 +63,11 @@ class Event(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def takes_applications(self) -> bool:
+        """Registration is open and the event is not over yet."""
+        return self.registration_open and self.ends_on >= timezone.localdate()
+
 
 class StaffRole(models.Model):
     class Role(models.TextChoices):
@@ -158,7 +163,7 @@ class Character(models.Model):
     )
     # The arsenal as it was when the last combat situation began: "restore to the
     # original" (S2) puts these card ids back in hand.
-    restorable_arsenal = models.JSONField(_("arsenal before the last fight"), default=list, blank=True)
+    restorable_arsenal = models.JSONField(_("original arsenal (to restore)"), default=list, blank=True)
     application = models.TextField(_("application"), blank=True)
     status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.ACCEPTED)
     review_comment = models.TextField(_("organizers' comment"), blank=True)

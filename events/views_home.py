@@ -5,6 +5,7 @@ from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from events.access import ORGANIZER, REFEREE, staffed_events
@@ -16,7 +17,10 @@ HELP_ROLES = ("organizer", "referee", "player")
 def home(request: HttpRequest) -> HttpResponse:
     user = request.user
     context: dict[str, object] = {
-        "open_events": Event.objects.filter(registration_open=True).order_by("starts_on")[:20],
+        # Event.takes_applications: open, and not over yet.
+        "open_events": Event.objects.filter(registration_open=True, ends_on__gte=timezone.localdate()).order_by(
+            "starts_on"
+        )[:20],
     }
     if user.is_authenticated:
         context["organized"] = staffed_events(user, ORGANIZER).order_by("-starts_on")

@@ -17,7 +17,7 @@ from events.models import Character
 @login_required
 def apply(request: HttpRequest, event_id: int) -> HttpResponse:
     event = event_for_applicant(request.user, event_id)
-    if not event.registration_open:
+    if not event.takes_applications:
         messages.error(request, _("Registration for this event is closed."))
         if request.method == "POST":
             return redirect("home")

@@ -10,10 +10,14 @@ import os
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
-from django.utils import translation
+from django.utils import timezone, translation
 
 from cards.models import Card, Catalogue
 from events.models import Character, Event, Side, StaffRole
+
+
+def _in_days(days: int) -> dt.date:
+    return timezone.localdate() + dt.timedelta(days=days)
 
 
 def _user(username: str) -> User:
@@ -27,16 +31,13 @@ def catalogue(db) -> Catalogue:
 
 @pytest.fixture
 def event(db, catalogue) -> Event:
-    return Event.objects.create(
-        name="Night Watch", starts_on=dt.date(2026, 12, 5), ends_on=dt.date(2026, 12, 7), catalogue=catalogue
-    )
+    # Dates relative to today: the event is always still to come, whenever the tests run.
+    return Event.objects.create(name="Night Watch", starts_on=_in_days(5), ends_on=_in_days(7), catalogue=catalogue)
 
 
 @pytest.fixture
 def other_event(db, catalogue) -> Event:
-    return Event.objects.create(
-        name="Day Watch", starts_on=dt.date(2026, 12, 12), ends_on=dt.date(2026, 12, 13), catalogue=catalogue
-    )
+    return Event.objects.create(name="Day Watch", starts_on=_in_days(12), ends_on=_in_days(13), catalogue=catalogue)
 
 
 @pytest.fixture

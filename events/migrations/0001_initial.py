@@ -53,7 +53,7 @@ class Migration(migrations.Migration):
                 ('power_level', models.CharField(choices=[('beyond', 'beyond category'), ('1', 'level 1'), ('2', 'level 2'), ('3', 'level 3'), ('4', 'level 4'), ('5', 'level 5'), ('6', 'level 6'), ('7', 'level 7')], default='7', max_length=10, verbose_name='power level')),
                 ('condition', models.CharField(choices=[('fit', 'fit'), ('lightly_wounded', 'lightly wounded'), ('heavily_wounded', 'heavily wounded'), ('paralysed', 'paralysed'), ('subdued', 'subdued'), ('helpless', 'helpless'), ('dead', 'dead')], default='fit', max_length=20, verbose_name='condition')),
                 ('arsenal_limit', models.PositiveSmallIntegerField(blank=True, help_text='Leave empty to use the default for the power level.', null=True, verbose_name='arsenal size limit')),
-                ('restorable_arsenal', models.JSONField(blank=True, default=list, verbose_name='arsenal before the last fight')),
+                ('restorable_arsenal', models.JSONField(blank=True, default=list, verbose_name='original arsenal (to restore)')),
                 ('application', models.TextField(blank=True, verbose_name='application')),
                 ('status', models.CharField(choices=[('pending', 'waiting for review'), ('accepted', 'accepted'), ('rejected', 'rejected')], default='accepted', max_length=20, verbose_name='status')),
                 ('review_comment', models.TextField(blank=True, verbose_name="organizers' comment")),

@@ -183,7 +183,7 @@ def test_S2_restore_my_arsenal_puts_back_the_one_held_before_the_last_fight(
     response = as_user(player).post(account_url("restore", anton), follow=True)
     assert hand(anton) == {attack_card.pk: 1, defence_card.pk: 1}
     assert response.redirect_chain[-1][0] == reverse("events:my-character", args=[anton.pk])
-    assert "The arsenal is restored to what it was before the last fight." in response.content.decode()
+    assert "The arsenal is restored to the original." in response.content.decode()
 
 
 def test_S2_nothing_to_restore_is_a_message(anton, player, healing, as_user):

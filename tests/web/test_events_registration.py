@@ -1,7 +1,10 @@
 """Applying with a character, the organizers' queue, and what the applicant sees."""
 
+import datetime as dt
+
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from events.models import Character
 
@@ -151,3 +154,13 @@ def test_player_never_sees_the_private_notes(as_user, player, character):
 
 def test_other_player_cannot_open_my_character(as_user, other_player, character):
     assert as_user(other_player).get(reverse("events:my-character", args=[character.pk])).status_code == 404
+
+
+def test_an_event_that_is_over_takes_no_applications_and_leaves_the_home_page(as_user, player, event):
+    event.starts_on = event.ends_on = timezone.localdate() - dt.timedelta(days=1)
+    event.save()
+    client = as_user(player)
+    assert reverse("events:apply", args=[event.pk]) not in client.get(reverse("home")).text
+    response = client.post(reverse("events:apply", args=[event.pk]), APPLICATION)
+    assert response.status_code == 302
+    assert not Character.objects.filter(name="Olga").exists()
