@@ -123,3 +123,21 @@ def test_no_password_reset_by_mail(client, db):
     assert client.get("/accounts/password_reset/").status_code == 404
     assert client.post("/accounts/password_reset/", {"email": "someone@example.org"}).status_code == 404
     assert client.get(reverse("login")).status_code == 200
+
+
+def test_a_signed_in_person_changes_their_password_on_the_sites_own_pages(as_user, player):
+    client = as_user(player)
+    page = client.get(reverse("password_change"))
+    assert page.status_code == 200 and 'href="/static/vendor/bootstrap.min.css"' in page.content.decode()
+    response = client.post(
+        reverse("password_change"),
+        {
+            "old_password": "pass-player",
+            "new_password1": "a-long-new-secret-42",
+            "new_password2": "a-long-new-secret-42",
+        },
+    )
+    assert response.status_code == 302
+    player.refresh_from_db()
+    assert player.check_password("a-long-new-secret-42")
+    assert as_user(None).get(reverse("password_change")).status_code == 302  # anonymous → login
