@@ -119,6 +119,8 @@ else:
     _broker_dir.mkdir(parents=True, exist_ok=True)
     # "localhost" only silences kombu's "no hostname" warning; the folders below are the broker.
     CELERY_BROKER_URL = "filesystem://localhost//"
+    # kombu's filesystem transport, writing each message atomically (config/broker.py).
+    CELERY_BROKER_TRANSPORT = "config.broker:Transport"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker_dir),
         "data_folder_out": str(_broker_dir),

@@ -87,12 +87,13 @@ def test_embedded_default_is_sqlite_immediate_and_filesystem_broker(tmp_path):
     code = (
         "from django.conf import settings as s; db = s.DATABASES['default'];"
         "print(db['ENGINE'], db['OPTIONS']['transaction_mode'], s.CELERY_BROKER_URL,"
-        " s.CELERY_BROKER_TRANSPORT_OPTIONS['data_folder_in'], s.DEBUG)"
+        " s.CELERY_BROKER_TRANSPORT_OPTIONS['data_folder_in'], s.DEBUG, s.CELERY_BROKER_TRANSPORT)"
     )
     result = run(tmp_path, "shell", "--no-imports", "-c", code)
     assert result.returncode == 0, result.stderr
-    engine, mode, broker, folder, debug = result.stdout.split()
+    engine, mode, broker, folder, debug, transport = result.stdout.split()
     assert (engine, mode, debug) == ("django.db.backends.sqlite3", "IMMEDIATE", "True")
+    assert transport == "config.broker:Transport"  # messages written atomically (tests/test_broker.py)
     assert broker.startswith("filesystem://")
     assert Path(folder).is_dir() and Path(folder).is_relative_to(tmp_path)
 

@@ -1,0 +1,39 @@
+"""The embedded broker: kombu's filesystem transport, with messages written atomically.
+
+kombu's own filesystem channel creates a message file under its final name and
+then writes it; a worker polling the folder can take the file in between and
+read it empty, which kills the worker ("Unrecoverable error: JSONDecodeError").
+Beat sends the sweeper every few seconds, so on the embedded default this
+happened within minutes. Here a message is written under a name the reader
+ignores and renamed into place when complete (a rename is atomic on one
+filesystem), so a reader sees a whole message or none.
+"""
+
+import os
+import uuid
+from time import monotonic
+
+from kombu.exceptions import ChannelError
+from kombu.transport import filesystem
+from kombu.utils.encoding import str_to_bytes
+from kombu.utils.json import dumps
+
+
+class Channel(filesystem.Channel):
+    def _put(self, queue, payload, **kwargs):
+        name = f"{round(monotonic() * 1000)}_{uuid.uuid4()}.{queue}.msg"
+        # A leading dot: the reader's queue filter (the part after the first dot) never matches it.
+        partial = os.path.join(self.data_folder_out, f".{name}.partial")
+        final = os.path.join(self.data_folder_out, name)
+        try:
+            with open(partial, "wb") as f:
+                f.write(str_to_bytes(dumps(payload)))
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(partial, final)
+        except OSError as exc:
+            raise ChannelError(f"Cannot add file {final!r} to directory") from exc
+
+
+class Transport(filesystem.Transport):
+    Channel = Channel
