@@ -136,7 +136,7 @@ def restore_arsenal(character: Character) -> None:
     _guard_fight(locked)
     card_ids = _as_card_ids(locked.restorable_arsenal)
     if not card_ids:
-        raise RuleError("S2", gettext_noop("There is no earlier arsenal to restore."))
+        raise RuleError("S2", gettext_noop("There is no original arsenal to restore yet."))
     _check(locked, card_ids)
     _replace_hand(locked, card_ids)
     character.focus_card_id = locked.focus_card_id

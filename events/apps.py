@@ -1,7 +1,13 @@
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 
 class EventsConfig(AppConfig):
     name = "events"
     verbose_name = _("Events and characters")
+
+
+# Django 6.1's label for an empty choice in every select; Django's own Russian
+# catalogue does not have it yet, so ours carries its translation.
+DJANGO_BLANK_CHOICE_LABEL = gettext_noop("- Select an option -")

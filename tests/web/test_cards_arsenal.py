@@ -169,7 +169,7 @@ def test_S2_restore_puts_back_the_arsenal_held_before_the_last_fight(org, pool, 
 def test_S2_restore_with_nothing_saved_is_refused(org, pool, healing):
     ArsenalCard.objects.create(character=pool, card=healing, copies=1)
     response = org.post(reverse("cards:arsenal-restore", args=[pool.pk]), follow=True)
-    assert "There is no earlier arsenal to restore." in response.content.decode()
+    assert "There is no original arsenal to restore yet." in response.content.decode()
     assert hand(pool) == {healing.pk: 1}
 
 

@@ -189,7 +189,7 @@ def test_S2_restore_my_arsenal_puts_back_the_one_held_before_the_last_fight(
 def test_S2_nothing_to_restore_is_a_message(anton, player, healing, as_user):
     Character.objects.filter(pk=anton.pk).update(restorable_arsenal=[])
     response = as_user(player).post(account_url("restore", anton), follow=True)
-    assert "There is no earlier arsenal to restore." in response.content.decode()
+    assert "There is no original arsenal to restore yet." in response.content.decode()
     assert hand(anton) == {healing.pk: 1}
 
 
