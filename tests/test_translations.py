@@ -233,3 +233,13 @@ def test_home_page_follows_the_language_cookie(language, expected, absent):
     assert expected in page
     assert absent not in page
     assert f'lang="{language}"' in page
+
+
+def test_djangos_blank_choice_label_reads_russian():
+    """Every select's empty choice is Django's own label; our catalogue carries its Russian."""
+    from django.db.models.fields import BLANK_CHOICE_LABEL
+
+    with translation.override("ru"):
+        assert str(BLANK_CHOICE_LABEL) == "— выберите —"
+    with translation.override("en"):
+        assert str(BLANK_CHOICE_LABEL) == "- Select an option -"
