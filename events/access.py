@@ -84,6 +84,9 @@ def character_for_player(user: AnyUser, character_id: int) -> Character:
 
 def character_for_token(token: str) -> Character:
     """The character behind a secret link, if the link has not been revoked."""
+    if "\x00" in token:
+        # No token has one (they are URL-safe base64), and PostgreSQL would refuse the lookup (a 500).
+        raise Http404
     try:
         return Character.objects.select_related("event").get(
             link_token=token, link_active=True, status=Character.Status.ACCEPTED

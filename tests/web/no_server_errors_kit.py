@@ -18,12 +18,9 @@ from types import SimpleNamespace
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.contrib.auth.tokens import default_token_generator
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from django.utils import timezone
-from django.utils.encoding import force_bytes
-from django.utils.http import urlsafe_base64_encode
 
 from cards.models import (
     ArsenalCard,
@@ -151,14 +148,11 @@ def build_world(personas: dict[str, User | None], event: Event, other_event: Eve
         stranger=stranger,
         o_attack=o_attack,
     )
-    player = personas["player"]
     common = {
         "event": event.pk,
         "card": attack_card.pk,
         "role": StaffRole.objects.get(event=event, user=referee).pk,
         "help": "organizer",
-        "uid": urlsafe_base64_encode(force_bytes(player.pk)),
-        "reset": default_token_generator.make_token(player),
     }
     fighting = {
         **common,
@@ -195,15 +189,13 @@ def build_world(personas: dict[str, User | None], event: Event, other_event: Eve
     w.missing = {
         "event": int_missing,
         "character": int_missing,
-        "token": ["no-such-token", "t" * 200, revoked.link_token],
+        "token": ["no-such-token", "t" * 200, "\x00", revoked.link_token],
         "card": int_missing,
         "role": int_missing,
         "entry": int_missing,
         "prepared": int_missing,
         "situation": int_missing,
-        "help": ["nobody"],
-        "uid": ["zz", "\u00ff" * 3],
-        "reset": ["bad-token"],
+        "help": ["nobody", "\x00"],
     }
     return w
 
@@ -297,5 +289,4 @@ PARAM_KINDS = {
     "prepared_id": "prepared",
     "situation_id": "situation",
     "role": "help",
-    "uidb64": "uid",
 }

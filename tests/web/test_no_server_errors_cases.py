@@ -105,3 +105,10 @@ def test_arsenal_builder_refuses_a_selection_without_its_action(action, world, o
     assert response.status_code == 200
     assert "Nothing was changed" in response.content.decode()
     assert fingerprint() == before
+
+
+@pytest.mark.parametrize("path", ["/c/%00/", "/c/%00/live/", "/c/x%00y/arsenal/restore/", "/c/%00/focus/"])
+def test_a_secret_link_with_a_nul_byte_is_a_404(path, world, client):
+    """Was a 500 on PostgreSQL ("text fields cannot contain NUL")."""
+    response = client.post(path) if path.endswith(("restore/", "focus/")) else client.get(path)
+    assert response.status_code == 404
