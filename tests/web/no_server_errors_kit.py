@@ -275,7 +275,7 @@ class Spec:
     posts: list[Payload] = field(default_factory=list)  # well-formed bodies; garbage is made from them
     params: dict[str, str] = field(default_factory=dict)  # path parameter -> kind, when not the default
     lookups: bool = True  # an unknown path parameter is a 404
-    free_garbage: bool = False  # a garbage POST may legitimately change something (no input to refuse)
+    strict: tuple[str, ...] = ()  # fields whose garbage must be refused (text fields may take "abc")
     htmx_targets: tuple[str, ...] = ()  # HX-Target values the view answers with a partial
 
 

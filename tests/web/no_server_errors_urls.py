@@ -106,13 +106,14 @@ SPECS: dict[str, Spec] = {
     "help-role": Spec("public", login=False),
     "signup": Spec(
         "public",
+        strict=("password1", "password2"),
         login=False,
         posts=[lambda w: {"username": "newcomer", "password1": "Xy-12345-long", "password2": "Xy-12345-long"}],
     ),
     "login": Spec(
         "public", login=False, get={"next": "/"}, posts=[lambda w: {"username": "player", "password": "wrong"}]
     ),
-    "logout": Spec("public", login=False, methods=POST_ONLY, posts=[lambda w: {"next": "/"}], free_garbage=True),
+    "logout": Spec("public", login=False, methods=POST_ONLY, posts=[lambda w: {"next": "/"}]),
     "password_change": Spec(
         "signed_in",
         posts=[lambda w: {"old_password": "wrong", "new_password1": "Ab-34567-long", "new_password2": "Ab-34567-long"}],
@@ -121,21 +122,50 @@ SPECS: dict[str, Spec] = {
     # Events: players.
     "events:apply": Spec(
         "signed_in",
+        strict=("side", "kind", "power_level"),
         posts=[lambda w: {"name": "Newcomer", "side": "light", "kind": "mage", "power_level": "5", "application": ""}],
     ),
     "events:my-character": Spec("owner"),
     "events:character-link": Spec("token", login=False),
     # Events: organizers.
-    "events:event-create": Spec("signed_in", posts=[_event_form]),
-    "events:event-settings": Spec("organizer", posts=[_event_form]),
+    "events:event-create": Spec(
+        "signed_in",
+        strict=(
+            "starts_on",
+            "ends_on",
+            "catalogue",
+            "answer_window_s",
+            "situation_gap_s",
+            "instant_attack_distance_m",
+            "reactions_from_round",
+        ),
+        posts=[_event_form],
+    ),
+    "events:event-settings": Spec(
+        "organizer",
+        strict=(
+            "starts_on",
+            "ends_on",
+            "catalogue",
+            "answer_window_s",
+            "situation_gap_s",
+            "instant_attack_distance_m",
+            "reactions_from_round",
+        ),
+        posts=[_event_form],
+    ),
     "events:organizer-home": Spec("organizer"),
-    "events:registration-toggle": Spec("organizer", methods=POST_ONLY, posts=[lambda w: {"open": "0"}]),
+    "events:registration-toggle": Spec(
+        "organizer", strict=("open",), methods=POST_ONLY, posts=[lambda w: {"open": "0"}]
+    ),
     "events:applications": Spec("organizer", get={"show": "rejected"}),
     "events:application-review": Spec(
-        "organizer", methods=POST_ONLY, posts=[lambda w: {"decision": "reject", "comment": "no"}]
+        "organizer", strict=("decision",), methods=POST_ONLY, posts=[lambda w: {"decision": "reject", "comment": "no"}]
     ),
-    "events:staff": Spec("organizer", posts=[lambda w: {"username": "outsider", "role": "referee"}]),
-    "events:staff-remove": Spec("organizer", methods=POST_ONLY, free_garbage=True),
+    "events:staff": Spec(
+        "organizer", strict=("username", "role"), posts=[lambda w: {"username": "outsider", "role": "referee"}]
+    ),
+    "events:staff-remove": Spec("organizer", methods=POST_ONLY),
     "events:characters": Spec(
         "organizer",
         get={
@@ -149,15 +179,25 @@ SPECS: dict[str, Spec] = {
             "page": "1",
         },
     ),
-    "events:character-create": Spec("organizer", posts=[_character_form]),
-    "events:character-edit": Spec("organizer", posts=[_character_form]),
-    "events:link-revoke": Spec("organizer", methods=POST_ONLY, free_garbage=True),
-    "events:link-regenerate": Spec("organizer", methods=POST_ONLY, free_garbage=True),
+    "events:character-create": Spec(
+        "organizer",
+        strict=("player_username", "side", "kind", "power_level", "arsenal_limit", "condition", "status"),
+        posts=[_character_form],
+    ),
+    "events:character-edit": Spec(
+        "organizer",
+        strict=("player_username", "side", "kind", "power_level", "arsenal_limit", "condition", "status"),
+        posts=[_character_form],
+    ),
+    "events:link-revoke": Spec("organizer", methods=POST_ONLY),
+    "events:link-regenerate": Spec("organizer", methods=POST_ONLY),
     "events:character-qr": Spec("organizer"),
     "events:qr-sheet": Spec("organizer"),
     "events:check-in": Spec("organizer", get={"q": "An"}, htmx_targets=("check-in-list",)),
-    "events:check-in-set": Spec("organizer", methods=POST_ONLY, posts=[lambda w: {"arrived": "1", "q": "An"}]),
-    "events:characters-import": Spec("organizer", posts=[lambda w: {"file": _characters_csv}]),
+    "events:check-in-set": Spec(
+        "organizer", strict=("arrived",), methods=POST_ONLY, posts=[lambda w: {"arrived": "1", "q": "An"}]
+    ),
+    "events:characters-import": Spec("organizer", strict=("file",), posts=[lambda w: {"file": _characters_csv}]),
     "events:characters-export": Spec("organizer", get={"format": "xlsx"}),
     # Cards: the catalogue.
     "cards:catalogue": Spec(
@@ -166,8 +206,17 @@ SPECS: dict[str, Spec] = {
     "cards:catalogue-create": Spec(
         "organizer", methods=POST_ONLY, posts=[lambda w: {"name": "New", "description": ""}]
     ),
-    "cards:card-new": Spec("organizer", posts=[_card_form]),
-    "cards:card-edit": Spec("staff", post_scope="organizer", posts=[_card_form]),
+    "cards:card-new": Spec(
+        "organizer",
+        strict=("category", "kind", "magic_type", "full_effect", "softened_effect", "action_kind"),
+        posts=[_card_form],
+    ),
+    "cards:card-edit": Spec(
+        "staff",
+        strict=("category", "kind", "magic_type", "full_effect", "softened_effect", "action_kind"),
+        post_scope="organizer",
+        posts=[_card_form],
+    ),
     "cards:card-delete": Spec("organizer", methods=POST_ONLY),
     "cards:counter-matrix": Spec(
         "staff",
@@ -180,6 +229,7 @@ SPECS: dict[str, Spec] = {
     ),
     "cards:catalogue-import": Spec(
         "organizer",
+        strict=("what", "file"),
         posts=[
             lambda w: {"what": "cards", "file": _cards_csv, "file_format": ""},
             lambda w: {"what": "rules", "file": _rules_json, "file_format": "json"},
@@ -190,6 +240,7 @@ SPECS: dict[str, Spec] = {
     "cards:arsenal-builder": Spec("organizer"),
     "cards:arsenal-select": Spec(
         "organizer",
+        strict=("action",),
         methods=POST_ONLY,
         posts=[
             lambda w: {f"card_{w.attack.pk}": "1", "name": "Saved", "action": "save"},
@@ -197,14 +248,18 @@ SPECS: dict[str, Spec] = {
             lambda w: {f"card_{HUGE}": "1", "card_-1": "1", "card_": "1"},
         ],
     ),
-    "cards:pool-add": Spec("organizer", methods=POST_ONLY, posts=[lambda w: {"card": w.spark.pk, "copies": "2"}]),
+    "cards:pool-add": Spec(
+        "organizer", strict=("card", "copies"), methods=POST_ONLY, posts=[lambda w: {"card": w.spark.pk, "copies": "2"}]
+    ),
     "cards:pool-copies": Spec(
-        "organizer", methods=POST_ONLY, posts=[lambda w: {"copies": "3"}, lambda w: {"remove": "1"}]
+        "organizer", strict=("copies",), methods=POST_ONLY, posts=[lambda w: {"copies": "3"}, lambda w: {"remove": "1"}]
     ),
     "cards:prepared-take": Spec("organizer", methods=POST_ONLY),
-    "cards:prepared-delete": Spec("organizer", methods=POST_ONLY, free_garbage=True),
+    "cards:prepared-delete": Spec("organizer", methods=POST_ONLY),
     "cards:arsenal-restore": Spec("organizer", methods=POST_ONLY),
-    "cards:arsenal-focus": Spec("organizer", methods=POST_ONLY, posts=[lambda w: {"card": w.defence.pk}]),
+    "cards:arsenal-focus": Spec(
+        "organizer", strict=("card",), methods=POST_ONLY, posts=[lambda w: {"card": w.defence.pk}]
+    ),
     "cards:my-arsenal-restore": Spec("owner", methods=POST_ONLY),
     "cards:my-prepared-take": Spec("owner", methods=POST_ONLY),
     "cards:my-arsenal-build": Spec("owner", methods=POST_ONLY, posts=[lambda w: {f"card_{w.defence.pk}": "1"}]),
@@ -217,12 +272,14 @@ SPECS: dict[str, Spec] = {
     "duels:referee-home": Spec("staff", get={"q": "An"}, htmx_targets=("search-results", "running")),
     "duels:start": Spec(
         "staff",
+        strict=("a", "b", "kind", "nonce", "card", "max_rounds", "out_of_sight", "within_reach"),
         get={"a": lambda w: w.character.pk, "b": lambda w: w.rival.pk, "with": lambda w: w.rival.pk},
         posts=[_start("aggression"), _start("instant")],
     ),
     "duels:situation": Spec("staff", methods=GET_ONLY),
     "duels:act": Spec(
         "staff",
+        strict=("action", "version", "nonce", "duel", "fighter", "card", "outcome", "go_on", "arsenal"),
         methods=POST_ONLY,
         posts=[
             lambda w: _fight(w, action="answer", fighter=w.rival.pk, card=_shield_uid(w)),
@@ -247,13 +304,16 @@ SPECS: dict[str, Spec] = {
             lambda w: _fight(w, action="round_choice", fighter=w.character.pk, go_on="yes", **{f"pool-{HUGE}": 1}),
         ],
     ),
-    "duels:undo": Spec("staff", methods=POST_ONLY, posts=[lambda w: _fight(w, reason="mistake")]),
+    "duels:undo": Spec(
+        "staff", strict=("version", "nonce"), methods=POST_ONLY, posts=[lambda w: _fight(w, reason="mistake")]
+    ),
     "duels:log": Spec("staff", methods=GET_ONLY, get={"page": "2"}),
     "duels:export": Spec("staff", methods=GET_ONLY),
     # Fights: players and spectators.
     "duels:player-live": Spec("owner", login=False, methods=GET_ONLY),
     "duels:player-focus": Spec(
         "owner",
+        strict=("nonce",),
         login=False,
         methods=POST_ONLY,
         posts=[
@@ -265,6 +325,7 @@ SPECS: dict[str, Spec] = {
     "duels:player-live-token": Spec("token", login=False, methods=GET_ONLY),
     "duels:player-focus-token": Spec(
         "token",
+        strict=("nonce",),
         login=False,
         methods=POST_ONLY,
         posts=[lambda w: {"card": "", "version": _version(w), "nonce": nonce()}],
