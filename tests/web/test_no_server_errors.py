@@ -1,26 +1,31 @@
 """Bad input gets a clear message, changes nothing, and is never a 500 - on every URL of the project.
 
-Every URL pattern (``get_resolver()``, without the admin's internals and ``i18n/``)
-is tried with the real ids of ``event`` (a running and a finished fight), ids
-that do not exist (one too large for any database integer) and ids of
-``other_event``, by every role, with GET and with POSTs: empty, well-formed,
-and garbage in every field the view reads (a string for an int, huge and
-negative numbers, unknown choices, a missing version or nonce, a 200-character
-nonce, NUL bytes, non-UTF-8 bytes, files that are not CSV/XLSX/JSON), with and
-without htmx headers. Each request runs in a savepoint that is rolled back, so
-every one meets the same world.
+Every URL pattern (``get_resolver()``, without the admin's internals and ``i18n/``;
+the admin has ``test_no_server_errors_admin.py``) is tried with real ids of
+``event`` (a character in no fight, one in a running fight, a finished fight),
+ids that do not exist (one too large for any database integer, a NUL byte in a
+token), ids of ``other_event`` and a real id mixed with another event's, by
+every role, with GET and with POSTs: empty, well-formed, and garbage in every
+field the view reads (a string for an int, huge and negative numbers, unknown
+choices, a missing version or nonce, a 200-character nonce, NUL bytes,
+non-UTF-8 bytes, files that are not CSV/XLSX/JSON, 1100 fields), with and
+without htmx headers, and with the methods no page uses. Each request runs in
+a savepoint that is rolled back, so every one meets the same world.
 
 Asserted: never a status >= 500; out of scope a 404 (anonymous on a login-only
-page: the login redirect); a view that needs a POST answers GET with 405 and a
-GET-only view answers POST with 405; in scope never a 404; a refused POST (4xx,
-an error message, a form with errors) and every GET leave the database as it
-was (``fingerprint``).
+page: the login redirect), so exports and JSON are scoped too; a view that
+needs a POST answers GET with 405 and a GET-only view answers POST with 405;
+in scope never a 404; a refused POST (4xx, an error message, a form with
+errors) and any other method leave the database as it was (``fingerprint``);
+garbage in a Spec's ``strict`` fields is never saved.
 """
 
 from __future__ import annotations
 
+import sys
 import traceback
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -49,6 +54,8 @@ from tests.web.no_server_errors_urls import SPECS
 
 pytestmark = pytest.mark.django_db
 
+ROOT = str(Path(__file__).resolve().parents[2]) + "/"
+VENV = str(Path(sys.prefix).resolve()) + "/"
 ROLES = ("anonymous", "player", "other_player", "referee", "organizer", "other_organizer")
 HX = {"HX-Request": "true"}
 # htmx, and headers a poll or a broken proxy may send; a Spec's htmx_targets are tried as well.
@@ -95,13 +102,11 @@ def _short(value: Any) -> str:
 
 
 def _origin(exc: BaseException) -> str:
-    frames = [
-        f
-        for f in traceback.extract_tb(exc.__traceback__)
-        if "/work/main/" in f.filename and "/tests/" not in f.filename and "/.venv/" not in f.filename
-    ]
-    frame = frames[-1] if frames else traceback.extract_tb(exc.__traceback__)[-1]
-    return f"{frame.filename.rsplit('/work/main/', 1)[-1]}:{frame.lineno}"
+    """The project's own line that raised (not a library's), to name the bug in the failure."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    own = [f for f in frames if f.filename.startswith(ROOT) and not f.filename.startswith((f"{ROOT}tests/", VENV))]
+    frame = (own or frames)[-1]
+    return f"{frame.filename.removeprefix(ROOT)}:{frame.lineno}"
 
 
 def refused(response: Any) -> bool:
