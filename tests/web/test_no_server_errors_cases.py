@@ -2,6 +2,7 @@
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
 from django.urls import reverse
 
 from cards.models import Card
@@ -112,3 +113,21 @@ def test_a_secret_link_with_a_nul_byte_is_a_404(path, world, client):
     """Was a 500 on PostgreSQL ("text fields cannot contain NUL")."""
     response = client.post(path) if path.endswith(("restore/", "focus/")) else client.get(path)
     assert response.status_code == 404
+
+
+def test_a_refusal_speaks_the_users_language(world, organizer, as_user):
+    """The same unreadable file, refused in Russian for a Russian browser."""
+    client = as_user(organizer)
+    upload = SimpleUploadedFile("nul.csv", b"name\n\x00\n", "text/csv")
+    url = reverse("events:characters-import", args=[world.event.pk])
+    response = client.post(url, {"file": upload}, headers={"Accept-Language": "ru"})
+    assert "Файл не читается как текст." in response.content.decode()
+
+
+def test_a_post_without_its_csrf_token_is_a_403(world, organizer):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(organizer)
+    before = fingerprint()
+    response = client.post(reverse("events:registration-toggle", args=[world.event.pk]), {"open": "0"})
+    assert response.status_code == 403
+    assert fingerprint() == before
