@@ -32,4 +32,3 @@ def test_a_message_being_written_is_invisible_to_the_reader(channel, monkeypatch
     assert channel._get("celery") == {"body": "sweep"}
     with pytest.raises(Empty):
         channel._get("celery")
-
