@@ -23,6 +23,24 @@ User = AbstractBaseUser | AnonymousUser | None
 SWEEP_BATCH = 100
 
 
+def _begin(
+    situation_id: int, *, nonce: str, seen_version: int, now: dt.datetime
+) -> tuple[Situation, Transition | None]:
+    """The common start of every change, inside the caller's transaction (DESIGN.md §4).
+
+    Lock the row; a repeated nonce gives no transition (nothing to do); a stale
+    version is refused; overdue deadlines are applied before anything else.
+    """
+    situation = lock(situation_id)
+    if nonce_used(nonce):
+        return situation, None
+    if seen_version != situation.version:
+        raise StaleVersion(situation)
+    tx = Transition(situation, now)
+    tx.expire()
+    return situation, tx
+
+
 def perform(
     situation_id: int,
     command: Any,
@@ -43,13 +61,9 @@ def perform(
     refusal: RuleError | None = None
     try:
         with transaction.atomic():
-            situation = lock(situation_id)
-            if nonce_used(nonce):
+            situation, tx = _begin(situation_id, nonce=nonce, seen_version=seen_version, now=now)
+            if tx is None:
                 return Performed(situation, repeated=True)
-            if seen_version != situation.version:
-                raise StaleVersion(situation)
-            tx = Transition(situation, now)
-            tx.expire()
             try:
                 tx.command(command, actor=actor_of(user), nonce=nonce)
             except RuleError as err:
@@ -88,13 +102,9 @@ def undo_last(
         raise ReasonRequired()
     refusal: ServiceError | None = None
     with transaction.atomic():
-        situation = lock(situation_id)
-        if nonce_used(nonce):
+        situation, tx = _begin(situation_id, nonce=nonce, seen_version=seen_version, now=now)
+        if tx is None:
             return Performed(situation, repeated=True)
-        if seen_version != situation.version:
-            raise StaleVersion(situation)
-        tx = Transition(situation, now)
-        tx.expire()
         # Deadlines that passed before the undo are facts: they are kept
         # (and undone with the command they followed, if any).
         tx.save()
