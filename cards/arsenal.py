@@ -18,6 +18,7 @@ from django.utils.translation import gettext_noop
 from cards.faces import face_of
 from cards.models import ArsenalCard, Card, PoolEntry, PreparedArsenal, PreparedArsenalCard
 from duels.engine.arsenal import check_arsenal, check_focus
+from duels.engine.cards import CardFace
 from duels.engine.errors import ARSENAL, RuleError
 from duels.services import in_active_situation
 from events.models import Character
@@ -103,6 +104,17 @@ def save_prepared(character: Character, name: str, card_ids: Sequence[int]) -> t
         [PreparedArsenalCard(arsenal=prepared, card_id=card_id, copies=n) for card_id, n in Counter(card_ids).items()]
     )
     return prepared, created
+
+
+def next_round_arsenal(character: Character, card_ids: Sequence[int]) -> tuple[CardFace, ...]:
+    """D3: an arsenal taken at a round break, checked like any other, as the engine's card faces.
+
+    It goes into the fight through the engine's ``RoundChoice``; the character's
+    own arsenal rows change only when the situation ends.
+    """
+    _check(character, card_ids)
+    cards = Card.objects.in_bulk(set(card_ids))
+    return tuple(face_of(cards[card_id]) for card_id in card_ids)
 
 
 def prepared_ids(prepared: PreparedArsenal) -> list[int]:

@@ -12,9 +12,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from cards.arsenal import pool_of, prepared_ids
-from cards.faces import face_of
-from cards.models import Card, PreparedArsenal
+from cards.arsenal import next_round_arsenal, prepared_ids
+from cards.models import PreparedArsenal
 from duels import engine
 from duels.presenters import OUTCOME_LABELS
 from duels.views_common import explain
@@ -125,12 +124,9 @@ class RoundChoiceForm(DuelActionForm):
         else:
             ids = self.picked_cards()
         try:
-            engine.check_arsenal(ids, pool_of(character), character.effective_arsenal_limit)
+            data["faces"] = next_round_arsenal(character, ids)
         except engine.RuleError as err:
-            # explain() names the cards the pure check gives as ids, as for the arsenal builder.
             raise forms.ValidationError(explain(err)) from None
-        cards = Card.objects.in_bulk(set(ids))
-        data["faces"] = tuple(face_of(cards[card_id]) for card_id in ids)
         return data
 
     def command(self) -> engine.RoundChoice:
