@@ -1,6 +1,6 @@
 """A character's pool and arsenals: the services behind the arsenal builder.
 
-The checks themselves live in the rules engine (``duels/engine/arsenal.py``);
+The checks themselves live in the rules engine (``rules/arsenal.py``);
 these functions load what the checks need, call them, and save. Each change runs
 in one transaction with the character row locked, so two organizers saving at
 once serialise instead of mixing their arsenals. A refusal raises ``RuleError``
@@ -17,11 +17,11 @@ from django.utils.translation import gettext_noop
 
 from cards.faces import face_of
 from cards.models import ArsenalCard, Card, PoolEntry, PreparedArsenal, PreparedArsenalCard
-from duels.engine.arsenal import check_arsenal, check_focus
-from duels.engine.cards import CardFace
-from duels.engine.errors import ARSENAL, RuleError
 from duels.services import in_active_situation
 from events.models import Character
+from rules.arsenal import check_arsenal, check_focus
+from rules.cards import CardFace
+from rules.errors import ARSENAL, RuleError
 
 CARD_ORDER = ("card__kind", "card__name_ru")
 

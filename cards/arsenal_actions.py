@@ -12,9 +12,9 @@ from django.utils.translation import gettext as _
 
 from cards import arsenal
 from cards.models import PreparedArsenal
-from duels.engine.errors import RuleError
 from duels.refusals import explain
 from events.models import Character
+from rules.errors import RuleError
 
 
 def restore(request: HttpRequest, character: Character) -> None:

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from cards.faces import counter_rule_of, face_of
 from cards.models import Card, Catalogue, CounterRule
-from duels.engine.cards import CounterTable
+from rules.cards import CounterTable
 
 OUTCOME_LABELS = dict(CounterRule.Outcome.choices)
 

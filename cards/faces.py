@@ -1,7 +1,7 @@
 """Catalogue cards as the engine sees them (a frozen snapshot, CR1)."""
 
 from cards.models import Card, CounterRule
-from duels.engine import cards as engine_cards
+from rules import cards as engine_cards
 
 
 def face_of(card: Card) -> engine_cards.CardFace:

@@ -17,11 +17,11 @@ from django.views.decorators.http import require_POST
 from cards import arsenal, arsenal_actions
 from cards.forms import ArsenalSelectionForm, FocusForm, PoolAddForm, PoolCopiesForm
 from cards.models import Card, PoolEntry, PreparedArsenal
-from duels.engine.errors import RuleError
 from duels.refusals import explain
 from duels.services import in_active_situation
 from events.access import ORGANIZER, character_for_staff
 from events.models import Character
+from rules.errors import RuleError
 
 
 def _character(request: HttpRequest, character_id: int) -> Character:

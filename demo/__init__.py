@@ -17,8 +17,8 @@ from django.utils import timezone
 from cards.models import ArsenalCard, Card, Catalogue, CounterRule, PoolEntry, PreparedArsenal, PreparedArsenalCard
 from demo.catalogue import CARDS, COUNTER_RULES, REACTIONS
 from demo.people import CHARACTERS, DEMO_PASSWORD, ORGANIZER, PLAYERS, REFEREE, CharacterData, parse_cards
-from duels.engine.arsenal import check_arsenal
 from events.models import Character, Event, StaffRole
+from rules.arsenal import check_arsenal
 
 EVENT_NAME = "Ночной Дозор: Сумрак"
 CATALOGUE_NAME = "Ночной Дозор"

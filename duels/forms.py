@@ -12,9 +12,9 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+import rules as engine
 from cards.arsenal import next_round_arsenal, prepared_ids
 from cards.models import PreparedArsenal
-from duels import engine
 from duels.presenters import OUTCOME_LABELS
 from duels.views_common import explain
 from events.models import Character

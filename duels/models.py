@@ -16,9 +16,10 @@ class Situation(models.Model):
     """A combat situation (S2): a stretch of fighting between the same people."""
 
     class Kind(models.TextChoices):
-        # Battles and mass battles come later as further kinds; the services
-        # keep everything kind-specific behind ``duels.services.kinds``.
+        # The services keep everything kind-specific behind ``duels.services.kinds``.
         DUEL = "duel", _("duel")
+        BATTLE = "battle", _("battle")
+        MASS_BATTLE = "mass_battle", _("mass battle")
 
     event = models.ForeignKey(
         "events.Event", on_delete=models.CASCADE, related_name="situations", verbose_name=_("event")

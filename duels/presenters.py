@@ -20,10 +20,10 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+import rules as engine
 from cards.models import Card
-from duels import engine
-from duels.engine import Duel, Situation
 from events.models import Condition
+from rules import Duel, Situation
 
 REFEREE = "referee"
 PLAYER = "player"

@@ -14,9 +14,9 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from duels.engine import Situation
 from duels.presenters import OUTCOME_LABELS, RESULT_LABELS, condition_label
 from events.models import Character
+from rules import Situation
 
 
 @dataclass

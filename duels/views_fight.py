@@ -19,8 +19,9 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
+import rules as engine
 from cards.models import PoolEntry, PreparedArsenal
-from duels import engine, services
+from duels import services
 from duels.export import export_situation
 from duels.forms import ACTION_FORMS, UndoForm
 from duels.models import Situation

@@ -15,8 +15,9 @@ from django.urls import reverse
 from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_GET, require_POST
 
+import rules as engine
 from cards import arsenal as arsenal_services
-from duels import engine, services
+from duels import services
 from duels.forms import FocusForm
 from duels.models import Situation
 from duels.presenters import PLAYER, SPECTATOR, Viewer, card_ids, card_names, present

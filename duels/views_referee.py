@@ -9,7 +9,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
-from duels import engine, services
+import rules as engine
+from duels import services
 from duels.forms import ChooseFightersForm, SearchForm, StartForm
 from duels.models import Situation
 from duels.presenters import REFEREE, CardView, Viewer, card_ids, card_names, present

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 
 class Condition(models.TextChoices):
-    # The values are the engine's condition names (duels/engine/conditions.py).
+    # The values are the engine's condition names (rules/conditions.py).
     FIT = "fit", _("fit")
     LIGHTLY_WOUNDED = "lightly_wounded", _("lightly wounded")
     HEAVILY_WOUNDED = "heavily_wounded", _("heavily wounded")

@@ -11,9 +11,9 @@ from django.core.management import call_command
 
 import demo
 from cards.models import ArsenalCard, Card, CounterRule, PoolEntry, PreparedArsenal, PreparedArsenalCard
-from duels.engine import cards as engine
-from duels.engine.arsenal import check_arsenal
 from events.models import Character, Event, StaffRole
+from rules import cards as engine
+from rules.arsenal import check_arsenal
 
 pytestmark = pytest.mark.django_db
 

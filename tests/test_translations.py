@@ -17,8 +17,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from duels.engine import RuleError, check_arsenal
 from duels.services import explain
+from rules import RuleError, check_arsenal
 
 LOCALE = Path(settings.BASE_DIR) / "locale"
 RU_PO = LOCALE / "ru" / "LC_MESSAGES" / "django.po"

@@ -2,7 +2,7 @@
 
 Every change runs in one transaction with the situation row locked, applies
 overdue deadlines first (``expire``), then the engine command, and appends both
-to the append-only log. The rules themselves are the engine's (duels/engine/);
+to the append-only log. The rules themselves are the engine's (rules/);
 nothing here decides a rule.
 
 Starting a fight (the referee's "new fight" form)
@@ -19,7 +19,7 @@ Starting a fight (the referee's "new fight" form)
 
 Commands inside a situation (the fight page's buttons)
     ``perform(situation_id, command, *, user, seen_version, nonce)`` with an
-    engine command (``duels.engine.Attack/Answer/ConfirmResult/RoundChoice/
+    engine command (``rules.Attack/Answer/ConfirmResult/RoundChoice/
     SetFocus/EndDuel/...``; card arguments are the uids shown in the state).
     ``undo_last(situation_id, *, user, reason, seen_version, nonce)`` - the
     view must check that the user referees the event; a reason is required.
@@ -73,7 +73,6 @@ Timers
     every ``refresh`` catch anything a worker missed.
 """
 
-from duels.engine import RuleError
 from duels.refusals import explain
 from duels.services.commands import perform, refresh, refresh_by_id, replayed, state_of, sweep, undo_last
 from duels.services.errors import (
@@ -92,6 +91,7 @@ from duels.services.errors import (
 )
 from duels.services.start import active_situation_for, declare_aggression, in_active_situation, start_instant_attack
 from duels.services.store import Performed
+from rules import RuleError
 
 __all__ = [
     "BadNonce",

@@ -10,11 +10,11 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
 
-from duels.engine import RuleError
 from duels.models import LogEntry, Situation
 from duels.services.errors import NothingToUndo, ReasonRequired, ServiceError, SituationEnded, StaleVersion
 from duels.services.kinds import kind_of
 from duels.services.store import Performed, Transition, actor_of, check_nonce, lock, nonce_used, store_state
+from rules import RuleError
 
 logger = logging.getLogger(__name__)
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from duels import engine
+import rules as engine
 from duels.models import LogEntry, Situation
 
 

@@ -9,9 +9,9 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+import rules as engine
 from cards.faces import counter_rule_of, face_of
 from cards.models import ArsenalCard, Card, CounterRule
-from duels import engine
 from duels.models import Situation
 from duels.services.commands import User, refresh
 from duels.services.errors import CardNotHeld, CharacterBusy, DuelsOff, NotInEvent, SeparateSituations

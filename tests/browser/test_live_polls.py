@@ -6,7 +6,8 @@ from urllib.parse import urlparse
 import pytest
 from playwright.sync_api import expect
 
-from duels import engine, services
+import rules as engine
+from duels import services
 from tests.services.kit import nonce
 from tests.web.test_duels_helpers import (  # noqa: F401 - fixtures
     armed_fixture,

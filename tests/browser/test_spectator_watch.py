@@ -3,7 +3,8 @@
 import pytest
 from playwright.sync_api import expect
 
-from duels import engine, services
+import rules as engine
+from duels import services
 from events.models import Character
 from tests.services.kit import nonce
 from tests.web.test_duels_helpers import (  # noqa: F401 - fixtures

@@ -9,7 +9,8 @@ import pytest
 from django.db import connection, transaction
 from django.utils import timezone
 
-from duels import engine, services
+import rules as engine
+from duels import services
 from duels.models import LogEntry, Situation
 from events.models import Character
 from tests.services.kit import arm, nonce, uid

@@ -5,8 +5,9 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+import rules as engine
 from cards.models import ArsenalCard, Card, CounterRule, PoolEntry
-from duels import engine, services
+from duels import services
 from duels.models import LogEntry, Situation
 from events.models import Character
 

@@ -2,7 +2,8 @@
 
 import pytest
 
-from duels import engine, services
+import rules as engine
+from duels import services
 from duels.models import LogEntry, Situation
 from tests.services.kit import act, assert_replays, kinds, nonce, state, uid
 

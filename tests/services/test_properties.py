@@ -14,7 +14,8 @@ import time_machine
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from duels import engine, services
+import rules as engine
+from duels import services
 from duels.models import LogEntry, Situation
 from events.models import Character
 from tests.services.kit import arm, assert_replays, nonce

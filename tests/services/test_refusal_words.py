@@ -2,8 +2,8 @@
 
 from django.utils import translation
 
-from duels.engine.errors import RuleError
 from duels.refusals import explain
+from rules.errors import RuleError
 
 
 def test_D11_a_condition_in_a_refusal_is_a_word_in_russian_and_english():

@@ -10,10 +10,11 @@ import datetime as dt
 
 import pytest
 
+import rules as engine
 from cards import arsenal as arsenal_service
 from cards.faces import face_of
 from cards.models import Card, CounterRule
-from duels import engine, services
+from duels import services
 from duels.models import LogEntry, Situation
 from events.models import Character
 from tests.services.kit import act, arm, arsenal, assert_replays, kinds, nonce, state, uid

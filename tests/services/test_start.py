@@ -5,7 +5,8 @@ import json
 
 import pytest
 
-from duels import engine, services
+import rules as engine
+from duels import services
 from duels.models import LogEntry, Situation
 from events.models import Character
 from tests.services.kit import arm, assert_replays, event_types, kinds, nonce, state

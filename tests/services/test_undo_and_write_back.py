@@ -6,8 +6,9 @@ import json
 import pytest
 import time_machine
 
+import rules as engine
 from cards.models import ArsenalCard
-from duels import engine, services
+from duels import services
 from duels.export import export_situation
 from duels.models import LogEntry, Situation
 from tests.services.kit import act, arsenal, assert_replays, kinds, nonce, uid

@@ -23,7 +23,8 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from duels import engine, services
+import rules as engine
+from duels import services
 from duels.models import LogEntry, Situation
 from events.models import Character
 from tests.services.kit import nonce

@@ -5,7 +5,8 @@ import datetime as dt
 import pytest
 import time_machine
 
-from duels import engine, services
+import rules as engine
+from duels import services
 from duels.models import LogEntry, Situation
 from duels.tasks import expire_situation, sweep_deadlines
 from tests.services.kit import act, arm, assert_replays, kinds, nonce, state, uid

@@ -3,8 +3,8 @@
 import pytest
 from django.urls import reverse
 
+import rules as engine
 from cards.models import PreparedArsenal, PreparedArsenalCard
-from duels import engine
 from duels.models import LogEntry, Situation
 from events.models import Character
 from tests.services.kit import nonce

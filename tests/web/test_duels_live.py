@@ -6,8 +6,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+import rules as engine
 from cards.models import Card, PoolEntry
-from duels import engine, services
+from duels import services
 from duels.models import LogEntry, Situation
 from events.models import Character
 from tests.services.kit import nonce

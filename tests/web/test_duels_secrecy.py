@@ -3,8 +3,9 @@
 import pytest
 from django.urls import reverse
 
+import rules as engine
 from cards.models import Card
-from duels import engine, services
+from duels import services
 from events.models import Character
 from tests.services.kit import nonce
 from tests.web.test_duels_helpers import (  # noqa: F401 - fixtures

@@ -6,7 +6,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from duels import engine, services
+import rules as engine
+from duels import services
 from duels.models import LogEntry, Situation
 from events.models import Character
 from tests.services.kit import nonce

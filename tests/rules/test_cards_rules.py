@@ -2,7 +2,7 @@
 
 import pytest
 
-from duels.engine import (
+from rules import (
     DEAD,
     FIT,
     HEAVILY_WOUNDED,

@@ -1,6 +1,6 @@
 """The combat situation and its clocks: S1, S2, D8, F1, and expire/next_deadline."""
 
-from duels.engine import (
+from rules import (
     AGGRESSION,
     AWAIT_ANSWER,
     AWAIT_ATTACK,

@@ -8,9 +8,52 @@ command that produced them and uses ``fighter_out`` / ``duel_ended`` /
 
 from __future__ import annotations
 
-from typing import Any, Final
+from dataclasses import asdict, dataclass
+from typing import Any, ClassVar, Final, TypeVar
 
 Event = dict[str, Any]
+
+
+# --- Typed events (issue 7) ---------------------------------------------------------------------
+# Every event kind becomes a frozen dataclass subclassing ``EngineEvent`` and
+# registered with ``@event_type``; its fields are what the event carries, all
+# JSON-safe (ints, strings, booleans, None, ISO datetimes, lists/dicts of those).
+# ``to_dict`` / ``event_from_dict`` are the form stored in the fight log.
+# New fight kinds (battles, mass battles) declare theirs the same way in their
+# own module; the registry keeps the type names unique across kinds.
+
+
+@dataclass(frozen=True, kw_only=True)
+class EngineEvent:
+    type: ClassVar[str]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type, **asdict(self)}
+
+
+EVENT_CLASSES: dict[str, type[EngineEvent]] = {}
+
+E = TypeVar("E", bound=type[EngineEvent])
+
+
+def event_type(name: str) -> Any:
+    """Class decorator: give an event class its ``type`` name and register it."""
+
+    def register(cls: E) -> E:
+        if name in EVENT_CLASSES:
+            raise ValueError(f"event type {name!r} is registered twice")
+        cls.type = name
+        EVENT_CLASSES[name] = cls
+        return cls
+
+    return register
+
+
+def event_from_dict(data: dict[str, Any]) -> EngineEvent:
+    """The typed event of a logged dict (unknown keys are refused: the log is the truth)."""
+    cls = EVENT_CLASSES[data["type"]]
+    return cls(**{k: v for k, v in data.items() if k != "type"})
+
 
 FIGHTER_JOINED: Final = "fighter_joined"  # fighter, name, condition, focus
 FOCUS_SET: Final = "focus_set"  # fighter, card (uid or None), card_id

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from duels.engine import (
+from rules import (
     COMMAND_TYPES,
     EVENT_TYPES,
     Answer,

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from duels.engine import (
+from rules import (
     ATTACK,
     AWAIT_ANSWER,
     AWAIT_RESULT,

@@ -2,8 +2,8 @@
 
 import pytest
 
-from duels.engine.errors import RuleError
-from duels.engine.reactions import (
+from rules.errors import RuleError
+from rules.reactions import (
     AREA_ATTACK,
     INTERRUPT,
     LEAVES_REACH,

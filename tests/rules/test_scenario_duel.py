@@ -5,7 +5,7 @@ Every test checks the log replays to the same state at the end (DESIGN.md §4).
 
 import pytest
 
-from duels.engine import (
+from rules import (
     ATTACK,
     AWAIT_ATTACK,
     AWAIT_RESULT,

@@ -2,8 +2,8 @@
 
 import pytest
 
-from duels.engine.errors import RuleError
-from duels.engine.magic_phase import (
+from rules.errors import RuleError
+from rules.magic_phase import (
     MagicCard,
     PlayerSide,
     affects,

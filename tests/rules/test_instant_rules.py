@@ -2,7 +2,7 @@
 
 import pytest
 
-from duels.engine import (
+from rules import (
     AGGRESSION,
     AWAIT_ANSWER,
     AWAIT_ATTACK,

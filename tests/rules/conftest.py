@@ -8,7 +8,7 @@ import os
 import sys
 
 # ``python -m pytest`` puts the repository root on sys.path; plain ``pytest``
-# may not, and ``duels.engine`` must import either way.
+# may not, and ``rules`` must import either way.
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 if _ROOT not in sys.path:
     sys.path.insert(0, _ROOT)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from duels.engine import (
+from rules import (
     AWAIT_ANSWER,
     AWAIT_ATTACK,
     AWAIT_RESULT,

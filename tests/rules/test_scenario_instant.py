@@ -7,7 +7,7 @@ same state (DESIGN.md §4).
 
 import pytest
 
-from duels.engine import (
+from rules import (
     AGGRESSION,
     ATTACK,
     AWAIT_ANSWER,

@@ -12,7 +12,7 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from duels.engine import (
+from rules import (
     AWAIT_ANSWER,
     AWAIT_ATTACK,
     AWAIT_RESULT,

@@ -3,7 +3,7 @@
 import random
 from collections import Counter
 
-from duels.engine import (
+from rules import (
     Answer,
     ConfirmResult,
     DeclareAggression,

@@ -24,7 +24,7 @@ import json
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from duels.engine import (
+from rules import (
     AWAIT_ANSWER,
     AWAIT_ATTACK,
     AWAIT_RESULT,
