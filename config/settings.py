@@ -147,6 +147,9 @@ CELERY_WORKER_ENABLE_SOFT_SHUTDOWN_ON_IDLE = True
 # Explicit, as Celery 6 will require: keep retrying a broker that is not up yet.
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+# Accounts allowed to create events besides those given the permission (events/creators.py).
+SUMRAK_EVENT_CREATORS = env_list("SUMRAK_EVENT_CREATORS", [])
+
 SUMRAK_SWEEP_SECONDS = env_int("SUMRAK_SWEEP_SECONDS", 5, minimum=1)
 CELERY_BEAT_SCHEDULE = {
     "sweep-overdue-deadlines": {

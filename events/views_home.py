@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from events.access import ORGANIZER, REFEREE, staffed_events
+from events.creators import may_create_events
 from events.models import Character, Event
 
 HELP_ROLES = ("organizer", "referee", "player")
@@ -23,6 +24,7 @@ def home(request: HttpRequest) -> HttpResponse:
         )[:20],
     }
     if user.is_authenticated:
+        context["may_create_events"] = may_create_events(user)
         context["organized"] = staffed_events(user, ORGANIZER).order_by("-starts_on")
         context["refereed"] = staffed_events(user, REFEREE).order_by("-starts_on")
         context["my_characters"] = Character.objects.filter(player=user).select_related("event")
