@@ -3,10 +3,13 @@
 import secrets
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from events.names import NameField, name_key
 
 
 class Condition(models.TextChoices):
@@ -21,7 +24,7 @@ class Condition(models.TextChoices):
 
 
 class Event(models.Model):
-    name = models.CharField(_("name"), max_length=200)
+    name = NameField(_("name"), max_length=200)
     starts_on = models.DateField(_("starts on"))
     ends_on = models.DateField(_("ends on"))
     place = models.CharField(_("place"), max_length=200, blank=True)
@@ -123,6 +126,12 @@ class PowerLevel(models.TextChoices):
 ARSENAL_LIMIT_BY_LEVEL = {"beyond": 12, "1": 11, "2": 10, "3": 9, "4": 8, "5": 7, "6": 6, "7": 5}
 
 
+def same_name_exists(queryset: models.QuerySet, name: str, field: str = "name") -> bool:
+    """Whether a row of ``queryset`` has a name that looks the same as ``name`` (events/names.py)."""
+    key = name_key(name)
+    return any(name_key(other) == key for other in queryset.values_list(field, flat=True).iterator())
+
+
 def new_link_token() -> str:
     return secrets.token_urlsafe(24)
 
@@ -142,7 +151,7 @@ class Character(models.Model):
         related_name="characters",
         verbose_name=_("player"),
     )
-    name = models.CharField(_("name"), max_length=120)
+    name = NameField(_("name"), max_length=120)
     side = models.CharField(_("side"), max_length=20, choices=Side.choices, default=Side.NEUTRAL)
     kind = models.CharField(_("kind of Other"), max_length=20, choices=OtherKind.choices, default=OtherKind.MAGE)
     power_level = models.CharField(_("power level"), max_length=10, choices=PowerLevel.choices, default=PowerLevel.L7)
@@ -182,6 +191,18 @@ class Character(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        super().clean()
+        if (
+            self.event_id
+            and self.name
+            and same_name_exists(Character.objects.filter(event_id=self.event_id).exclude(pk=self.pk), self.name)
+        ):
+            raise ValidationError(
+                {"name": _("The event already has a character named “%(name)s” (or one that looks the same).")},
+                params={"name": self.name},
+            )
 
     @property
     def effective_arsenal_limit(self) -> int:
