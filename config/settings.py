@@ -260,6 +260,29 @@ elif not DEBUG:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # Secret character links are masked in every line (config/log_filters.py).
+    "filters": {"mask_secret_links": {"()": "config.log_filters.MaskSecretLinks"}},
+    "formatters": {
+        # Django's own runserver format, kept for its access lines.
+        "django.server": {
+            "()": "django.utils.log.ServerFormatter",
+            "format": "[{server_time}] {message}",
+            "style": "{",
+        },
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["mask_secret_links"]},
+        "django.server": {
+            "class": "logging.StreamHandler",
+            "formatter": "django.server",
+            "filters": ["mask_secret_links"],
+        },
+    },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "loggers": {
+        # Django's default config gives "django" an unmasked console handler of its own
+        # (in DEBUG): drop it, so its lines reach only the masked root handler.
+        "django": {"handlers": [], "level": "INFO", "propagate": True},
+        "django.server": {"handlers": ["django.server"], "level": "INFO", "propagate": False},
+    },
 }
