@@ -99,6 +99,7 @@ def build_world(personas: dict[str, User | None], event: Event, other_event: Eve
     referee, other_organizer = personas["referee"], personas["other_organizer"]
     # The organizer may create events (a site permission): the create form gets the garbage too.
     allow_event_creation(personas["organizer"])
+    Character.objects.filter(pk=character.pk).update(invited_username=personas["player"].username)
     # No deadline may pass while one URL is tried (a passing one would change the fight by itself).
     Event.objects.filter(pk=event.pk).update(answer_window_s=600, situation_gap_s=1800)
     event.refresh_from_db()
