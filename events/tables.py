@@ -240,6 +240,23 @@ def _xlsx_rows(content: bytes, budget: _Budget) -> Iterator[list[Any]]:
     except Exception as exc:  # openpyxl raises many kinds for a broken file
         raise TableError(_("The file could not be read as an XLSX workbook.")) from exc
 
+    try:
+        with book._archive.open(sheet._worksheet_path) as head:  # type: ignore[attr-defined]
+            declared = WorkSheetParser(head, []).parse_dimensions()
+    except Exception:
+        declared = None
+    if declared is not None and (declared[2] > MAX_COLUMNS or declared[3] > MAX_ROWS + 1):
+        # A sheet that says it is A1:XFD1048576 is a bomb or a broken file: refused unread.
+        source.close()
+        book.close()
+        raise TableError(
+            _(
+                "The sheet declares %(rows)d rows and %(columns)d columns; an import reads at most %(max_rows)d rows "
+                "and %(max_columns)d columns."
+            )
+            % {"rows": declared[3], "columns": declared[2], "max_rows": MAX_ROWS, "max_columns": MAX_COLUMNS}
+        )
+
     def rows() -> Iterator[list[Any]]:
         # The sheet's XML, row by row and cell by cell: neither the declared dimension
         # (A1:XFD1048576 in a 5 KB file) nor a far-away cell makes us build empty rows.
