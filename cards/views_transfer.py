@@ -9,12 +9,15 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
+from cards.arsenal_import import COLUMNS, export_arsenals, import_arsenals, read_arsenals
 from cards.forms import ExportForm, ImportForm
 from cards.models import Catalogue
 from cards.resources import export_file, import_file
 from events import tables
 from events.access import event_for_organizer
+from events.forms import ImportForm as TableForm
 from events.models import Event
 
 
@@ -63,4 +66,44 @@ def catalogue_export(request: HttpRequest, event_id: int) -> HttpResponse:
     what, file_format = form.cleaned_data["what"], form.cleaned_data["file_format"]
     response = HttpResponse(export_file(catalogue, what, file_format), content_type=tables.CONTENT_TYPES[file_format])
     response["Content-Disposition"] = f'attachment; filename="catalogue-{catalogue.pk}-{what}.{file_format}"'
+    return response
+
+
+@login_required
+def arsenal_import(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Pools, arsenals and prepared arsenals of many characters from one table (cards/arsenal_import.py)."""
+    event = event_for_organizer(request.user, event_id)
+    form = TableForm(request.POST or None, request.FILES or None)
+    errors: list[tuple[int | None, str]] = []
+    if request.method == "POST" and form.is_valid():
+        try:
+            table = read_arsenals(form.cleaned_data["file"].read(), form.file_format)
+        except tables.TableError as err:
+            errors = [(None, str(err))]
+        else:
+            report = import_arsenals(event, table)
+            errors = report.errors
+            if not errors:
+                messages.success(
+                    request,
+                    ngettext(
+                        "Imported the card lists of %(count)d character.",
+                        "Imported the card lists of %(count)d characters.",
+                        report.updated,
+                    )
+                    % {"count": report.updated},
+                )
+                return redirect("events:characters", event.pk)
+    context = {"event": event, "form": form, "errors": errors, "columns": COLUMNS, "limits": tables.page_limits()}
+    return render(request, "cards/arsenal_import.html", context, status=400 if errors else 200)
+
+
+@login_required
+def arsenal_export(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = event_for_organizer(request.user, event_id)
+    file_format = request.GET.get("format", "csv")
+    if file_format not in tables.FORMATS:
+        file_format = "csv"
+    response = HttpResponse(export_arsenals(event, file_format), content_type=tables.CONTENT_TYPES[file_format])
+    response["Content-Disposition"] = f'attachment; filename="event-{event.pk}-arsenals.{file_format}"'
     return response

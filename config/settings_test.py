@@ -11,4 +11,4 @@ import os
 
 os.environ.setdefault("DEBUG", "true")
 
-from config.settings import *  # noqa: E402,F403
+from config.settings import *  # noqa: F403

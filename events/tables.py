@@ -325,7 +325,7 @@ def _clean(value: Any) -> Cell:
             raise TableError(_("A cell holds more than %(limit)d characters.") % {"limit": MAX_CELL_CHARS})
         value = value.strip()
         if len(value) > 1 and value[0] == "'" and value[1] in FORMULA_STARTS:
-            value = value[1:]  # an exported cell neutralized against formula injection
+            value = value[1:].strip()  # an exported cell neutralized against formula injection
         return value
     if value is None or isinstance(value, bool | int | float):
         return value
