@@ -85,13 +85,26 @@ class Program:
 
 
 def _group_alive(pgid: int) -> bool:
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
+    """Does any process of the group still run? Zombies do not count: in a container whose
+    init reaps nothing, a killed grandchild stays a zombie for ever."""
+    proc = Path("/proc")
+    if not proc.is_dir():  # pragma: no cover - not Linux
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True
         return True
-    return True
+    for entry in proc.iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[2]) == pgid and fields[0] not in ("Z", "X"):
+                return True
+    return False
 
 
 def _kill_group(pgid: int, sig: int) -> None:
