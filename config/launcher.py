@@ -283,7 +283,9 @@ def programs(options: Options, env: dict[str, str]) -> list[Program]:
     found: list[Program] = []
     if options.web:
         if options.lan:
-            web = [str(BIN / "gunicorn"), "config.wsgi:application", "--bind", f"0.0.0.0:{options.port}"]
+            # config/gunicorn_conf.py: its logs go through the secret-link mask (config/log_filters.py).
+            web = [str(BIN / "gunicorn"), "-c", str(ROOT / "config" / "gunicorn_conf.py"), "config.wsgi:application"]
+            web += ["--bind", f"0.0.0.0:{options.port}"]
             web += ["--workers", "2", "--threads", "4", "--graceful-timeout", "5", "--log-level", "warning"]
             # gunicorn has no body limit (config/limits.py caps bodies); these bound the request head.
             web += ["--limit-request-line", "4094", "--limit-request-fields", "100"]

@@ -8,6 +8,7 @@ import pytest
 from django.contrib.auth import authenticate
 from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
+from django.test import RequestFactory
 
 import demo
 from cards.models import ArsenalCard, Card, CounterRule, PoolEntry, PreparedArsenal, PreparedArsenalCard
@@ -16,6 +17,9 @@ from rules import cards as engine
 from rules.arsenal import check_arsenal
 
 pytestmark = pytest.mark.django_db
+
+# The login throttle (django-axes) counts by the request: authenticate as the login page does.
+LOGIN_REQUEST = RequestFactory().post("/accounts/login/")
 
 
 def load(*args: str) -> str:
@@ -61,7 +65,7 @@ def test_loads_event_next_month_with_place_and_staff(demo_event):
 
 def test_demo_logins_work_with_the_printed_password(demo_event):
     for username in ("organizer", "referee", "anton", "zavulon"):
-        assert authenticate(username=username, password="sumrak-demo") is not None, username
+        assert authenticate(LOGIN_REQUEST, username=username, password="sumrak-demo") is not None, username
     assert demo_event.characters.get(player__username="anton").name == "Антон Городецкий"
     assert demo_event.characters.get(player__username="zavulon").name == "Завулон"
 
@@ -173,10 +177,10 @@ def test_loading_again_never_resets_an_existing_accounts_password():
     User.objects.create_user("organizer", password="a-real-secret-42")
     User.objects.create_user("referee", password="sumrak-demo", is_active=False)
     load()
-    assert authenticate(username="organizer", password="sumrak-demo") is None
-    assert authenticate(username="organizer", password="a-real-secret-42") is not None
+    assert authenticate(LOGIN_REQUEST, username="organizer", password="sumrak-demo") is None
+    assert authenticate(LOGIN_REQUEST, username="organizer", password="a-real-secret-42") is not None
     assert not User.objects.get(username="referee").is_active
-    assert authenticate(username="anton", password="sumrak-demo") is not None
+    assert authenticate(LOGIN_REQUEST, username="anton", password="sumrak-demo") is not None
 
 
 # --- demo logins on a network (issue 13: start.sh --lan) ------------------------------------
@@ -188,8 +192,8 @@ def test_random_passwords_are_printed_once_and_the_public_one_does_not_work():
     assert set(printed) == set(demo.LOGINS)
     assert len(set(printed.values())) == len(demo.LOGINS)  # one each, not one for all
     for login, password in printed.items():
-        assert authenticate(username=login, password=password) is not None
-        assert authenticate(username=login, password=demo.DEMO_PASSWORD) is None
+        assert authenticate(LOGIN_REQUEST, username=login, password=password) is not None
+        assert authenticate(LOGIN_REQUEST, username=login, password=demo.DEMO_PASSWORD) is None
     assert "sumrak-demo" not in out
     assert "Demo logins" not in load("--random-passwords")  # loaded already: nothing new to print
 
@@ -202,8 +206,8 @@ def test_secure_only_loads_nothing_and_replaces_a_left_over_public_password():
     printed = dict(line.split() for line in out.splitlines() if line.startswith("    "))
     assert set(printed) == set(demo.LOGINS)
     for login in demo.LOGINS:
-        assert authenticate(username=login, password=demo.DEMO_PASSWORD) is None
-        assert authenticate(username=login, password=printed[login]) is not None
+        assert authenticate(LOGIN_REQUEST, username=login, password=demo.DEMO_PASSWORD) is None
+        assert authenticate(LOGIN_REQUEST, username=login, password=printed[login]) is not None
     assert load("--secure-only").strip() == ""  # nothing left on the public password
     Event.objects.all().delete()
     assert load("--secure-only").strip() == "" and not Event.objects.exists()
