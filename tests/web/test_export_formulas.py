@@ -28,7 +28,9 @@ EXPORTS = {
     "cards:catalogue-export:rules": lambda fmt: {"what": "rules", "file_format": fmt},
     "cards:arsenals-export": lambda fmt: {"format": fmt},
 }
-NOT_SPREADSHEETS = {"duels:export"}  # a fight's log and state as JSON, for replay (duels/views_fight.py)
+# JSON only, for replay and moving an event, never opened by a spreadsheet: a fight's log and
+# state (duels/views_fight.py) and a whole event (duels/views_archive.py).
+NOT_SPREADSHEETS = {"duels:export", "duels:event-export"}
 
 
 def _export_names() -> set[str]:
