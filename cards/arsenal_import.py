@@ -27,7 +27,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from cards import arsenal as services
-from cards.models import ArsenalCard, Card, PoolEntry, PreparedArsenal, PreparedArsenalCard
+from cards.models import ArsenalCard, Card, PoolEntry, PreparedArsenalCard
 from events.models import Character, Event
 from events.tables import ImportReport, Table, export_bytes, read_table
 from rules.arsenal import check_arsenal
@@ -37,6 +37,7 @@ COLUMNS = ("character", "list", "card", "copies")
 POOL, ARSENAL = "pool", "arsenal"
 LIST_WORDS = {"pool": POOL, "пул": POOL, "arsenal": ARSENAL, "арсенал": ARSENAL, "hand": ARSENAL}
 MAX_COPIES = 99
+PREPARED_NAME_MAX = 100  # PreparedArsenal.name's max_length
 
 
 def read_arsenals(content: bytes, file_format: str) -> Table:
@@ -122,7 +123,7 @@ class _Reader:
             kind = LIST_WORDS.get(list_name.casefold())
             if not kind and not list_name:
                 raise ValueError(_("list: say pool, arsenal or the name of a prepared arsenal."))
-            if not kind and len(list_name) > PreparedArsenal._meta.get_field("name").max_length:
+            if not kind and len(list_name) > PREPARED_NAME_MAX:
                 raise ValueError(_("list: a prepared arsenal's name is at most 100 characters."))
         except ValueError as err:
             self.errors.append((number, str(err)))
@@ -208,12 +209,12 @@ def export_arsenals(event: Event, file_format: str) -> bytes:
     hands = ArsenalCard.objects.filter(character__event=event).select_related("card")
     prepared = PreparedArsenalCard.objects.filter(arsenal__character__event=event).select_related("card", "arsenal")
     rows: dict[int, list[tuple[str, str, int]]] = defaultdict(list)
-    for entry in pools:
-        rows[entry.character_id].append((POOL, entry.card.name_ru, entry.copies))
-    for entry in hands:
-        rows[entry.character_id].append((ARSENAL, entry.card.name_ru, entry.copies))
-    for entry in prepared:
-        rows[entry.arsenal.character_id].append((entry.arsenal.name, entry.card.name_ru, entry.copies))
+    for pooled in pools:
+        rows[pooled.character_id].append((POOL, pooled.card.name_ru, pooled.copies))
+    for held in hands:
+        rows[held.character_id].append((ARSENAL, held.card.name_ru, held.copies))
+    for kept in prepared:
+        rows[kept.arsenal.character_id].append((kept.arsenal.name, kept.card.name_ru, kept.copies))
     order = {POOL: "0", ARSENAL: "1"}
     for character in characters:
         for list_name, card, copies in sorted(rows[character.pk], key=lambda r: (order.get(r[0], "2" + r[0]), r[1])):

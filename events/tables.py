@@ -33,38 +33,63 @@ import csv
 import io
 import json
 import re
-import time
-import zipfile
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import tablib
 from django.db import transaction
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
-# The documented limits (docs/import.md). A real game has hundreds of characters and
-# cards; an arsenal file has one row per character and card, a few thousand at most.
-MAX_BYTES = 2 * 1024 * 1024
-MAX_ROWS = 10_000
-MAX_COLUMNS = 50
-MAX_CELLS = 200_000
-MAX_CELL_CHARS = 10_000
-MAX_LINE_CHARS = 100_000
-MAX_UNZIPPED_BYTES = 25 * 1024 * 1024
-MAX_ZIP_RATIO = 200
-MAX_SECONDS = 10.0
+# The limits and TableError live in a leaf module shared with the workbook reader; they are
+# part of this module's interface too (the forms read tables.MAX_BYTES).
+from events.table_limits import (
+    MAX_BYTES,
+    MAX_CELL_CHARS,
+    MAX_CELLS,
+    MAX_COLUMNS,
+    MAX_LINE_CHARS,
+    MAX_ROWS,
+    MAX_SECONDS,
+    MAX_UNZIPPED_BYTES,
+    MAX_ZIP_RATIO,
+    Budget,
+    TableError,
+)
+from events.workbooks import xlsx_rows
 
+__all__ = [
+    "CONTENT_TYPES",
+    "FORMATS",
+    "FORMULA_STARTS",
+    "MAX_BYTES",
+    "MAX_CELLS",
+    "MAX_CELL_CHARS",
+    "MAX_COLUMNS",
+    "MAX_LINE_CHARS",
+    "MAX_ROWS",
+    "MAX_SECONDS",
+    "MAX_UNZIPPED_BYTES",
+    "MAX_ZIP_RATIO",
+    "Budget",
+    "ImportReport",
+    "Table",
+    "TableError",
+    "decode",
+    "export_bytes",
+    "format_of",
+    "neutralize",
+    "neutralized",
+    "page_limits",
+    "read_table",
+    "result_errors",
+    "run_import",
+]
 FORMATS = ("csv", "xlsx", "json")
 # Spreadsheets run a cell starting with one of these as a formula (OWASP's CSV injection).
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 Cell = str | int | float | bool | None
-
-
-class TableError(ValueError):
-    """The file as a whole cannot be imported; nothing was changed."""
 
 
 @dataclass
@@ -94,40 +119,6 @@ class ImportReport:
     updated: int = 0
 
 
-class _Budget:
-    """Rows, cells and seconds spent reading one file; refuses the file when one runs out."""
-
-    def __init__(self) -> None:
-        self.started = time.monotonic()
-        self.cells = 0
-        self.rows = 0
-
-    def row(self, width: int) -> None:
-        self.rows += 1
-        self.cells += width
-        if self.rows > MAX_ROWS + 1:  # + the header
-            raise TableError(
-                ngettext(
-                    "The file has more than %(limit)d row; split it into smaller files.",
-                    "The file has more than %(limit)d rows; split it into smaller files.",
-                    MAX_ROWS,
-                )
-                % {"limit": MAX_ROWS}
-            )
-        if width > MAX_COLUMNS:
-            raise TableError(
-                _("Row %(row)d has more than %(limit)d columns.") % {"row": self.rows, "limit": MAX_COLUMNS}
-            )
-        if self.cells > MAX_CELLS:
-            raise TableError(_("The file has more than %(limit)d cells in all.") % {"limit": MAX_CELLS})
-        if self.rows % 100 == 0:
-            self.check_time()
-
-    def check_time(self) -> None:
-        if time.monotonic() - self.started > MAX_SECONDS:
-            raise TableError(_("Reading the file took too long; make it smaller or simpler."))
-
-
 def neutralize(value: Any) -> Any:
     """A text cell that a spreadsheet would run as a formula, made plain text with a leading apostrophe."""
     if isinstance(value, str) and value.startswith(FORMULA_STARTS):
@@ -150,7 +141,7 @@ def export_bytes(dataset: tablib.Dataset, file_format: str) -> bytes:
     safe = neutralized(dataset)
     if file_format == "xlsx":
         return bytes(safe.export("xlsx"))
-    return ("\ufeff" + safe.export("csv")).encode()
+    return ("\ufeff" + str(safe.export("csv"))).encode()
 
 
 CONTENT_TYPES = {
@@ -186,7 +177,7 @@ def decode(content: bytes) -> tuple[str, str]:
 _LONG_LINE = re.compile(rf"[^\r\n]{{{MAX_LINE_CHARS + 1}}}")
 
 
-def _csv_rows(content: bytes, budget: _Budget) -> tuple[Iterator[list[Any]], str]:
+def _csv_rows(content: bytes, budget: Budget) -> tuple[Iterator[list[Any]], str]:
     text, encoding = decode(content)
     if _LONG_LINE.search(text):
         raise TableError(_("A line of the file is longer than %(limit)d characters.") % {"limit": MAX_LINE_CHARS})
@@ -211,84 +202,7 @@ def _csv_rows(content: bytes, budget: _Budget) -> tuple[Iterator[list[Any]], str
     return rows(), encoding
 
 
-def _xlsx_rows(content: bytes, budget: _Budget) -> Iterator[list[Any]]:
-    from openpyxl import load_workbook
-    from openpyxl.worksheet._reader import WorkSheetParser
-
-    try:
-        archive = zipfile.ZipFile(io.BytesIO(content))
-        members = archive.infolist()
-    except (zipfile.BadZipFile, ValueError, OSError):
-        raise TableError(_("The file could not be read as an XLSX workbook.")) from None
-    # Python's zip reader stops at each member's declared size, so checking the declared
-    # sizes bounds what decompression can produce (a zip bomb is refused unopened).
-    unzipped = sum(m.file_size for m in members)
-    packed = max(1, sum(m.compress_size for m in members))
-    if unzipped > MAX_UNZIPPED_BYTES:
-        raise TableError(
-            _("The workbook unpacks to %(size)d MB, more than an import may read (%(limit)d MB).")
-            % {"size": unzipped // (1024 * 1024), "limit": MAX_UNZIPPED_BYTES // (1024 * 1024)}
-        )
-    if unzipped > 1024 * 1024 and unzipped / packed > MAX_ZIP_RATIO:
-        # Real sheets pack 5 to 50 times; hundreds of times is a file built to unpack huge.
-        raise TableError(_("The workbook is packed far more tightly than a real spreadsheet; it is not read."))
-    try:
-        book = load_workbook(io.BytesIO(content), read_only=True, data_only=True)
-        sheet = book.worksheets[0]
-        source = book._archive.open(sheet._worksheet_path)  # type: ignore[attr-defined]
-        shared = sheet._shared_strings  # type: ignore[attr-defined]
-    except Exception as exc:  # openpyxl raises many kinds for a broken file
-        raise TableError(_("The file could not be read as an XLSX workbook.")) from exc
-
-    try:
-        with book._archive.open(sheet._worksheet_path) as head:  # type: ignore[attr-defined]
-            declared = WorkSheetParser(head, []).parse_dimensions()
-    except Exception:
-        declared = None
-    if declared is not None and (declared[2] > MAX_COLUMNS or declared[3] > MAX_ROWS + 1):
-        # A sheet that says it is A1:XFD1048576 is a bomb or a broken file: refused unread.
-        source.close()
-        book.close()
-        raise TableError(
-            _(
-                "The sheet declares %(rows)d rows and %(columns)d columns; an import reads at most %(max_rows)d rows "
-                "and %(max_columns)d columns."
-            )
-            % {"rows": declared[3], "columns": declared[2], "max_rows": MAX_ROWS, "max_columns": MAX_COLUMNS}
-        )
-
-    def rows() -> Iterator[list[Any]]:
-        # The sheet's XML, row by row and cell by cell: neither the declared dimension
-        # (A1:XFD1048576 in a 5 KB file) nor a far-away cell makes us build empty rows.
-        expected = 1
-        try:
-            with source:
-                parser = WorkSheetParser(
-                    source, shared, data_only=True, epoch=book.epoch, date_formats=book._date_formats
-                )
-                for index, cells in parser.parse():
-                    while expected < index:  # rows the file skips are blank rows
-                        budget.row(0)
-                        yield []
-                        expected += 1
-                    width = max((cell["column"] for cell in cells), default=0)
-                    budget.row(width)
-                    row: list[Any] = [None] * width
-                    for cell in cells:
-                        row[cell["column"] - 1] = cell["value"]
-                    yield row
-                    expected = index + 1
-        except TableError:
-            raise
-        except Exception as exc:
-            raise TableError(_("The file could not be read as an XLSX workbook.")) from exc
-        finally:
-            book.close()
-
-    return rows()
-
-
-def _json_rows(content: bytes, budget: _Budget) -> tuple[Iterator[list[Any]], str]:
+def _json_rows(content: bytes, budget: Budget) -> tuple[Iterator[list[Any]], str]:
     text, encoding = decode(content)
     try:
         data = json.loads(text)
@@ -316,7 +230,7 @@ def _blank(row: Sequence[Any]) -> bool:
     return all(cell is None or (isinstance(cell, str) and not cell.strip()) for cell in row)
 
 
-def _clean(value: Any) -> Cell:
+def _clean(value: object) -> Cell:
     if isinstance(value, str):
         if "\x00" in value:
             # NUL bytes are no text (a binary file): SQLite would store them in names, PostgreSQL refuses them.
@@ -342,11 +256,11 @@ def read_table(content: bytes, file_format: str, *, columns: Sequence[str], requ
     """The file's rows under its header, checked against the import's columns. Raises ``TableError``."""
     if len(content) > MAX_BYTES:
         raise TableError(_("The file is too large (at most %(limit)d MB).") % {"limit": MAX_BYTES // (1024 * 1024)})
-    budget = _Budget()
+    budget = Budget()
     encoding = ""
     source: Iterator[list[Any]]
     if file_format == "xlsx":
-        source = _xlsx_rows(content, budget)
+        source = xlsx_rows(content, budget)
     elif file_format == "json":
         source, encoding = _json_rows(content, budget)
     else:
@@ -437,11 +351,6 @@ def format_of(filename: str, chosen: str = "") -> str | None:
         return chosen
     suffix = filename.rsplit(".", 1)[-1].lower() if "." in filename else ""
     return suffix if suffix in FORMATS else None
-
-
-def join_errors(errors: Iterable[tuple[int | None, str]]) -> str:
-    """The errors as one line each, for a management command or a log."""
-    return "\n".join(f"{_('Row')} {row}: {message}" if row else message for row, message in errors)
 
 
 def page_limits() -> dict[str, int]:
