@@ -32,11 +32,24 @@ _deb_installed() {
     dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'
 }
 
-ci_before_venv() {
-    # Python >= 3.12 with a working venv (Debian splits ensurepip into python3-venv).
+_python_with_venv() {
     local python
-    if ! python="$(find_python)" || ! "$python" -c 'import ensurepip' >/dev/null 2>&1; then
+    python="$(find_python)" && "$python" -c 'import ensurepip' >/dev/null 2>&1
+}
+
+ci_before_venv() {
+    # Python >= 3.12 with a working venv (Debian splits ensurepip into python3-venv). An older
+    # distribution's python3 (Debian 12 has 3.11) may still offer a newer python3.1x package.
+    if ! _python_with_venv; then
         apt_install python3 python3-venv
+        local version
+        for version in 3.13 3.12; do
+            _python_with_venv && break
+            if apt-cache show "python$version-venv" >/dev/null 2>&1; then
+                apt_install "python$version" "python$version-venv"
+            fi
+        done
+        _python_with_venv || die "no Python >= 3.12 with venv here, nor in apt; set SUMRAK_PYTHON to one"
     fi
     local missing=() pkg
     for pkg in "${CI_APT_PACKAGES[@]}"; do
