@@ -130,6 +130,9 @@ def test_tls_runs_gunicorn_with_the_certificate_and_the_beat_on_its_own(tmp_path
     web, worker, beat = launcher.programs(options, env)
     assert "gunicorn" in web.argv[0] and web.argv[web.argv.index("--certfile") + 1] == str(cert.resolve())
     assert web.argv[web.argv.index("--bind") + 1] == "0.0.0.0:8443"
+    # The request head is bounded by gunicorn; the body by config/limits.py (gunicorn has no body limit).
+    assert {"--limit-request-line", "--limit-request-fields", "--limit-request-field_size"} <= set(web.argv)
+    assert web.argv[web.argv.index("-c") + 1].endswith("config/gunicorn_conf.py")  # the secret-link log mask
     assert "--beat" not in worker.argv and beat.argv[3] == "beat"
     with pytest.raises(SystemExit):
         launcher.parse(["--tls", str(cert), str(key)])  # TLS only with --lan
