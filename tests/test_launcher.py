@@ -195,3 +195,26 @@ def test_the_launcher_stops_web_worker_and_beat_with_no_orphans(tmp_path, signum
             os.killpg(proc.pid, signal.SIGKILL)
             for child in _children(proc.pid).values():
                 os.killpg(child, signal.SIGKILL)
+
+
+@pytest.mark.parametrize(
+    ("argv", "demo_call", "public"),
+    [
+        ([], ["load_demo"], True),
+        (["--no-demo"], None, False),
+        (["--lan"], ["load_demo", "--random-passwords", "--secure-only"], False),
+        (["--lan", "--demo"], ["load_demo", "--random-passwords"], False),
+    ],
+    ids=["local", "local-no-demo", "lan", "lan-demo"],
+)
+def test_only_the_local_mode_loads_the_public_demo_password(monkeypatch, tmp_path, argv, demo_call, public):
+    """start.sh --lan never creates demo logins on the public password (issue 13)."""
+    calls: list[list[str]] = []
+    monkeypatch.setattr(launcher, "_manage", lambda env, *args: calls.append(list(args)))
+    options = launcher.parse(argv)
+    options.var_dir = tmp_path
+    assert launcher.setup(options, {}) is public
+    assert [c for c in calls if c[0] == "load_demo"] == ([demo_call] if demo_call else [])
+    assert (["collectstatic", "--noinput", "-v0"] in calls) is ("--lan" in argv)
+    shown = launcher.banner(options, ["192.168.1.20"], public)
+    assert ("sumrak-demo" in shown) is public
