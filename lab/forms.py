@@ -20,11 +20,13 @@ class LabForm(forms.Form):
         choices=[(GREEDY, _("greedy: the best counter by the counter rules")), (RANDOM, _("random legal play"))],
         initial=GREEDY,
     )
-    instant_percent = forms.IntegerField(label=_("Instant attacks, % of duels"), min_value=0, max_value=100, initial=20)
-    focus_percent = forms.IntegerField(
-        label=_("Victims focused on a defence card, % of instant attacks"), min_value=0, max_value=100, initial=50
+    instant_percent = forms.IntegerField(
+        label=_("Instant attacks per 100 duels"), min_value=0, max_value=100, initial=20
     )
-    timeout_percent = forms.IntegerField(label=_("Late answers, % of answers"), min_value=0, max_value=100, initial=5)
+    focus_percent = forms.IntegerField(
+        label=_("Victims focused on a defence card per 100 instant attacks"), min_value=0, max_value=100, initial=50
+    )
+    timeout_percent = forms.IntegerField(label=_("Late answers per 100 answers"), min_value=0, max_value=100, initial=5)
     max_rounds = forms.IntegerField(label=_("Rounds at most"), min_value=1, max_value=10, initial=3)
     seed = forms.IntegerField(
         label=_("Seed"),

@@ -10,10 +10,10 @@ from django.http import HttpResponse
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from events.tables import neutralized
 
 from cards.models import Card, CounterRule
 from events.models import Character, Event
+from events.tables import neutralized
 from lab import charts
 from lab.codec import counter_from_dict, tally_from_dict
 from lab.findings import (

@@ -98,14 +98,15 @@ def test_report_downloads_neutralize_formulas(demo_event, client, django_user_mo
     """A card named like a formula stays text in the CSV a spreadsheet opens (issue 13)."""
     from tests.test_event_archive import play_the_demo
 
-    Card.objects.filter(catalogue=demo_event.catalogue, kind="attack").update(name_ru="=HYPERLINK(1)")
+    for card in Card.objects.filter(catalogue=demo_event.catalogue, kind="attack"):
+        Card.objects.filter(pk=card.pk).update(name_ru=f"=HYPERLINK({card.pk})", name_en=f"=HYPERLINK({card.pk})")
     play_the_demo(demo_event)
     referee = django_user_model.objects.get(username="referee")
     assert StaffRole.objects.filter(user=referee, event=demo_event).exists()
     client.force_login(referee)
     url = reverse("lab:postgame", args=[demo_event.pk])
     csv = client.get(url, {"download": "attack_cards", "format": "csv"}).content.decode()
-    assert "'=HYPERLINK(1)" in csv and "\n=HYPERLINK" not in csv
+    assert "'=HYPERLINK(" in csv and "\n=HYPERLINK" not in csv and ",=HYPERLINK" not in csv
     xlsx = client.get(url, {"download": "kinds", "format": "xlsx"})
     assert xlsx.status_code == 200 and xlsx.content[:2] == b"PK"
     assert client.get(url, {"download": "nothing", "format": "csv"}).status_code == 400
