@@ -216,7 +216,11 @@ def _join(state: Battle, cmd: JoinBattle, events: Events) -> None:
     if sorted(c.face.card_id for c in cards) != sorted(face.card_id for face in setup.hand):
         raise RuleError(INPUT, gettext_noop("The battle cards must be the fighter's hand."))
     combatant = Combatant(
-        character_id=setup.character_id, name=setup.name, side=cmd.side.strip(), condition=setup.condition
+        character_id=setup.character_id,
+        name=setup.name,
+        side=cmd.side.strip(),
+        condition=setup.condition,
+        focus_card_id=setup.focus_card_id,
     )
     combatant.hand = [_mint(state, combatant, card) for card in cards]
     state.combatants[combatant.character_id] = combatant

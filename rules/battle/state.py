@@ -193,6 +193,7 @@ class Combatant:
     set_aside: list[str] = field(default_factory=list)
     condition: str = "fit"
     next_n: int = 0
+    focus_card_id: int | None = None  # F1 is not a battle rule: the focus is carried through untouched
 
 
 @dataclass

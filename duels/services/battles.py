@@ -1,0 +1,144 @@
+"""Starting a battle and adding a combatant to it (issue 11), through the shared situation core.
+
+A battle is opened by the referee with three or more characters on two or more
+sides (default: their own sides). Each joins with their current arsenal as
+battle cards (face + the catalogue's action kind and trigger, R4) and their
+condition; the declarer acts first (D5). Every later change goes through
+``perform`` / ``undo_last`` like a duel's.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from cards.faces import counter_rule_of, face_of
+from cards.models import ArsenalCard, CounterRule
+from duels.models import Situation
+from duels.services.commands import User, perform
+from duels.services.errors import BattlesOff, InAnotherFight, NotABattle, NotInEvent, TooFewCombatants
+from duels.services.kinds import KINDS
+from duels.services.start import active_situation_for
+from duels.services.store import Performed, Transition, actor_of, check_nonce, nonce_used
+from events.models import Character, Event
+from rules import FighterSetup
+from rules import battle as B
+
+
+def battle_setup(character: Character) -> tuple[FighterSetup, tuple[B.BattleCard, ...]]:
+    """The character as they come in: current arsenal (with action kinds, R4), focus, condition."""
+    faces = []
+    cards: list[B.BattleCard] = []
+    rows = ArsenalCard.objects.filter(character=character).select_related("card").order_by("card__kind", "card_id")
+    for row in rows:
+        face = face_of(row.card)
+        card = B.BattleCard(face=face, action=row.card.action_kind, trigger=row.card.trigger_text)
+        faces.extend([face] * row.copies)
+        cards.extend([card] * row.copies)
+    focus = character.focus_card_id
+    if focus is not None and not any(face.card_id == focus for face in faces):
+        focus = None
+    setup = FighterSetup(
+        character_id=character.pk,
+        name=character.name,
+        hand=tuple(faces),
+        focus_card_id=focus,
+        condition=character.condition,
+    )
+    return setup, tuple(cards)
+
+
+def _check(event: Event, characters: Sequence[Character]) -> None:
+    if not event.battles_on:
+        raise BattlesOff()
+    for character in characters:
+        if character.event_id != event.pk or character.status != Character.Status.ACCEPTED:
+            raise NotInEvent(name=character.name)
+
+
+def start_battle(
+    event: Event,
+    combatants: Sequence[Character],
+    *,
+    declarer: Character,
+    sides: dict[int, str] | None = None,
+    max_rounds: int | None = None,
+    user: User,
+    nonce: str,
+    now: dt.datetime | None = None,
+) -> Performed:
+    """Open a battle: join everyone (sides default to the characters' own) and begin round 1 (D5)."""
+    now = now or timezone.now()
+    nonce = check_nonce(nonce)
+    _check(event, combatants)
+    sides = {c.pk: (sides or {}).get(c.pk) or c.side for c in combatants}
+    if len({c.pk for c in combatants}) < B.MIN_COMBATANTS or len(set(sides.values())) < 2:
+        raise TooFewCombatants()
+    if declarer.pk not in sides:
+        raise NotInEvent(name=declarer.name)
+    kind = KINDS[Situation.Kind.BATTLE]
+    try:
+        with transaction.atomic():
+            Event.objects.select_for_update().filter(pk=event.pk).first()
+            used = nonce_used(nonce)
+            if used is not None:
+                return Performed(used.situation, repeated=True)
+            locked = list(
+                Character.objects.select_for_update().filter(pk__in=[c.pk for c in combatants]).order_by("pk")
+            )
+            for character in locked:
+                if active_situation_for(character, now=now) is not None:
+                    raise InAnotherFight(name=character.name)
+            settings = B.BattleSettings(
+                answer_window_s=event.answer_window_s,
+                gap_s=event.situation_gap_s,
+                reactions_from_round=event.reactions_from_round,
+            )
+            counters = [
+                counter_rule_of(rule) for rule in CounterRule.objects.filter(defence_card__catalogue=event.catalogue_id)
+            ]
+            opening = kind.to_dict(kind.open(settings, counters, now))
+            situation = Situation.objects.create(event=event, kind=kind.key, opening=opening, state=opening)
+            tx = Transition(situation, now)
+            for character in sorted(locked, key=lambda c: [x.pk for x in combatants].index(c.pk)):
+                setup, cards = battle_setup(character)
+                tx.command(B.JoinBattle(setup, sides[character.pk], cards), actor=actor_of(user))
+            tx.command(B.BeginBattle(declarer=declarer.pk, max_rounds=max_rounds), actor=actor_of(user), nonce=nonce)
+            tx.save()
+    except IntegrityError:
+        used = nonce_used(nonce)
+        if used is not None:
+            return Performed(used.situation, repeated=True)
+        raise
+    return Performed(situation, tx.events)
+
+
+def add_combatant(
+    situation: Situation,
+    character: Character,
+    *,
+    side: str | None = None,
+    user: User,
+    seen_version: int,
+    nonce: str,
+    now: dt.datetime | None = None,
+) -> Performed:
+    """A newcomer joins a running battle; their first turn is at the end of the round (docs/battle-rules.md)."""
+    if situation.kind != Situation.Kind.BATTLE:
+        raise NotABattle()
+    _check(situation.event, [character])
+    other = active_situation_for(character, now=now)
+    if other is not None and other.pk != situation.pk:
+        raise InAnotherFight(name=character.name)
+    setup, cards = battle_setup(character)
+    return perform(
+        situation.pk,
+        B.JoinBattle(setup, side or character.side, cards),
+        user=user,
+        seen_version=seen_version,
+        nonce=nonce,
+        now=now,
+    )
