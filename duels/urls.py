@@ -1,6 +1,6 @@
 from django.urls import path
 
-from duels import views_fight, views_live, views_referee
+from duels import views_battle, views_fight, views_live, views_referee
 
 app_name = "duels"
 
@@ -13,6 +13,12 @@ urlpatterns = [
     path("fights/<int:situation_id>/undo/", views_fight.undo, name="undo"),
     path("fights/<int:situation_id>/log/", views_fight.log_page, name="log"),
     path("fights/<int:situation_id>/export.json", views_fight.export, name="export"),
+    # Battles (issue 11): the same situation core, their own tablet page
+    path("events/<int:event_id>/battles/start/", views_battle.battle_start, name="battle-start"),
+    path("battles/<int:situation_id>/", views_battle.battle_page, name="battle"),
+    path("battles/<int:situation_id>/act/", views_battle.battle_act, name="battle-act"),
+    path("battles/<int:situation_id>/undo/", views_battle.battle_undo, name="battle-undo"),
+    path("battles/<int:situation_id>/join/", views_battle.battle_join, name="battle-join"),
     # Players: their own fight, by account or by the secret link
     path("characters/<int:character_id>/live/", views_live.player_live, name="player-live"),
     path("characters/<int:character_id>/focus/", views_live.player_focus, name="player-focus"),
