@@ -90,7 +90,7 @@ def test_R0_no_reaction_buttons_before_the_reaction_round(as_user, referee, batt
 
 
 def test_R0_R2_from_round_two_the_bar_lists_who_may_react_and_why_not(as_user, referee, battle, people):
-    anna, boris, vera, gleb = people
+    anna, _boris, vera, _gleb = people
     client = as_user(referee)
     to_round(battle, referee, 2)
     post(
