@@ -164,6 +164,12 @@ class ReactorView:
     def any_allowed(self) -> bool:
         return any(o.allowed for o in self.options)
 
+    @property
+    def one_reason(self) -> str:
+        """The single reason when every reaction is refused for the same one (e.g. their own turn)."""
+        reasons = {o.why_not for o in self.options}
+        return reasons.pop() if not self.any_allowed and len(reasons) == 1 else ""
+
 
 @dataclass
 class BattleView:
