@@ -19,6 +19,7 @@ from rules import battle as B
 SIDES = [(s.value, s.label) for s in Side]
 TRIGGER_MAX = 200
 MAX_LIST = 40  # more combatants or cards than any battle has is garbage
+MAX_ID = 2**63 - 1  # the largest database id (a signed 64-bit integer)
 
 
 class IdList(forms.Field):
@@ -41,6 +42,16 @@ class UidList(forms.Field):
         if len(values) > MAX_LIST or not all(0 < len(str(v)) <= UID_MAX for v in values):
             raise forms.ValidationError(_("The request was incomplete."))
         return tuple(str(v) for v in values)
+
+
+class CharactersField(forms.ModelMultipleChoiceField):
+    """Character checkboxes; an id no database row can have is refused before the query (SQLite overflows)."""
+
+    def _check_values(self, value: Any) -> Any:
+        for pk in value or []:
+            if not str(pk).isdigit() or int(pk) > MAX_ID:
+                raise forms.ValidationError(_("The request was incomplete."))
+        return super()._check_values(value)
 
 
 class BattleActForm(ActionForm):
@@ -142,7 +153,7 @@ class StartBattleForm(forms.Form):
     """Who fights in a new battle, on which side, and who declared it (D5)."""
 
     nonce = forms.UUIDField(widget=forms.HiddenInput)
-    combatants = forms.ModelMultipleChoiceField(
+    combatants = CharactersField(
         queryset=Character.objects.none(), widget=forms.CheckboxSelectMultiple, label=_("Combatants (three or more)")
     )
     declarer = forms.ModelChoiceField(queryset=Character.objects.none(), label=_("Who declared the fight (acts first)"))

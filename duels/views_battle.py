@@ -5,10 +5,11 @@ engine decides. Polling, ETags and errors are the duel pages' own (views_common)
 
 from __future__ import annotations
 
+from functools import wraps
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
@@ -42,11 +43,28 @@ SPECTATOR_VIEW = Viewer(SPECTATOR)
 LOG_LINES = 12
 
 
+class NotABattlePage(Exception):
+    """A duel's id on a battle URL: the caller sends the referee to the duel's own page."""
+
+
 def _battle_for_staff(user: Any, situation_id: int) -> Situation:
     situation = situation_for_staff(user, situation_id)
     if situation.kind != Situation.Kind.BATTLE:
-        raise Http404
+        raise NotABattlePage(situation.pk)
     return situation
+
+
+def _or_duel_page(view: Any) -> Any:
+    """A battle URL with a duel's id redirects to the duel's page and changes nothing."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, situation_id: int) -> HttpResponse:
+        try:
+            return view(request, situation_id)  # type: ignore[no-any-return]
+        except NotABattlePage:
+            return redirect("duels:situation", situation_id)
+
+    return wrapped
 
 
 def referee_context(situation: Situation, alert: Alert | None = None) -> dict[str, Any]:
@@ -90,6 +108,7 @@ def _joinable(situation: Situation) -> list[Character]:
 
 @login_required
 @require_GET
+@_or_duel_page
 def battle_page(request: HttpRequest, situation_id: int) -> HttpResponse:
     situation = services.refresh(_battle_for_staff(request.user, situation_id))
     if request.htmx:
@@ -119,6 +138,7 @@ def _fresh(situation: Situation) -> Situation:
 
 @login_required
 @require_POST
+@_or_duel_page
 def battle_act(request: HttpRequest, situation_id: int) -> HttpResponse:
     situation = _battle_for_staff(request.user, situation_id)
     form = BattleActForm(request.POST)
@@ -134,6 +154,7 @@ def battle_act(request: HttpRequest, situation_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@_or_duel_page
 def battle_undo(request: HttpRequest, situation_id: int) -> HttpResponse:
     situation = _battle_for_staff(request.user, situation_id)
     return _after(
@@ -148,6 +169,7 @@ def battle_undo(request: HttpRequest, situation_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@_or_duel_page
 def battle_join(request: HttpRequest, situation_id: int) -> HttpResponse:
     situation = _battle_for_staff(request.user, situation_id)
     form = JoinBattleForm(request.POST, event_id=situation.event_id)

@@ -259,3 +259,34 @@ def test_query_counts_stay_flat_for_10_vs_300_log_entries(as_user, referee, even
             )
         )
     assert counts[0] == counts[1]
+
+
+@pytest.mark.parametrize(
+    "garbage",
+    [
+        {"action": "act", "who": "abc", "act": "attack"},
+        {"action": "act", "who": "1", "act": "fly"},
+        {"action": "act", "who": "1", "act": "attack", "targets": ["x"]},
+        {"action": "act", "who": "1", "act": "attack", "targets": ["99999999999999999999999"]},
+        {"action": "answer", "frame": "-1", "who": "1"},
+        {"action": "confirm", "frame": "0", "who": "1", "outcome": "exploded"},
+        {"action": "opportunity", "frame": "0", "who": "1"},
+        {"action": "dance"},
+        {"action": "start_round", "order": ["1", "1", "1"]},
+    ],
+)
+def test_bad_input_is_refused_in_words_and_changes_nothing(as_user, referee, battle, garbage):
+    client = as_user(referee)
+    battle.refresh_from_db()
+    before = (battle.version, battle.state)
+    response = post(client, battle, **garbage)
+    assert response.status_code in (400, 422)
+    assert 'role="alert"' in response.content.decode()
+    battle.refresh_from_db()
+    assert (battle.version, battle.state) == before
+
+
+def test_a_duel_id_on_a_battle_url_goes_to_the_duel_page(as_user, referee, event, people):
+    duel = services.declare_aggression(event, people[0], people[2], user=referee, nonce=nonce()).situation
+    response = as_user(referee).get(reverse("duels:battle", args=[duel.pk]))
+    assert response.status_code == 302 and response["Location"] == reverse("duels:situation", args=[duel.pk])
