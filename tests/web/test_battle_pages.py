@@ -290,3 +290,15 @@ def test_a_duel_id_on_a_battle_url_goes_to_the_duel_page(as_user, referee, event
     duel = services.declare_aggression(event, people[0], people[2], user=referee, nonce=nonce()).situation
     response = as_user(referee).get(reverse("duels:battle", args=[duel.pk]))
     assert response.status_code == 302 and response["Location"] == reverse("duels:situation", args=[duel.pk])
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_help_explains_battles_and_their_readings(client, language):
+    client.cookies["django_language"] = language
+    referee_help = client.get(reverse("help-role", args=["referee"])).content.decode()
+    assert 'id="battle"' in referee_help
+    for rule in ("R0", "R1", "R3", "R4", "R6", "R7", "R8", "D5", "CR2"):
+        assert rule in referee_help, rule
+    player_help = client.get(reverse("help-role", args=["player"])).content.decode()
+    battle_part = player_help.split('id="battle"')[1]
+    assert "R0" in battle_part and "R1–R3" in battle_part and "R4–R8" in battle_part
