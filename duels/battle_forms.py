@@ -196,3 +196,9 @@ class JoinBattleForm(ActionForm):
         self.fields["character"].queryset = Character.objects.filter(
             event_id=event_id, status=Character.Status.ACCEPTED
         ).order_by("name")
+
+
+class PreparedForm(ActionForm):
+    """D3 between rounds: a combatant takes one of their prepared arsenals."""
+
+    prepared = forms.IntegerField(min_value=1, max_value=MAX_ID)

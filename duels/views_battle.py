@@ -15,14 +15,15 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
+from cards.models import PreparedArsenal
 from duels import services
-from duels.battle_forms import SIDES, BattleActForm, JoinBattleForm, StartBattleForm
+from duels.battle_forms import SIDES, BattleActForm, JoinBattleForm, PreparedForm, StartBattleForm
 from duels.battle_log import describe_battle
 from duels.battle_presenters import present_battle
 from duels.forms import UndoForm
 from duels.models import Situation
 from duels.presenters import OUTCOME_LABELS, PLAYER, REFEREE, SPECTATOR, Viewer
-from duels.services.battles import add_combatant, start_battle
+from duels.services.battles import add_combatant, start_battle, take_prepared_between_rounds
 from duels.views_common import (
     Alert,
     conflict,
@@ -82,6 +83,7 @@ def referee_context(situation: Situation, alert: Alert | None = None) -> dict[st
         "act_url": reverse("duels:battle-act", args=[situation.pk]),
         "undo_url": reverse("duels:battle-undo", args=[situation.pk]),
         "join_url": reverse("duels:battle-join", args=[situation.pk]),
+        "arsenal_url": reverse("duels:battle-arsenal", args=[situation.pk]),
         "help_anchor": "battle",
         "outcomes": list(OUTCOME_LABELS.items()),
         "sides": SIDES,
@@ -93,7 +95,20 @@ def _render(request: HttpRequest, situation: Situation, alert: Alert | None = No
     template = "duels/battle.html#live" if request.htmx else "duels/battle.html"
     context = referee_context(situation, alert)
     context["joinable"] = _joinable(situation)
+    prepared = _prepared(situation, context["view"])
+    context["round_break"] = [(c, prepared.get(c.id, [])) for c in context["view"].combatants if c.can_fight]
     return render_live(request, template, context, etag, status=status)
+
+
+def _prepared(situation: Situation, view: Any) -> dict[int, list[PreparedArsenal]]:
+    """D3: each combatant's prepared arsenals, only at a round break (one query)."""
+    if view.phase != "between_rounds":
+        return {}
+    found: dict[int, list[PreparedArsenal]] = {}
+    ids = [c.id for c in view.combatants if c.can_fight]
+    for prepared in PreparedArsenal.objects.filter(character_id__in=ids).order_by("name"):
+        found.setdefault(prepared.character_id, []).append(prepared)
+    return found
 
 
 def _joinable(situation: Situation) -> list[Character]:
@@ -186,6 +201,28 @@ def battle_join(request: HttpRequest, situation_id: int) -> HttpResponse:
         ),
         form,
     )
+
+
+@login_required
+@require_POST
+@_or_duel_page
+def battle_arsenal(request: HttpRequest, situation_id: int) -> HttpResponse:
+    situation = _battle_for_staff(request.user, situation_id)
+    form = PreparedForm(request.POST)
+
+    def take(d: dict[str, Any]) -> Any:
+        prepared = (
+            PreparedArsenal.objects.filter(pk=d["prepared"], character__event_id=situation.event_id)
+            .select_related("character")
+            .first()
+        )
+        if prepared is None:
+            raise services.NotInEvent(name="#" + str(d["prepared"]))
+        return take_prepared_between_rounds(
+            situation, prepared.character, prepared, user=request.user, seen_version=d["version"], nonce=d["nonce"]
+        )
+
+    return _after(request, situation, take, form)
 
 
 @login_required

@@ -15,8 +15,9 @@ from collections.abc import Sequence
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from cards.arsenal import next_round_arsenal, prepared_ids
 from cards.faces import counter_rule_of, face_of
-from cards.models import ArsenalCard, CounterRule
+from cards.models import ArsenalCard, Card, CounterRule, PreparedArsenal
 from duels.models import Situation
 from duels.services.commands import User, perform
 from duels.services.errors import BattlesOff, InAnotherFight, NotABattle, NotInEvent, TooFewCombatants
@@ -137,6 +138,35 @@ def add_combatant(
     return perform(
         situation.pk,
         B.JoinBattle(setup, side or character.side, cards),
+        user=user,
+        seen_version=seen_version,
+        nonce=nonce,
+        now=now,
+    )
+
+
+def take_prepared_between_rounds(
+    situation: Situation,
+    character: Character,
+    prepared: PreparedArsenal,
+    *,
+    user: User,
+    seen_version: int,
+    nonce: str,
+    now: dt.datetime | None = None,
+) -> Performed:
+    """D3: between rounds a combatant takes a prepared arsenal, checked like any other (pool, size)."""
+    if situation.kind != Situation.Kind.BATTLE:
+        raise NotABattle()
+    if prepared.character_id != character.pk:
+        raise NotInEvent(name=character.name)
+    ids = prepared_ids(prepared)
+    faces = next_round_arsenal(character, ids)  # the same checks as the arsenal builder
+    kinds = {c.pk: (c.action_kind, c.trigger_text) for c in Card.objects.filter(pk__in=set(ids))}
+    arsenal = tuple(B.BattleCard(face=f, action=kinds[f.card_id][0], trigger=kinds[f.card_id][1]) for f in faces)
+    return perform(
+        situation.pk,
+        B.NewArsenal(combatant=character.pk, arsenal=arsenal, label=prepared.name),
         user=user,
         seen_version=seen_version,
         nonce=nonce,

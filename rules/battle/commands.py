@@ -178,7 +178,7 @@ def command_type(command: BattleCommand) -> str:
 
 def command_to_dict(command: BattleCommand) -> dict[str, Any]:
     out: dict[str, Any] = {"type": command_type(command)}
-    for f in fields(command):  # type: ignore[arg-type]
+    for f in fields(command):
         value = getattr(command, f.name)
         out[f.name] = list(value) if isinstance(value, tuple) else value
     if isinstance(command, JoinBattle):

@@ -326,6 +326,9 @@ SPECS: dict[str, Spec] = {
     "duels:battle-act": Spec(
         "staff", methods=POST_ONLY, posts=[lambda w: _fight(w, action="next_turn"), lambda w: _fight(w, action="end")]
     ),
+    "duels:battle-arsenal": Spec(
+        "staff", methods=POST_ONLY, strict=("prepared",), posts=[lambda w: {**_fight(w), "prepared": w.prepared.pk}]
+    ),
     "duels:battle-undo": Spec("staff", methods=POST_ONLY, posts=[lambda w: _fight(w, reason="mistake")]),
     "duels:battle-join": Spec(
         "staff", methods=POST_ONLY, posts=[lambda w: {**_fight(w), "character": w.character.pk, "side": "light"}]

@@ -302,3 +302,32 @@ def test_help_explains_battles_and_their_readings(client, language):
     player_help = client.get(reverse("help-role", args=["player"])).content.decode()
     battle_part = player_help.split('id="battle"')[1]
     assert "R0" in battle_part and "R1–R3" in battle_part and "R4–R8" in battle_part
+
+
+def test_D3_between_rounds_a_combatant_takes_a_prepared_arsenal(as_user, referee, battle, people):
+    from cards.models import Card, PreparedArsenal, PreparedArsenalCard
+
+    vera = people[2]
+    prepared = PreparedArsenal.objects.create(character=vera, name="Volley")
+    PreparedArsenalCard.objects.create(arsenal=prepared, card=Card.objects.get(name_en="Bolt"), copies=1)
+    PreparedArsenalCard.objects.create(arsenal=prepared, card=Card.objects.get(name_en="Counterspell"), copies=1)
+    client = as_user(referee)
+    url = reverse("duels:battle-arsenal", args=[battle.pk])
+    battle.refresh_from_db()
+    early = client.post(
+        url, {"version": battle.version, "nonce": nonce(), "prepared": prepared.pk}, headers={"HX-Request": "true"}
+    )
+    assert early.status_code == 422 and "(AG2)" in early.content.decode()  # not in round 1
+    to_round(battle, referee, 1)
+    while battle_state(battle).phase != B.BETWEEN_ROUNDS:
+        drive(battle, referee, B.Act(actor=battle_state(battle).turn_of, act=B.PASS), B.NextTurn())
+    page = client.get(reverse("duels:battle", args=[battle.pk])).content.decode()
+    assert f'name="prepared" value="{prepared.pk}"' in page
+    battle.refresh_from_db()
+    response = client.post(
+        url, {"version": battle.version, "nonce": nonce(), "prepared": prepared.pk}, headers={"HX-Request": "true"}
+    )
+    assert response.status_code == 200
+    st = battle_state(battle)
+    hand = sorted((st.cards[u].face.name, st.cards[u].action) for u in st.combatants[vera.pk].hand)
+    assert hand == [("Bolt", "standard"), ("Counterspell", "interrupt")]
