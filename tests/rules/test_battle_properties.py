@@ -62,10 +62,7 @@ def _candidate(fight: Fight, data: st.DataObject) -> object | None:
         return B.Opportunity(reactor=reactor, frame=frame.number, card=_choose(data, attacks or hand))
     if choice in (3, 9):
         mode = _choose(data, [B.INTERRUPT, B.RESPONSE])
-        if mode == B.INTERRUPT:
-            frame = top
-        else:
-            frame = next((f for f in reversed(state.stack) if f.parts_done), frame)
+        frame = top if mode == B.INTERRUPT else next((f for f in reversed(state.stack) if f.parts_done), frame)
         fitting = [u for u in hand if state.cards[u].action == mode]
         return B.Immediate(
             reactor=reactor,
