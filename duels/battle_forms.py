@@ -202,3 +202,18 @@ class PreparedForm(ActionForm):
     """D3 between rounds: a combatant takes one of their prepared arsenals."""
 
     prepared = forms.IntegerField(min_value=1, max_value=MAX_ID)
+
+
+class GrowForm(ActionForm):
+    """A third Other joins a running duel, which becomes a battle; ``declarer`` acts first (D5)."""
+
+    character = forms.ModelChoiceField(queryset=Character.objects.none(), label=_("The third Other"))
+    side = forms.ChoiceField(choices=SIDES, required=False, label=_("Side"))
+    # A duellist's id, or "third" for the newcomer.
+    declarer = forms.RegexField(regex=r"^(third|[0-9]{1,18})$", label=_("Who declared the fight (acts first)"))
+
+    def __init__(self, *args: Any, event_id: int, **kwargs: Any) -> None:
+        super().__init__(*args, event_id=event_id, **kwargs)
+        self.fields["character"].queryset = Character.objects.filter(
+            event_id=event_id, status=Character.Status.ACCEPTED
+        ).order_by("name")

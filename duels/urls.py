@@ -20,6 +20,7 @@ urlpatterns = [
     path("battles/<int:situation_id>/undo/", views_battle.battle_undo, name="battle-undo"),
     path("battles/<int:situation_id>/join/", views_battle.battle_join, name="battle-join"),
     path("battles/<int:situation_id>/arsenal/", views_battle.battle_arsenal, name="battle-arsenal"),
+    path("fights/<int:situation_id>/battle/", views_battle.grow, name="battle-grow"),
     # Players: their own fight, by account or by the secret link
     path("characters/<int:character_id>/live/", views_live.player_live, name="player-live"),
     path("characters/<int:character_id>/focus/", views_live.player_focus, name="player-focus"),

@@ -17,13 +17,13 @@ from django.views.decorators.http import require_GET, require_POST
 
 from cards.models import PreparedArsenal
 from duels import services
-from duels.battle_forms import SIDES, BattleActForm, JoinBattleForm, PreparedForm, StartBattleForm
+from duels.battle_forms import SIDES, BattleActForm, GrowForm, JoinBattleForm, PreparedForm, StartBattleForm
 from duels.battle_log import describe_battle
 from duels.battle_presenters import present_battle
 from duels.forms import UndoForm
 from duels.models import Situation
 from duels.presenters import OUTCOME_LABELS, PLAYER, REFEREE, SPECTATOR, Viewer
-from duels.services.battles import add_combatant, start_battle, take_prepared_between_rounds
+from duels.services.battles import add_combatant, grow_into_battle, start_battle, take_prepared_between_rounds
 from duels.views_common import (
     Alert,
     conflict,
@@ -223,6 +223,58 @@ def battle_arsenal(request: HttpRequest, situation_id: int) -> HttpResponse:
         )
 
     return _after(request, situation, take, form)
+
+
+@login_required
+def grow(request: HttpRequest, situation_id: int) -> HttpResponse:
+    """A running duel becomes a battle when a third Other joins (issue 11)."""
+    situation = services.refresh(situation_for_staff(request.user, situation_id))
+    if situation.kind != Situation.Kind.DUEL:
+        return redirect("duels:battle", situation.pk)
+    event = situation.event
+    fighters = list(situation.participants.order_by("name"))
+    form = GrowForm(request.POST or None, event_id=event.pk)
+    context: dict[str, Any] = {
+        "situation": situation,
+        "event": event,
+        "fighters": fighters,
+        "joinable": _joinable(situation),
+        "sides": SIDES,
+        "version": situation.version,
+        "new_nonce": new_nonce,
+    }
+    if situation.ended or not event.battles_on:
+        context["alert"] = Alert("warning", gettext("Only a running duel of an event with battles can grow into one."))
+        return render(request, "duels/battle_grow.html", context, status=409 if request.method == "POST" else 200)
+    if request.method != "POST":
+        return render(request, "duels/battle_grow.html", context)
+    if not form.is_valid():
+        context["alert"] = form_problem(form)
+        return render(request, "duels/battle_grow.html", context, status=400)
+    d = form.cleaned_data
+    declarer = (
+        d["character"] if d["declarer"] == "third" else next((f for f in fighters if str(f.pk) == d["declarer"]), None)
+    )
+    if declarer is None:
+        context["alert"] = Alert("danger", gettext("The request was incomplete."))
+        return render(request, "duels/battle_grow.html", context, status=400)
+    try:
+        performed = grow_into_battle(
+            situation,
+            d["character"],
+            declarer=declarer,
+            side=d.get("side") or None,
+            user=request.user,
+            seen_version=d["version"],
+            nonce=d["nonce"],
+        )
+    except services.StaleVersion:
+        context["alert"] = conflict()
+        return render(request, "duels/battle_grow.html", context, status=409)
+    except (RuleError, services.ServiceError) as err:
+        context["alert"] = refusal(err)
+        return render(request, "duels/battle_grow.html", context, status=422)
+    return redirect("duels:battle", performed.situation.pk)
 
 
 @login_required

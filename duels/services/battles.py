@@ -14,18 +14,26 @@ from collections.abc import Sequence
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from cards.arsenal import next_round_arsenal, prepared_ids
 from cards.faces import counter_rule_of, face_of
 from cards.models import ArsenalCard, Card, CounterRule, PreparedArsenal
 from duels.models import Situation
 from duels.services.commands import User, perform
-from duels.services.errors import BattlesOff, InAnotherFight, NotABattle, NotInEvent, TooFewCombatants
+from duels.services.errors import (
+    BattlesOff,
+    InAnotherFight,
+    NotABattle,
+    NotInEvent,
+    StaleVersion,
+    TooFewCombatants,
+)
 from duels.services.kinds import KINDS
 from duels.services.start import active_situation_for
 from duels.services.store import Performed, Transition, actor_of, check_nonce, nonce_used
 from events.models import Character, Event
-from rules import FighterSetup
+from rules import EndSituation, FighterSetup
 from rules import battle as B
 
 
@@ -172,3 +180,59 @@ def take_prepared_between_rounds(
         nonce=nonce,
         now=now,
     )
+
+
+def grow_into_battle(
+    situation: Situation,
+    newcomer: Character,
+    *,
+    declarer: Character,
+    side: str | None = None,
+    user: User,
+    seen_version: int,
+    nonce: str,
+    now: dt.datetime | None = None,
+) -> Performed:
+    """A third Other attacks or is attacked in a running duel: it becomes a battle (issue 11).
+
+    In one transaction the duel's situation is closed (EndSituation: open steps go back to
+    hand, hands and conditions are written back), and a battle opens with everyone in it,
+    holding what they held, the declarer first (D5). Returns the battle's ``Performed``; a
+    repeated nonce returns the battle it made.
+    """
+    now = now or timezone.now()
+    nonce = check_nonce(nonce)
+    if situation.kind != Situation.Kind.DUEL:
+        raise NotABattle()
+    battle_nonce = f"{nonce}-battle" if nonce else ""
+    if battle_nonce and (made := nonce_used(battle_nonce)) is not None:
+        return Performed(made.situation, repeated=True)
+    _check(situation.event, [newcomer])
+    with transaction.atomic():
+        # Lock order (store.py): the event's row first, as every opening does, then the situation.
+        Event.objects.select_for_update().filter(pk=situation.event_id).first()
+        fighters = list(Character.objects.filter(situations=situation).order_by("pk"))
+        if newcomer.pk in {f.pk for f in fighters}:
+            raise InAnotherFight(name=newcomer.name)
+        closed = perform(
+            situation.pk,
+            EndSituation(reason=_("The duel grows into a battle: %(name)s joins.") % {"name": newcomer.name}),
+            user=user,
+            seen_version=seen_version,
+            nonce=nonce,
+            now=now,
+        )
+        sides = {newcomer.pk: side or newcomer.side}
+        if closed.repeated:
+            raise StaleVersion(closed.situation)
+        for fighter in fighters:
+            fighter.refresh_from_db()
+        return start_battle(
+            situation.event,
+            [*fighters, newcomer],
+            declarer=declarer,
+            sides=sides,
+            user=user,
+            nonce=battle_nonce,
+            now=now,
+        )

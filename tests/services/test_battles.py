@@ -9,6 +9,7 @@ import pytest
 import time_machine
 from django.utils import timezone
 
+import rules as engine
 from cards.models import ArsenalCard
 from duels import services
 from duels.models import LogEntry, Situation
@@ -360,3 +361,25 @@ def test_a_duel_cannot_be_started_against_someone_in_a_battle(event, people, ref
     with pytest.raises(services.ServiceError):
         services.declare_aggression(event, outsider, people[0], user=referee, nonce=nonce())
     assert battle_state(situation).combatants.keys() == {p.pk for p in people[:3]}
+
+
+def test_a_third_other_turns_a_running_duel_into_a_battle(event, people, referee):
+    """IA6 reading: the third Other's attack is an ordinary attack; the duel's situation closes and a battle
+    opens with everyone holding what they held (a shown card went back), the declarer first (D5)."""
+    from duels.services.battles import grow_into_battle
+
+    anna, boris, vera, _ = people
+    duel = services.declare_aggression(event, anna, vera, user=referee, nonce=nonce()).situation
+    st = services.state_of(duel)
+    blade = next(u for u in st.fighters[anna.pk].hand if st.cards[u].name == "Blade")
+    act(duel, engine.Attack(0, anna.pk, blade), referee)
+    duel.refresh_from_db()
+    token = nonce()
+    made = grow_into_battle(duel, boris, declarer=boris, user=referee, seen_version=duel.version, nonce=token)
+    duel.refresh_from_db()
+    assert duel.ended and made.situation.kind == Situation.Kind.BATTLE
+    battle = battle_state(made.situation)
+    assert set(battle.combatants) == {anna.pk, boris.pk, vera.pk} and battle.turn_of == boris.pk
+    assert sum(1 for u in battle.combatants[anna.pk].hand if battle.cards[u].face.name == "Blade") == 2
+    again = grow_into_battle(duel, boris, declarer=boris, user=referee, seen_version=duel.version, nonce=token)
+    assert again.repeated and again.situation.pk == made.situation.pk

@@ -329,6 +329,11 @@ SPECS: dict[str, Spec] = {
     "duels:battle-arsenal": Spec(
         "staff", methods=POST_ONLY, strict=("prepared",), posts=[lambda w: {**_fight(w), "prepared": w.prepared.pk}]
     ),
+    "duels:battle-grow": Spec(
+        "staff",
+        strict=("version", "nonce", "character", "declarer"),
+        posts=[lambda w: {**_fight(w), "character": w.prepared.character_id, "declarer": "third", "side": "dark"}],
+    ),
     "duels:battle-undo": Spec("staff", methods=POST_ONLY, posts=[lambda w: _fight(w, reason="mistake")]),
     "duels:battle-join": Spec(
         "staff", methods=POST_ONLY, posts=[lambda w: {**_fight(w), "character": w.character.pk, "side": "light"}]

@@ -246,7 +246,8 @@ def test_query_counts_stay_flat_for_10_vs_300_log_entries(as_user, referee, even
     situation = begin(event, people, referee)
     counts = []
     for entries in (10, 300):
-        while situation.log.count() < entries:
+        # Compared in the same phase (a round break reads the prepared arsenals, D3).
+        while situation.log.count() < entries or battle_state(situation).phase != B.TURNS:
             st = battle_state(situation)
             if st.phase == B.BETWEEN_ROUNDS:
                 drive(situation, referee, B.StartRound())
@@ -331,3 +332,23 @@ def test_D3_between_rounds_a_combatant_takes_a_prepared_arsenal(as_user, referee
     st = battle_state(battle)
     hand = sorted((st.cards[u].face.name, st.cards[u].action) for u in st.combatants[vera.pk].hand)
     assert hand == [("Bolt", "standard"), ("Counterspell", "interrupt")]
+
+
+def test_a_running_duel_grows_into_a_battle_from_its_page(as_user, referee, event, people):
+    anna, boris, vera, _ = people
+    duel = services.declare_aggression(event, anna, vera, user=referee, nonce=nonce()).situation
+    client = as_user(referee)
+    fight_page = client.get(reverse("duels:situation", args=[duel.pk])).content.decode()
+    assert reverse("duels:battle-grow", args=[duel.pk]) in fight_page
+    form = client.get(reverse("duels:battle-grow", args=[duel.pk])).content.decode()
+    assert 'id="grow-form"' in form
+    duel.refresh_from_db()
+    response = client.post(
+        reverse("duels:battle-grow", args=[duel.pk]),
+        {"version": duel.version, "nonce": nonce(), "character": boris.pk, "declarer": str(vera.pk), "side": ""},
+    )
+    battle = Situation.objects.get(kind=Situation.Kind.BATTLE)
+    assert response.status_code == 302 and response["Location"] == reverse("duels:battle", args=[battle.pk])
+    assert battle_state(battle).turn_of == vera.pk
+    duel.refresh_from_db()
+    assert duel.ended
