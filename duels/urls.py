@@ -1,6 +1,6 @@
 from django.urls import path
 
-from duels import views_battle, views_fight, views_live, views_referee
+from duels import views_archive, views_battle, views_fight, views_live, views_referee
 
 app_name = "duels"
 
@@ -21,6 +21,9 @@ urlpatterns = [
     path("battles/<int:situation_id>/join/", views_battle.battle_join, name="battle-join"),
     path("battles/<int:situation_id>/arsenal/", views_battle.battle_arsenal, name="battle-arsenal"),
     path("fights/<int:situation_id>/battle/", views_battle.grow, name="battle-grow"),
+    # A whole event as a file (organizers; the import for those allowed to create events)
+    path("events/<int:event_id>/export.json", views_archive.event_export, name="event-export"),
+    path("events/import/", views_archive.event_import, name="event-import"),
     # Players: their own fight, by account or by the secret link
     path("characters/<int:character_id>/live/", views_live.player_live, name="player-live"),
     path("characters/<int:character_id>/focus/", views_live.player_focus, name="player-focus"),
