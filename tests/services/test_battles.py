@@ -4,6 +4,7 @@ running the battle's rules (R0-R8). Every refusal changes nothing."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 
 import pytest
 import time_machine
@@ -12,8 +13,10 @@ from django.utils import timezone
 import rules as engine
 from cards.models import ArsenalCard
 from duels import services
+from duels.export import export_situation
 from duels.models import LogEntry, Situation
 from duels.services.battles import add_combatant, start_battle
+from duels.services.kinds import KINDS
 from events.models import Character
 from rules import RuleError
 from rules import battle as B
@@ -383,3 +386,20 @@ def test_a_third_other_turns_a_running_duel_into_a_battle(event, people, referee
     assert sum(1 for u in battle.combatants[anna.pk].hand if battle.cards[u].face.name == "Blade") == 2
     again = grow_into_battle(duel, boris, declarer=boris, user=referee, seen_version=duel.version, nonce=token)
     assert again.repeated and again.situation.pk == made.situation.pk
+
+
+def test_the_json_export_of_a_battle_replays_to_its_state(battle, referee):
+    """Post-game review: the export holds the opening, every log entry (undone ones too) and the state."""
+    situation, (anna, boris, vera, gleb), _ = battle  # noqa: RUF059
+    attack(situation, referee, anna, "Blade", vera)
+    answer(situation, referee, vera)
+    situation.refresh_from_db()
+    data = json.loads(json.dumps(export_situation(situation)))
+    assert data["situation"]["kind"] == "battle"
+    kind = KINDS[Situation.Kind.BATTLE]
+    entries = [e for e in data["log"] if not e["undone"] and e["kind"] == "command"]
+    replayed = B.replay(
+        kind.from_dict(data["opening"]),
+        [("command", kind.decode(e["command"]), dt.datetime.fromisoformat(e["at"]), None) for e in entries],
+    )
+    assert B.to_dict(replayed) == data["state"]
