@@ -52,7 +52,9 @@ def party(event: Event, count: int = 4, cards: dict[str, Card] | None = None, fi
     cards = cards or battle_cards(event.catalogue)
     people = []
     for i in range(first, first + count):
-        name, side = NAMES[i] if i < len(NAMES) else (f"Extra {i}", (Side.LIGHT, Side.DARK)[i % 2])
+        # Whatever ``first``, the party's sides run Light, Light, Dark, Dark, ...
+        side = NAMES[(i - first) % len(NAMES)][1]
+        name = NAMES[i][0] if i < len(NAMES) else f"Extra {i}"
         character = Character.objects.create(event=event, name=name, side=side)
         arm(
             character,
