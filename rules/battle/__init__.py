@@ -26,7 +26,7 @@ from .commands import (
     command_to_dict,
 )
 from .flow import default_order, fit, holds_attack, sides_standing
-from .stack import check_immediate, check_opportunity, top
+from .frames import check_immediate, check_opportunity, top
 from .state import (
     AREA,
     ATTACK,

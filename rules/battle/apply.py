@@ -16,6 +16,7 @@ from ..cards import CounterRule
 from ..conditions import can_fight, is_condition
 from ..core import utc
 from ..errors import INPUT, RuleError, gettext_noop
+from . import answers as A
 from . import events as E
 from . import stack as S
 from .commands import (
@@ -35,6 +36,7 @@ from .commands import (
     StartRound,
 )
 from .flow import Events, check_order, default_order, end_battle, end_turn, next_order, start_round
+from .frames import top
 from .state import (
     BETWEEN_ROUNDS,
     ENDED,
@@ -57,7 +59,7 @@ def open_battle(settings: BattleSettings, counters: Iterable[CounterRule], now: 
 
 def running_windows(state: Battle) -> list[tuple[datetime, Any, Any, Any]]:
     """The open answer windows with their deadlines, earliest first (only the top frame's run)."""
-    frame = S.top(state)
+    frame = top(state)
     part = None if frame is None else frame.current
     if state.phase != TURNS or part is None or frame is None:
         return []
@@ -96,7 +98,7 @@ def expire(state: Battle, now: datetime) -> tuple[Battle, list[dict[str, Any]]]:
         gap = gap_deadline(state)
         if windows and now > windows[0][0]:
             _at, frame, part, window = windows[0]
-            S.timeout(state, frame, part, window, events)
+            A.timeout(state, frame, part, window, events)
             state.last_action_at = max(state.last_action_at or _at, _at)
         elif gap is not None and now > gap:
             end_battle(state, SITUATION_ENDED, gap, events)
@@ -177,9 +179,9 @@ def _combat(state: Battle, command: BattleCommand, now: datetime, events: Events
                 events,
             )
         case AnswerAttack():
-            S.answer(state, command.frame, command.defender, command.card, now, events)
+            A.answer(state, command.frame, command.defender, command.card, now, events)
         case ConfirmAnswer():
-            S.confirm(state, command.frame, command.defender, command.outcome, command.reason, now, events)
+            A.confirm(state, command.frame, command.defender, command.outcome, command.reason, now, events)
         case NextTurn():
             _next_turn(state, now, events)
         case EndBattle():
