@@ -403,3 +403,31 @@ def test_the_json_export_of_a_battle_replays_to_its_state(battle, referee):
         [("command", kind.decode(e["command"]), dt.datetime.fromisoformat(e["at"]), None) for e in entries],
     )
     assert B.to_dict(replayed) == data["state"]
+
+
+def test_R4_an_immediate_action_needs_its_card_kind_or_a_readied_action(battle, referee):
+    """A Blade is no interrupt card: refused (R4) until Vera has readied an action for it."""
+    situation, (anna, boris, vera, gleb), _ = battle
+    go(situation, referee, B.Act(actor=anna.pk, act=B.PASS))
+    go(situation, referee, B.NextTurn())  # Vera readies an interrupt with her own trigger
+    go(situation, referee, B.Act(actor=vera.pk, act=B.READY, trigger="when Anna raises her staff", mode=B.INTERRUPT))
+    go(situation, referee, B.NextTurn())
+    to_round(situation, referee, 2)
+    frame = attack(situation, referee, anna, "Blade", boris)
+    refused(
+        situation,
+        referee,
+        "R4",
+        B.Immediate(
+            reactor=gleb.pk, frame=frame.number, mode=B.INTERRUPT, card=buid(situation, gleb, "Blade"), target=anna.pk
+        ),
+    )
+    go(
+        situation,
+        referee,
+        B.Immediate(
+            reactor=vera.pk, frame=frame.number, mode=B.INTERRUPT, card=buid(situation, vera, "Blade"), target=anna.pk
+        ),
+    )
+    reaction = top(situation)
+    assert reaction.readied and reaction.trigger == "when Anna raises her staff" and reaction.targets == [anna.pk]
