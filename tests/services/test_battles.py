@@ -213,23 +213,20 @@ def test_R6_an_interrupt_that_negates_removes_the_attack_and_its_answer_window(b
     to_round(situation, referee, 2)
     frame = attack(situation, referee, anna, "Bolt", vera)
     situation.refresh_from_db()
-    assert situation.next_deadline is not None
+    window = battle_state(situation).stack[0].parts[0].windows[0].deadline
+    assert situation.next_deadline == window  # the bolt's answer window is the next deadline
+    counter = buid(situation, vera, "Counterspell")
     go(
         situation,
         referee,
-        B.Immediate(
-            reactor=vera.pk,
-            frame=frame.number,
-            mode=B.INTERRUPT,
-            card=buid(situation, vera, "Counterspell"),
-            negates=True,
-        ),
+        B.Immediate(reactor=vera.pk, frame=frame.number, mode=B.INTERRUPT, card=counter, negates=True),
     )
     situation.refresh_from_db()
-    main = battle_state(situation).stack[0]
-    assert (main.lost and main.current is None and situation.next_deadline is None) or situation.next_deadline > (
-        timezone.now() + dt.timedelta(seconds=60)
-    )
+    state = battle_state(situation)
+    main = state.stack[0]
+    assert main.lost and main.current is None and all(not p.windows for p in main.parts)
+    # No answer window is left: the next deadline is the situation's quiet gap (S2), not the bolt's window.
+    assert B.running_windows(state) == [] and situation.next_deadline == B.gap_deadline(state)
     go(situation, referee, B.Proceed(frame=top(situation).number))
     assert battle_state(situation).stack[0].lost and battle_state(situation).records == []
 
