@@ -11,6 +11,7 @@ from django.shortcuts import redirect, render
 
 import rules as engine
 from duels import services
+from duels.battle_presenters import present_battle
 from duels.forms import ChooseFightersForm, SearchForm, StartForm
 from duels.models import Situation
 from duels.presenters import REFEREE, CardView, Viewer, card_ids, card_names, present
@@ -27,8 +28,13 @@ def _running(event: Event) -> list[tuple[Situation, Any]]:
     rows = []
     for situation in Situation.objects.filter(event=event, ended=False).order_by("-pk"):
         situation = services.refresh(situation)
-        if not situation.ended:
-            rows.append((situation, present(services.state_of(situation), REFEREE_VIEW)))
+        if situation.ended:
+            continue
+        state = services.state_of(situation)
+        if situation.kind == Situation.Kind.BATTLE:
+            rows.append((situation, present_battle(state, REFEREE_VIEW, reactions=False, records=0)))
+        else:
+            rows.append((situation, present(state, REFEREE_VIEW)))
     return rows
 
 
@@ -83,7 +89,7 @@ def _starting_fighter(character: Character) -> StartingFighter:
     """The hand the fight will use: the running situation's, or the character's current arsenal."""
     situation = services.active_situation_for(character)
     fighter = StartingFighter(character=character, situation=situation)
-    if situation is not None:
+    if situation is not None and situation.kind == Situation.Kind.DUEL:
         state = services.state_of(situation)
         if character.pk in state.fighters:
             view = present(state, REFEREE_VIEW, card_names(card_ids(state))).by_id[character.pk]
