@@ -193,7 +193,13 @@ class ImportForm(forms.Form):
 
 # An event's fields in three groups: the settings page and the admin show them so.
 EVENT_DETAILS = ("name", "starts_on", "ends_on", "place", "description", "catalogue", "registration_open")
-RULE_SETTINGS = ("answer_window_s", "situation_gap_s", "instant_attack_distance_m", "reactions_from_round")
+RULE_SETTINGS = (
+    "answer_window_s",
+    "situation_gap_s",
+    "instant_attack_distance_m",
+    "reactions_from_round",
+    "quick_reasons",
+)
 FIGHT_KINDS = ("duels_on", "battles_on", "mass_battles_on")
 
 
@@ -214,6 +220,7 @@ class EventForm(forms.ModelForm):
             "starts_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "ends_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "description": forms.Textarea(attrs={"rows": 3}),
+            "quick_reasons": forms.Textarea(attrs={"rows": 4}),
         }
         help_texts = {
             "registration_open": _("Players may apply with a character on the site."),
