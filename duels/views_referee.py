@@ -18,6 +18,7 @@ from duels.presenters import REFEREE, CardView, Viewer, card_ids, card_names, pr
 from duels.views_common import Alert, arsenal_hand, form_problem, new_nonce, refusal
 from events.access import event_for_referee
 from events.models import Character, Event
+from events.search import name_matches
 
 SEARCH_LIMIT = 20
 REFEREE_VIEW = Viewer(REFEREE)
@@ -35,7 +36,7 @@ def _running(event: Event) -> list[tuple[Situation, Any]]:
 
 def _search(event: Event, q: str) -> list[tuple[Character, int | None]]:
     found = list(
-        Character.objects.filter(event=event, status=Character.Status.ACCEPTED, name__icontains=q).order_by("name")[
+        Character.objects.filter(name_matches(q), event=event, status=Character.Status.ACCEPTED).order_by("name")[
             :SEARCH_LIMIT
         ]
     )

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from cards.models import ArsenalCard, Catalogue, PoolEntry, PreparedArsenalCard
 from events.models import Character, Condition, Event, OtherKind, PowerLevel, Side, StaffRole
+from events.search import name_matches
 
 ANY = [("", _("any"))]
 
@@ -144,7 +145,7 @@ class CharacterFilterForm(forms.Form):
             return queryset
         data = self.cleaned_data
         if data["q"]:
-            queryset = queryset.filter(name__icontains=data["q"].strip())
+            queryset = queryset.filter(name_matches(data["q"]))
         for field in ("side", "kind", "status", "condition", "power_level"):
             if data[field]:
                 queryset = queryset.filter(**{field: data[field]})

@@ -13,12 +13,13 @@ from django.views.decorators.http import require_POST
 
 from events.access import ORGANIZER, character_for_staff, event_for_organizer
 from events.models import Character
+from events.search import name_matches
 
 
 def _check_in_list(event, query: str):
     queryset = Character.objects.filter(event=event, status=Character.Status.ACCEPTED).select_related("player")
     if query:
-        queryset = queryset.filter(name__icontains=query)
+        queryset = queryset.filter(name_matches(query))
     return queryset.order_by("name", "pk")
 
 
