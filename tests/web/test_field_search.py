@@ -36,7 +36,6 @@ def test_regular_expression_characters_are_taken_literally(event):
 def test_the_gate_the_characters_list_and_the_referee_find_antons_in_capitals(
     as_user, organizer, referee, named, event
 ):
-    anton, _semyon = named
     org = as_user(organizer)
     gate = org.get(reverse("events:check-in", args=[event.pk]), {"q": "АНТОН"}).content.decode()
     listing = org.get(reverse("events:characters", args=[event.pk]), {"q": "городецкий"}).content.decode()
