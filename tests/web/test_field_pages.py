@@ -25,3 +25,21 @@ def test_the_favicon_is_served_from_static(client):
     from django.contrib.staticfiles import finders
 
     assert finders.find("favicon.svg")
+
+
+def test_F1_the_character_page_in_a_fight_shows_the_live_hand_and_focus_not_the_old_arsenal(
+    as_user, player, character, rival, referee, attack_card, defence_card
+):
+    """During a fight the page loads the live fragment (hand, focus, focus control), not the arsenal rows."""
+    from duels import services
+    from tests.services.kit import arm, nonce
+
+    arm(character, attack_card, defence_card)
+    arm(rival, defence_card)
+    services.declare_aggression(character.event, character, rival, None, user=referee, nonce=nonce())
+    client = as_user(player)
+    html = client.get(f"/characters/{character.pk}/").content.decode()
+    assert 'id="player-live"' in html and 'hx-trigger="load, every 2s' in html
+    assert 'id="character-state"' not in html and 'id="arsenal-locked"' in html
+    live = client.get(f"/characters/{character.pk}/live/", headers={"HX-Request": "true"}).content.decode()
+    assert "Focus on this card" in live and "My hand in this fight" in live
