@@ -331,4 +331,8 @@ SPECS: dict[str, Spec] = {
         posts=[lambda w: {"card": "", "version": _version(w), "nonce": nonce()}],
     ),
     "duels:watch": Spec("public", login=False, methods=GET_ONLY),
+    "duels:event-fights": Spec("public", login=False, methods=GET_ONLY),
+    "duels:big-screen": Spec("public", login=False, methods=GET_ONLY),
+    "duels:history": Spec("staff", methods=GET_ONLY, get={"page": "2"}),
+    "duels:character-history": Spec("staff", methods=GET_ONLY, get={"page": "2"}),
 }
