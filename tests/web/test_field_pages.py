@@ -43,3 +43,29 @@ def test_F1_the_character_page_in_a_fight_shows_the_live_hand_and_focus_not_the_
     assert 'id="character-state"' not in html and 'id="arsenal-locked"' in html
     live = client.get(f"/characters/{character.pk}/live/", headers={"HX-Request": "true"}).content.decode()
     assert "Focus on this card" in live and "My hand in this fight" in live
+
+
+@pytest.mark.parametrize(
+    ("waiting", "label"), [(1, "заявка ждёт"), (2, "заявки ждут"), (5, "заявок ждут"), (21, "заявка ждёт")]
+)
+def test_russian_plurals_agree_with_the_number_of_waiting_applications(as_user, organizer, event, waiting, label):
+    from events.models import Character
+
+    for n in range(waiting):
+        Character.objects.create(event=event, name=f"P{n}", status=Character.Status.PENDING)
+    client = as_user(organizer)
+    client.cookies["django_language"] = "ru"
+    html = client.get(f"/events/{event.pk}/organize/").content.decode()
+    assert f'<div class="h3 mb-0">{waiting}</div><div class="small">{label}</div>' in html
+
+
+def test_a_tap_at_the_gate_updates_the_counter_and_undoing_an_arrival_asks_first(as_user, organizer, character):
+    client = as_user(organizer)
+    page = client.get(f"/events/{character.event_id}/check-in/").content.decode()
+    assert 'id="arrived-count"' in page and "0 have arrived so far." in page
+    tapped = client.post(
+        f"/organize/characters/{character.pk}/arrived/", {"arrived": "1"}, headers={"HX-Request": "true"}
+    ).content.decode()
+    # The counter comes along out of band, and the row's next tap (undo) asks before it acts.
+    assert '<p class="text-muted" id="arrived-count" hx-swap-oob="true">1 has arrived so far.</p>' in tapped
+    assert "hx-confirm=" in tapped and "Take the arrival back?" in tapped
