@@ -212,6 +212,23 @@
     }
   }
 
+  // --- Forms with many fields (the counter-rule matrix) warn before the page is
+  // left with unsaved changes; saving them clears the warning.
+  var dirtyForms = 0;
+  document.addEventListener("change", function (evt) {
+    var form = evt.target.closest && evt.target.closest("form[data-warn-unsaved]");
+    if (form && !form.hasAttribute("data-dirty")) { form.setAttribute("data-dirty", ""); dirtyForms += 1; }
+  });
+  document.addEventListener("submit", function (evt) {
+    if (evt.target.hasAttribute && evt.target.hasAttribute("data-dirty")) {
+      evt.target.removeAttribute("data-dirty");
+      dirtyForms -= 1;
+    }
+  });
+  window.addEventListener("beforeunload", function (evt) {
+    if (dirtyForms > 0) { evt.preventDefault(); evt.returnValue = ""; }
+  });
+
   // --- Long select lists (the start form) filtered by typing, in any letter case.
   function initChoiceFilters() {
     document.querySelectorAll("[data-filter-for]").forEach(function (input) {
