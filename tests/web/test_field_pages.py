@@ -69,3 +69,22 @@ def test_a_tap_at_the_gate_updates_the_counter_and_undoing_an_arrival_asks_first
     # The counter comes along out of band, and the row's next tap (undo) asks before it acts.
     assert '<p class="text-muted" id="arrived-count" hx-swap-oob="true">1 has arrived so far.</p>' in tapped
     assert "hx-confirm=" in tapped and "Take the arrival back?" in tapped
+
+
+def test_players_pages_show_no_rule_codes(as_user, player, character, rival, referee, attack_card, defence_card):
+    """Rule IDs (D8, S2, ...) are for referees; a player reads the words only (issue 10)."""
+    import re
+
+    from duels import services
+    from tests.services.kit import arm, nonce
+
+    arm(character, attack_card, defence_card)
+    arm(rival, defence_card)
+    client = as_user(player)
+    pages = [client.get(f"/characters/{character.pk}/").content.decode()]
+    services.declare_aggression(character.event, character, rival, attack_card.pk, user=referee, nonce=nonce())
+    pages.append(client.get(f"/characters/{character.pk}/").content.decode())
+    pages.append(client.get(f"/characters/{character.pk}/live/").content.decode())
+    for html in pages:
+        body = html[html.index("<main") :]
+        assert not re.search(r"\b(D|S|IA|AG|F|CR)\d+\b", re.sub(r"<[^>]+>", " ", body))
