@@ -41,6 +41,8 @@ def test_the_referees_fight_screen_has_no_serious_violation(
     log_in_as(page, referee)
     page.goto(url("duels:situation", answer_window.pk))
     expect(page.locator("html")).to_have_attribute("data-bs-theme", scheme)
+    # Folded parts too: the take-back and end-of-duel forms, the hands (contrast of "Take back", issue 10).
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
     screenshot(page, scheme)
     assert axe_violations(page, live_server) == []
 

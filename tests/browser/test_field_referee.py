@@ -176,3 +176,28 @@ def test_a_kept_tap_is_dropped_with_a_message_when_the_fight_moved_on(
     commands = LogEntry.objects.filter(situation=situation, kind="command")
     assert not [e for e in commands if e.command["type"] == "attack"]
     assert re.search("moved on", page.locator("#net-banner").inner_text())
+
+
+@pytest.mark.parametrize("signals", ["on", "off"])
+def test_D8_the_defenders_phone_signals_the_time_out_and_vibrates_only_when_switched_on(
+    phone, log_in_as, url, screenshot, referee, other_player, full_hands, event, attack_card, signals
+):
+    """The defender (Zavulon, other_player's character) gets the banner; vibration follows this device's switch."""
+    anton, zavulon = full_hands
+    Event.objects.filter(pk=event.pk).update(answer_window_s=4)
+    event.refresh_from_db()
+    page = phone()
+    page.add_init_script(
+        "navigator.vibrate = (p) => { window.__vibrated = p; return true; };"
+        f"window.localStorage.setItem('sumrak-signals', '{signals}');"
+    )
+    log_in_as(page, other_player)
+    page.goto(url("duels:player-live", zavulon.pk))
+    services.declare_aggression(event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce())
+    expect(page.locator("#my-duel [data-closes]")).to_be_visible(timeout=6000)
+    banner = page.locator("#signal-banner")
+    expect(banner).to_be_visible(timeout=8000)
+    expect(banner).to_contain_text("Time is up")
+    vibrated = page.evaluate("window.__vibrated || null")
+    assert (vibrated is not None) == (signals == "on")
+    screenshot(page)
