@@ -160,21 +160,21 @@ def _submit(
         call(form.cleaned_data)
     except services.StaleVersion:
         fresh = _fresh(situation)
-        note = fight_notes.overtaken_by_clock(services.state_of(fresh), command() if command else None)
-        alert = conflict() if note is None else Alert(note.level, note.text, note.rule)
-        return _render(request, fresh, alert, 409)
+        overtaken = fight_notes.overtaken_by_clock(services.state_of(fresh), command() if command else None)
+        return _render(request, fresh, conflict() if overtaken is None else _alert(overtaken), 409)
     except (engine.RuleError, services.ServiceError) as err:
         fresh = _fresh(situation)
         state = services.state_of(fresh)
         if state.ended:
-            note: fight_notes.Note | None = fight_notes.gap_ended(state)
-        elif fight_notes.is_late_refusal(err):
-            note = fight_notes.late_answer(state)
-        else:
-            return _render(request, fresh, refusal(err), 422)
-        assert note is not None
-        return _render(request, fresh, Alert(note.level, note.text, note.rule), 422)
+            return _render(request, fresh, _alert(fight_notes.gap_ended(state)), 422)
+        if fight_notes.is_late_refusal(err):
+            return _render(request, fresh, _alert(fight_notes.late_answer(state)), 422)
+        return _render(request, fresh, refusal(err), 422)
     return _done(request, situation)
+
+
+def _alert(note: fight_notes.Note) -> Alert:
+    return Alert(note.level, note.text, note.rule)
 
 
 @login_required
