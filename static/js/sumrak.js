@@ -38,13 +38,26 @@
       el.classList.toggle("expired", left <= 0);
     });
     document.querySelectorAll("[data-closes]").forEach(function (el) {
+      var key = el.getAttribute("data-signal-key") || el.getAttribute("data-closes");
+      seenWindows[key] = el.getAttribute("data-closed-text");
       var left = secondsLeft(el, "data-closes");
       if (left === null || left > 0 || el.hasAttribute("data-closed")) { return; }
       el.setAttribute("data-closed", "");
       el.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
-      signal(el.getAttribute("data-closes"), el.getAttribute("data-closed-text"));
+      signal(key, el.getAttribute("data-closed-text"));
     });
   }
+
+  // A live update may bring the timed-out step before this page's clock reached 0
+  // (a slow network makes the page's clock lag): a window seen open here and now
+  // recorded as timed out is signalled all the same, once.
+  var seenWindows = {};
+  document.addEventListener("htmx:afterSettle", function () {
+    document.querySelectorAll("[data-timed-out-key]").forEach(function (marker) {
+      var key = marker.getAttribute("data-timed-out-key");
+      if (Object.prototype.hasOwnProperty.call(seenWindows, key)) { signal(key, seenWindows[key]); }
+    });
+  });
 
   // Server time offset: pages carry data-server-now so a tablet with a wrong
   // clock still shows the right remaining time.

@@ -201,3 +201,23 @@ def test_D8_the_defenders_phone_signals_the_time_out_and_vibrates_only_when_swit
     vibrated = page.evaluate("window.__vibrated || null")
     assert (vibrated is not None) == (signals == "on")
     screenshot(page)
+
+
+def test_D8_a_time_out_that_a_live_update_brings_first_is_still_signalled(
+    tablet, log_in_as, url, referee, full_hands, event, attack_card
+):
+    """A slow network makes the page's clock lag: the poll shows the timed-out step before 0 - signal anyway."""
+    anton, zavulon = full_hands
+    Event.objects.filter(pk=event.pk).update(answer_window_s=3)
+    event.refresh_from_db()
+    page = tablet()
+    log_in_as(page, referee)
+    situation = services.declare_aggression(
+        event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce()
+    ).situation
+    _open(page, url, situation.pk)
+    page.wait_for_timeout(300)  # the page has seen the window open
+    page.evaluate("document.querySelectorAll('[data-closes]').forEach(e => e.removeAttribute('data-closes'))")
+    expect(page.locator("#duel-0")).not_to_have_attribute("data-phase", "await_answer", timeout=10000)
+    expect(page.locator("#signal-banner")).to_be_visible()
+    expect(page.locator("#signal-banner")).to_contain_text("Time is up")
