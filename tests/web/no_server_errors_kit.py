@@ -35,6 +35,7 @@ from duels import services
 from duels.models import LogEntry, Situation
 from events.creators import allow_event_creation
 from events.models import Character, Event, Side, StaffRole
+from lab.models import LabRun
 from tests.services.kit import arm, nonce, parries
 
 # --- garbage ------------------------------------------------------------------------------------
@@ -105,7 +106,8 @@ def build_world(personas: dict[str, User | None], event: Event, other_event: Eve
     event.refresh_from_db()
     spark = _card(event.catalogue, "Spark", "attack", full_effect="lightly_wounded", tags="spark")
     parries(defence_card, "fire")
-    arm(character, (attack_card, 2), defence_card)
+    secret = _card(event.catalogue, SECRET_CARD, "defence")
+    arm(character, (attack_card, 2), defence_card, secret)
     arm(rival, spark, defence_card)
     prepared = _prepared(character, attack_card, defence_card)
     # The player's second character, in no fight: arsenal changes get past the D3 guard to the checks behind it.
@@ -188,6 +190,12 @@ def build_world(personas: dict[str, User | None], event: Event, other_event: Eve
         "prepared": other_prepared.pk,
         "situation": other_running.pk,
     }
+    lab_run = LabRun.objects.create(event=event, settings={"duels": 10}, total=10, status=LabRun.Status.DONE)
+    other_run = LabRun.objects.create(event=other_event, settings={"duels": 10}, total=10)
+    for real in w.reals:
+        real["run"] = lab_run.pk
+    w.foreign["run"] = other_run.pk
+    w.lab_run = lab_run
     revoked = Character.objects.create(event=event, name="Revoked", link_active=False)
     int_missing = [987654, int(HUGE)]
     w.missing = {
@@ -199,6 +207,7 @@ def build_world(personas: dict[str, User | None], event: Event, other_event: Eve
         "entry": int_missing,
         "prepared": int_missing,
         "situation": int_missing,
+        "run": int_missing,
         "help": ["nobody", "\x00"],
     }
     return w
@@ -210,6 +219,7 @@ FINGERPRINTED = (
     (User, ("id", "username", "password", "email", "is_active", "is_staff", "is_superuser")),
     (StaffRole, None),
     (Event, None),
+    (LabRun, None),
     (Character, None),
     (Catalogue, None),
     (Card, None),
@@ -247,8 +257,23 @@ def fingerprint() -> str:
 # --- what each URL is -----------------------------------------------------------------------------
 
 # Who is in scope for the real ids of ``event``; ``OTHER_SCOPE`` for the ids of ``other_event``.
-ALL = frozenset({"anonymous", "player", "other_player", "referee", "organizer", "other_organizer"})
-SIGNED_IN = ALL - {"anonymous"}
+ALL = frozenset(
+    {
+        "anonymous",
+        "inactive",  # an account deactivated after it logged in: an anonymous visitor from then on
+        "player",
+        "other_player",
+        "referee",
+        "other_referee",  # a referee of the other event only
+        "organizer",
+        "other_organizer",
+        "superuser",  # the admin's owner: on the site's pages, no event role of its own
+    }
+)
+SIGNED_IN = ALL - {"anonymous", "inactive"}
+# The card only the player's fighting character holds (D4), and who may see it.
+SECRET_CARD = "Secret card of Anton"
+SEES_THE_HAND = frozenset({"player", "referee", "organizer"})
 SCOPES = {
     "public": ALL,
     "signed_in": SIGNED_IN,
@@ -261,7 +286,7 @@ OTHER_SCOPE = {
     "public": ALL,
     "signed_in": SIGNED_IN,
     "organizer": frozenset({"other_organizer"}),
-    "staff": frozenset({"other_organizer"}),
+    "staff": frozenset({"other_organizer", "other_referee"}),
     "owner": frozenset(),
     "token": ALL,
 }
@@ -293,4 +318,5 @@ PARAM_KINDS = {
     "prepared_id": "prepared",
     "situation_id": "situation",
     "role": "help",
+    "run_id": "run",
 }
