@@ -1,6 +1,6 @@
 from django.urls import path
 
-from duels import views_archive, views_battle, views_fight, views_live, views_referee
+from duels import views_archive, views_battle, views_fight, views_live, views_public, views_referee
 
 app_name = "duels"
 
@@ -31,4 +31,9 @@ urlpatterns = [
     path("c/<str:token>/focus/", views_live.player_focus_token, name="player-focus-token"),
     # Spectators: public, never an unplayed card (D4)
     path("watch/<int:situation_id>/", views_live.watch, name="watch"),
+    path("events/<int:event_id>/fights/", views_public.event_fights, name="event-fights"),
+    path("events/<int:event_id>/fights/screen/", views_public.big_screen, name="big-screen"),
+    # History of fights, for the event's staff
+    path("events/<int:event_id>/fights/history/", views_public.event_history, name="history"),
+    path("characters/<int:character_id>/fights/", views_public.character_history, name="character-history"),
 ]

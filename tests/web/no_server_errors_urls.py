@@ -312,15 +312,15 @@ SPECS: dict[str, Spec] = {
                 fighter=w.character.pk,
                 go_on="yes",
                 arsenal="new",
-                **{f"pool-{w.attack.pk}": 1},
+                **{f"card_{w.attack.pk}": 1},
             ),
             lambda w: _fight(w, action="round_choice", fighter=w.character.pk, go_on="yes", arsenal="prepared-1"),
             # Ids no database row can have, where the form takes them apart itself.
             lambda w: _fight(w, action="attack", fighter=w.character.pk, card=f"{w.character.pk}:{HUGE}:0"),
             lambda w: _fight(
-                w, action="round_choice", fighter=HUGE, go_on="yes", arsenal=f"prepared-{HUGE}", **{f"pool-{HUGE}": 1}
+                w, action="round_choice", fighter=HUGE, go_on="yes", arsenal=f"prepared-{HUGE}", **{f"card_{HUGE}": 1}
             ),
-            lambda w: _fight(w, action="round_choice", fighter=w.character.pk, go_on="yes", **{f"pool-{HUGE}": 1}),
+            lambda w: _fight(w, action="round_choice", fighter=w.character.pk, go_on="yes", **{f"card_{HUGE}": 1}),
         ],
     ),
     "duels:undo": Spec(
@@ -404,4 +404,8 @@ SPECS: dict[str, Spec] = {
         posts=[lambda w: {"card": "", "version": _version(w), "nonce": nonce()}],
     ),
     "duels:watch": Spec("public", login=False, methods=GET_ONLY),
+    "duels:event-fights": Spec("public", login=False, methods=GET_ONLY),
+    "duels:big-screen": Spec("public", login=False, methods=GET_ONLY),
+    "duels:history": Spec("staff", methods=GET_ONLY, get={"page": "2"}),
+    "duels:character-history": Spec("staff", methods=GET_ONLY, get={"page": "2"}),
 }
