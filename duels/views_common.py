@@ -14,6 +14,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import render
 from django.utils import timezone
@@ -25,6 +26,7 @@ from cards.models import ArsenalCard
 from duels import services
 from duels.models import Situation
 from duels.presenters import CardView, Viewer, iso
+from duels.services.live import META_FIELDS, Meta
 from events.access import ORGANIZER, REFEREE, AnyUser, staffed_events
 from events.models import Character
 
@@ -35,20 +37,26 @@ class Alert:
     text: str
 
 
-def situation_for_staff(user: AnyUser, situation_id: int) -> Situation:
+def _rows(whole: bool) -> QuerySet[Situation]:
+    rows = Situation.objects.select_related("event")
+    # A poll or a command reads only the columns it needs first: the state
+    # loads on first use, so a 304 never reads (or decodes) it. A page that
+    # renders anyway takes the whole row in the same query.
+    return rows.defer("opening") if whole else rows.only(*META_FIELDS, "event")
+
+
+def situation_for_staff(user: AnyUser, situation_id: int, *, whole: bool = False) -> Situation:
     """A situation of an event the user organizes or referees; otherwise 404 (DESIGN.md §6)."""
     try:
-        return Situation.objects.select_related("event").get(
-            pk=situation_id, event__in=staffed_events(user, ORGANIZER, REFEREE)
-        )
+        return _rows(whole).get(pk=situation_id, event__in=staffed_events(user, ORGANIZER, REFEREE))
     except Situation.DoesNotExist:
         raise Http404 from None
 
 
-def public_situation(situation_id: int) -> Situation:
+def public_situation(situation_id: int, *, whole: bool = False) -> Situation:
     """Spectator pages are public: anyone with the link sees the non-secret part (D4)."""
     try:
-        return Situation.objects.select_related("event").get(pk=situation_id)
+        return _rows(whole).get(pk=situation_id)
     except Situation.DoesNotExist:
         raise Http404 from None
 
@@ -100,12 +108,12 @@ def arsenal_hand(character: Character) -> list[CardView]:
     return hand
 
 
-def situation_etag(situation: Situation, viewer: Viewer, variant: str) -> str:
+def situation_etag(situation: Situation | Meta, viewer: Viewer, variant: str) -> str:
     # The countdowns are drawn client-side from the deadline, so the fragment
     # changes only with the version (or the deadline/end that refresh writes).
     parts = [
         variant,
-        situation.pk,
+        situation.id,
         situation.version,
         situation.ended,
         iso(situation.next_deadline),
@@ -113,6 +121,11 @@ def situation_etag(situation: Situation, viewer: Viewer, variant: str) -> str:
         get_language(),
     ]
     return quoted_hash(":".join(str(p) for p in parts))
+
+
+def polled(request: HttpRequest) -> bool:
+    """A poll that may be answered 304: read the version columns first, the state only if it changed."""
+    return bool(request.htmx and request.headers.get("If-None-Match"))
 
 
 def quoted_hash(text: str) -> str:

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_GET, require_POST
 
@@ -21,10 +22,12 @@ from duels import services
 from duels.forms import FocusForm
 from duels.models import Situation
 from duels.presenters import PLAYER, SPECTATOR, Viewer, card_ids, card_names, present
+from duels.services.live import cached_active, meta_of, remember
 from duels.views_common import (
     Alert,
     arsenal_hand,
     not_modified,
+    polled,
     public_situation,
     quoted_hash,
     refusal,
@@ -81,8 +84,10 @@ def _player_response(
     alert: Alert | None = None,
     status: int = 200,
 ) -> HttpResponse:
-    situation = services.active_situation_for(character) if character.status == Character.Status.ACCEPTED else None
     variant = "player-token" if token else "player"
+    if request.htmx and alert is None and (unchanged := _unchanged_fight(request, character, variant)) is not None:
+        return unchanged
+    situation = services.active_situation_for(character) if character.status == Character.Status.ACCEPTED else None
     context: dict[str, Any] | None = None
     if situation is not None:
         # From the version alone: an unchanged fight costs no rendering.
@@ -96,6 +101,17 @@ def _player_response(
     context = context or _player_context(character, situation, token)
     template = "duels/player_live.html#live" if request.htmx else "duels/player_live.html"
     return render_live(request, template, {**context, "alert": alert}, etag, status=status)
+
+
+def _unchanged_fight(request: HttpRequest, character: Character, variant: str) -> HttpResponse | None:
+    """A 304 from the cache alone when the character's fight is known and unchanged (see services.live)."""
+    if character.status != Character.Status.ACCEPTED or not request.headers.get("If-None-Match"):
+        return None
+    situation_id = cached_active(character.pk)
+    meta = meta_of(situation_id) if situation_id else None
+    if meta is None or meta.ended or meta.is_due(timezone.now()):
+        return None
+    return not_modified(request, situation_etag(meta, Viewer(PLAYER, character.pk), variant))
 
 
 @require_GET
@@ -159,7 +175,18 @@ def player_focus_token(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_GET
 def watch(request: HttpRequest, situation_id: int) -> HttpResponse:
-    situation = services.refresh(public_situation(situation_id))
+    if polled(request):
+        # The page is public, so an unchanged poll is answered from the
+        # cached version alone: no database at all (see services.live).
+        meta = meta_of(situation_id)
+        if meta is None:
+            raise Http404
+        if not meta.is_due(timezone.now()):
+            unchanged = not_modified(request, situation_etag(meta, SPECTATOR_VIEW, "watch"))
+            if unchanged is not None:
+                return unchanged
+    situation = services.refresh(public_situation(situation_id, whole=not polled(request)))
+    remember(situation)
     etag = situation_etag(situation, SPECTATOR_VIEW, "watch")
     if request.htmx and (unchanged := not_modified(request, etag)) is not None:
         return unchanged
