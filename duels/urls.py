@@ -20,4 +20,5 @@ urlpatterns = [
     path("c/<str:token>/focus/", views_live.player_focus_token, name="player-focus-token"),
     # Spectators: public, never an unplayed card (D4)
     path("watch/<int:situation_id>/", views_live.watch, name="watch"),
+    path("watch/<int:situation_id>/record/", views_live.record, name="record"),
 ]

@@ -35,6 +35,7 @@ from duels.views_common import (
     polled,
     refusal,
     render_live,
+    shared_fragment,
     situation_etag,
     situation_for_staff,
 )
@@ -98,6 +99,9 @@ def _render(
 ) -> HttpResponse:
     """``known``: the ``state`` and ``recent`` log entries a command just produced, if any."""
     etag = situation_etag(situation, REFEREE_VIEW, "fight")
+    if request.htmx and alert is None:
+        # The same for every referee of this version: rendered once (see views_common).
+        return shared_fragment(request, "duels/fight.html#live", etag, lambda: fight_context(situation, **known))
     template = "duels/fight.html#live" if request.htmx else "duels/fight.html"
     return render_live(request, template, fight_context(situation, alert, **known), etag, status=status)
 

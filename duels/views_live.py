@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import get_language, gettext
@@ -22,6 +22,7 @@ from duels import services
 from duels.forms import FocusForm
 from duels.models import Situation
 from duels.presenters import PLAYER, SPECTATOR, Viewer, card_ids, card_names, present
+from duels.presenters_record import fight_record
 from duels.services.live import cached_active, meta_of, remember
 from duels.views_common import (
     Alert,
@@ -32,6 +33,7 @@ from duels.views_common import (
     quoted_hash,
     refusal,
     render_live,
+    shared_fragment,
     situation_etag,
 )
 from events.access import character_for_player, character_for_token
@@ -84,7 +86,8 @@ def _player_response(
     alert: Alert | None = None,
     status: int = 200,
 ) -> HttpResponse:
-    variant = "player-token" if token else "player"
+    # The fragment's links carry the secret link itself: its own variant, so a new link never shows the old one.
+    variant = f"player-token-{quoted_hash(token).strip(chr(34))[:12]}" if token else "player"
     if request.htmx and alert is None and (unchanged := _unchanged_fight(request, character, variant)) is not None:
         return unchanged
     situation = services.active_situation_for(character) if character.status == Character.Status.ACCEPTED else None
@@ -98,6 +101,11 @@ def _player_response(
         etag = quoted_hash(repr([character.condition, context["hand"], variant, get_language()]))
     if request.htmx and alert is None and (unchanged := not_modified(request, etag)) is not None:
         return unchanged
+    if request.htmx and alert is None and situation is not None and status == 200:
+        # The player's other devices (and polls) of this version reuse it.
+        return shared_fragment(
+            request, "duels/player_live.html#live", etag, lambda: _player_context(character, situation, token)
+        )
     context = context or _player_context(character, situation, token)
     template = "duels/player_live.html#live" if request.htmx else "duels/player_live.html"
     return render_live(request, template, {**context, "alert": alert}, etag, status=status)
@@ -190,11 +198,29 @@ def watch(request: HttpRequest, situation_id: int) -> HttpResponse:
     etag = situation_etag(situation, SPECTATOR_VIEW, "watch")
     if request.htmx and (unchanged := not_modified(request, etag)) is not None:
         return unchanged
+
+    def context() -> dict[str, Any]:
+        state = services.state_of(situation)
+        return {
+            "situation": situation,
+            "event": situation.event,
+            "view": present(state, SPECTATOR_VIEW, card_names(card_ids(state))),
+        }
+
+    if request.htmx:
+        # Every spectator of this version gets the same fragment, rendered once.
+        return shared_fragment(request, "duels/watch.html#live", etag, context)
+    return render_live(request, "duels/watch.html", context(), etag)
+
+
+@require_GET
+def record(request: HttpRequest, situation_id: int) -> HttpResponse:
+    """Every finished step (paginated) and every played card of a fight: public like the spectator page (D4)."""
+    situation = services.refresh(public_situation(situation_id, whole=True))
     state = services.state_of(situation)
     context = {
         "situation": situation,
         "event": situation.event,
-        "view": present(state, SPECTATOR_VIEW, card_names(card_ids(state))),
+        "record": fight_record(state, card_names(card_ids(state)), request.GET.get("page")),
     }
-    template = "duels/watch.html#live" if request.htmx else "duels/watch.html"
-    return render_live(request, template, context, etag)
+    return render(request, "duels/record.html", context)

@@ -331,4 +331,5 @@ SPECS: dict[str, Spec] = {
         posts=[lambda w: {"card": "", "version": _version(w), "nonce": nonce()}],
     ),
     "duels:watch": Spec("public", login=False, methods=GET_ONLY),
+    "duels:record": Spec("public", login=False, methods=GET_ONLY),
 }
