@@ -118,7 +118,17 @@ if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {"visibility_timeout": 3600}
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    # One cache for every process on the machine (gunicorn's workers, the
+    # Celery worker): a poll may answer 304 from it (duels.services.live), so a
+    # change made in one process must reach the others - a per-process
+    # local-memory cache would let another worker answer from an old version.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(VAR_DIR / "cache"),
+            "OPTIONS": {"MAX_ENTRIES": 5000},
+        }
+    }
     _broker_dir = VAR_DIR / "celery-broker"
     _broker_dir.mkdir(parents=True, exist_ok=True)
     # "localhost" only silences kombu's "no hostname" warning; the folders below are the broker.

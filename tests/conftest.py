@@ -132,6 +132,9 @@ def fresh_cache(settings):
     rolled-back test hands out again. A key prefix, not a flush: on Redis the same database may
     carry a real worker's queues."""
     caches = copy.deepcopy(settings.CACHES)
+    if "redis" not in caches["default"]["BACKEND"]:
+        # One process: local memory does what the embedded default's file cache does, without the files.
+        caches["default"] = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     caches["default"]["KEY_PREFIX"] = f"test-{uuid.uuid4().hex}"
     settings.CACHES = caches
 

@@ -29,6 +29,8 @@ from rules import RuleError
 logger = logging.getLogger(__name__)
 
 User = AbstractBaseUser | AnonymousUser | None
+# What a replay never reads of a log entry: the events are the largest part of a long log.
+REPLAY_UNNEEDED = ("events", "reason", "nonce", "actor")
 # Situations one sweep refreshes at most: a beat every few seconds stays short.
 SWEEP_BATCH = 100
 
@@ -121,7 +123,7 @@ def _plan_undo(situation_id: int) -> _UndoPlan | None:
     if row is None or row.ended:
         return None
     kind = kind_of(row)
-    log = list(row.log.order_by("seq"))
+    log = list(row.log.order_by("seq").defer(*REPLAY_UNNEEDED))
     targets = _undo_targets(log, kind)
     if not targets:
         return None
@@ -193,7 +195,7 @@ def _undo(
             if fresh and plan is not None:
                 targets, after, next_seq = plan.targets, plan.after, plan.last_seq + 1
             else:
-                log = list(situation.log.order_by("seq"))
+                log = list(situation.log.order_by("seq").defer(*REPLAY_UNNEEDED))
                 targets, next_seq = _undo_targets(log, kind), (log[-1].seq + 1 if log else 0)
             if not targets:
                 refusal = NothingToUndo()
@@ -315,4 +317,4 @@ def state_of(situation: Situation) -> Any:
 
 def replayed(situation: Situation) -> Any:
     """The state rebuilt from the log alone: equals ``state_of`` (tests, audits)."""
-    return kind_of(situation).replay(situation.opening, situation.log.order_by("seq"))
+    return kind_of(situation).replay(situation.opening, situation.log.order_by("seq").defer(*REPLAY_UNNEEDED))
