@@ -102,6 +102,7 @@ GET_ONLY, POST_ONLY = "GET", "POST"
 SPECS: dict[str, Spec] = {
     # Everyone's pages and Django's account pages.
     "home": Spec("public", login=False),
+    "ping": Spec("public", login=False, lookups=False, posts=[lambda w: {}]),
     "help": Spec("public", login=False),
     "help-role": Spec("public", login=False),
     "signup": Spec(
