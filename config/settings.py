@@ -2,10 +2,12 @@
 
 Embedded default (no services): SQLite and Celery's filesystem broker under
 ``var/``. ``DATABASE_URL`` switches to PostgreSQL, ``REDIS_URL`` to Redis (Celery
-broker and cache). ``DEBUG=false`` is production mode: it then needs
-``SECRET_KEY`` and ``ALLOWED_HOSTS``, and passes ``manage.py check --deploy``.
+broker and cache). DEBUG is off unless ``DEBUG=true`` (start.sh's local mode,
+pytest); off, it needs a ``SECRET_KEY`` of 50 characters or more and
+``ALLOWED_HOSTS``, and passes ``manage.py check --deploy``.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -18,15 +20,28 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("SUMRAK_VAR_DIR", str(BASE_DIR / "var")))
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 
-DEBUG = env_bool("DEBUG", True)
-# The LAN mode serves the game to tablets over plain HTTP on the local network:
-# no TLS there, so the HTTPS-only settings are off in that mode.
+# Off unless asked for: a forgotten variable must not serve tracebacks and settings
+# to a field of phones. ./scripts/start.sh's local mode sets DEBUG=true, and so
+# does pytest (config/settings_test.py).
+DEBUG = env_bool("DEBUG", False)
+# The LAN mode serves the game to tablets on the local network: plain HTTP unless
+# start.sh --lan --tls CERT KEY made gunicorn serve HTTPS itself (SUMRAK_TLS).
 LAN_MODE = env_bool("SUMRAK_LAN", False)
+LAN_TLS = LAN_MODE and env_bool("SUMRAK_TLS", False)
 
+MIN_SECRET_KEY_LENGTH = 50
 if DEBUG:
     SECRET_KEY = env_str("SECRET_KEY", "django-insecure-sumrak-development-only-key-0123456789")
 else:
-    SECRET_KEY = env_str("SECRET_KEY")
+    SECRET_KEY = env_str("SECRET_KEY", "")
+    if len(SECRET_KEY) < MIN_SECRET_KEY_LENGTH:
+        # Sessions and secret links are signed with it: a short or missing key stops the start.
+        raise EnvError(
+            f"SECRET_KEY is {'missing' if not SECRET_KEY else 'too short'}: with DEBUG off it must be at least "
+            f"{MIN_SECRET_KEY_LENGTH} random characters. Make one with "
+            "python3 -c 'import secrets; print(secrets.token_urlsafe(50))', or start with ./scripts/start.sh "
+            "--lan, which keeps one in var/secret_key."
+        )
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])
 if not DEBUG and not ALLOWED_HOSTS:
@@ -46,9 +61,11 @@ INSTALLED_APPS = [
     "crispy_forms",
     "crispy_bootstrap5",
     "import_export",
+    "axes",  # login throttling (issue 13); after contrib.auth
     "events",
     "cards",
     "duels",
+    "lab",
 ]
 
 MIDDLEWARE = [
@@ -60,9 +77,13 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Refuses an oversized body from its declared length, before CSRF or a form reads it.
+    "config.limits.RequestSizeLimitMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -88,23 +109,22 @@ TEMPLATES = [
 
 # --- database -----------------------------------------------------------------
 DATABASE_URL = env_str("DATABASE_URL", "")
+# IMMEDIATE: a writer takes the lock at BEGIN, so two referees' commands
+# serialise instead of failing half-way ("database is locked": select_for_update
+# is a no-op on SQLite); WAL lets the live pages read meanwhile.
+SQLITE_OPTIONS = {
+    "transaction_mode": "IMMEDIATE",
+    "timeout": 20,
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+}
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
 else:
-    DATABASES = {
-        "default": {
-            "ENGINE": "django.db.backends.sqlite3",
-            "NAME": VAR_DIR / "sumrak.sqlite3",
-            # IMMEDIATE: a writer takes the lock at BEGIN, so two referees'
-            # commands serialise instead of failing half-way (select_for_update
-            # is a no-op on SQLite).
-            "OPTIONS": {
-                "transaction_mode": "IMMEDIATE",
-                "timeout": 20,
-                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-            },
-        }
-    }
+    DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": VAR_DIR / "sumrak.sqlite3"}}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The same for an SQLite file named by DATABASE_URL: without them, concurrent commands were 500s.
+    DATABASES["default"]["OPTIONS"] = {**SQLITE_OPTIONS, **DATABASES["default"].get("OPTIONS", {})}
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- cache and Celery -------------------------------------------------------------
@@ -161,6 +181,9 @@ CELERY_WORKER_ENABLE_SOFT_SHUTDOWN_ON_IDLE = True
 # Explicit, as Celery 6 will require: keep retrying a broker that is not up yet.
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+# Accounts allowed to create events besides those given the permission (events/creators.py).
+SUMRAK_EVENT_CREATORS = env_list("SUMRAK_EVENT_CREATORS", [])
+
 SUMRAK_SWEEP_SECONDS = env_int("SUMRAK_SWEEP_SECONDS", 5, minimum=1)
 CELERY_BEAT_SCHEDULE = {
     "sweep-overdue-deadlines": {
@@ -201,6 +224,31 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
+# --- password guessing (django-axes) ---------------------------------------------
+# Every login (the site's and the admin's) is counted per account and per address:
+# either one reaching the limit locks further tries for the cool-off time. On the
+# game site the addresses are the tablets' and phones' own; behind a proxy (nginx),
+# set SUMRAK_PROXY_COUNT=1 so the address is read from X-Forwarded-For.
+# Unlock at once: manage.py axes_reset_username NAME (or axes_reset_ip ADDRESS).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("SUMRAK_LOGIN_FAILURE_LIMIT", 10, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("SUMRAK_LOGIN_COOLOFF_MINUTES", 15, minimum=1))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_HTTP_RESPONSE_CODE = 429
+AXES_VERBOSE = False
+_PROXY_COUNT = env_int("SUMRAK_PROXY_COUNT", 0, minimum=0)
+if _PROXY_COUNT:
+    AXES_IPWARE_PROXY_COUNT = _PROXY_COUNT
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
+else:
+    # No proxy: a client-sent X-Forwarded-For must not choose the address that is counted.
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ["REMOTE_ADDR"]
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -225,23 +273,64 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SESSION_COOKIE_HTTPONLY = True
 # No script reads the CSRF cookie: htmx sends the token from <body hx-headers> (base.html).
 CSRF_COOKIE_HTTPONLY = True
+if not DEBUG and (not LAN_MODE or LAN_TLS):
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
 if not DEBUG and not LAN_MODE:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SESSION_COOKIE_SECURE = True
-    CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000, minimum=0)
-    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
-    SECURE_HSTS_PRELOAD = True
+elif LAN_TLS and not DEBUG:
+    # gunicorn speaks HTTPS itself on the one port: there is no plain-HTTP listener to
+    # redirect from. HSTS only with TLS, and short by default: a LAN name whose
+    # certificate is later dropped must not lock the tablets out for a year.
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 86400, minimum=0)
+    SILENCED_SYSTEM_CHECKS = ["security.W008"]
 elif not DEBUG:
-    # LAN mode is plain HTTP on the game site's own network by design (no
-    # certificates for a field with no internet): the HTTPS-only warnings of
-    # ``check --deploy`` do not apply there.
+    # Plain-HTTP LAN mode (no certificate at the game site; docs/deployment.md says
+    # what that risks): the HTTPS-only warnings of ``check --deploy`` do not apply.
     SILENCED_SYSTEM_CHECKS = ["security.W004", "security.W008", "security.W012", "security.W016"]
+
+# --- request size (issue 13: spreadsheet bombs) --------------------------------------
+# Any body over this is refused unread (config/limits.py); an import file may be 2 MB
+# (events/tables.py), the rest is room for the form around it. nginx's
+# client_max_body_size in docs/deployment.md says the same.
+SUMRAK_MAX_REQUEST_BYTES = env_int("SUMRAK_MAX_REQUEST_BYTES", 3 * 1024 * 1024, minimum=64 * 1024)
+# Form fields other than files, in memory (Django's default 2.5 MB is more than any page posts).
+DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
+# An upload up to this stays in memory; an import file (at most 2 MB) always does.
+FILE_UPLOAD_MAX_MEMORY_SIZE = 2621440
+# No page takes more than one file.
+DATA_UPLOAD_MAX_NUMBER_FILES = 5
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # Secret character links are masked in every line (config/log_filters.py).
+    "filters": {"mask_secret_links": {"()": "config.log_filters.MaskSecretLinks"}},
+    "formatters": {
+        # Django's own runserver format, kept for its access lines.
+        "django.server": {
+            "()": "django.utils.log.ServerFormatter",
+            "format": "[{server_time}] {message}",
+            "style": "{",
+        },
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["mask_secret_links"]},
+        "django.server": {
+            "class": "logging.StreamHandler",
+            "formatter": "django.server",
+            "filters": ["mask_secret_links"],
+        },
+    },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "loggers": {
+        # Django's default config gives "django" an unmasked console handler of its own
+        # (in DEBUG): drop it, so its lines reach only the masked root handler.
+        "django": {"handlers": [], "level": "INFO", "propagate": True},
+        "django.server": {"handlers": ["django.server"], "level": "INFO", "propagate": False},
+    },
 }
