@@ -356,6 +356,10 @@ def main() -> None:
     _reset(args, env)
     print("bench: generating the game…", flush=True)
     game = json.loads(_run([PY, "-m", "bench.game", "build"], env).strip().splitlines()[-1])
+    # Kept for a later look at the same game (python -m bench.probe queries bench/var/game.json).
+    (ROOT / "bench" / "var").mkdir(exist_ok=True)
+    (ROOT / "bench" / "var" / "game.json").write_text(json.dumps(game))
+    load_before = os.getloadavg()
     services = Services(env, args.port)
     services.up()
     results: dict[str, Any] = {"load": {}}
@@ -399,7 +403,14 @@ def main() -> None:
         best = {**best, "p95_vs_bare": round(best["p95_ms"] / bare["p95_ms"], 2)}
         best["rps_vs_bare"] = round(best["rps"] / bare["rps"], 3)
         results["load"][name] = best
-    results["machine"] = {"cores": os.cpu_count(), "platform": platform.platform(), **_versions(env)}
+    results["machine"] = {
+        "cores": os.cpu_count(),
+        "platform": platform.platform(),
+        # Load average (1, 5, 15 min) when the loads began and ended: other work on the machine shows here.
+        "loadavg_before": [round(x, 2) for x in load_before],
+        "loadavg_after": [round(x, 2) for x in os.getloadavg()],
+        **_versions(env),
+    }
     results["setup"] = {
         "gunicorn": "3 workers x 4 threads (gthread)",
         "celery": "worker -c 2 + beat",

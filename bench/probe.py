@@ -57,8 +57,10 @@ def queries(game: dict[str, Any]) -> dict[str, Any]:
             out[f"{name}_unchanged_{length}"] = _count(partial(client.get, url, headers=same))[0]
             out[f"{name}_changed_{length}"] = _count(partial(client.get, url, headers=other))[0]
         out[f"referee_page_{length}"] = _count(partial(staff.get, f"/fights/{fid}/"))[0]
+        # The next step of this fight: the load may have played some already (one version each).
         version = Situation.objects.get(pk=fid).version
-        body = {**fight["steps"][0], "version": version, "nonce": f"{fid:032x}"}
+        step = fight["steps"][min(version - fight["version"], len(fight["steps"]) - 1)]
+        body = {**step, "version": version, "nonce": f"{fid:032x}"}
         n, status = _count(partial(staff.post, f"/fights/{fid}/act/", body, headers=hx))
         out[f"step_post_{length}"] = n
         out[f"step_post_{length}_status"] = status
