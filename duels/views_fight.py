@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 import rules as engine
 from cards.models import PoolEntry, PreparedArsenal
 from duels import services
+from duels.battle_log import describe_battle
 from duels.export import export_situation
 from duels.forms import ACTION_FORMS, UndoForm
 from duels.models import Situation
@@ -110,6 +111,8 @@ def _render(
 @require_GET
 def situation_page(request: HttpRequest, situation_id: int) -> HttpResponse:
     situation = services.refresh(situation_for_staff(request.user, situation_id, whole=not polled(request)))
+    if situation.kind == Situation.Kind.BATTLE:
+        return redirect("duels:battle", situation.pk)  # a battle has its own tablet page
     if request.htmx:
         unchanged = not_modified(request, situation_etag(situation, REFEREE_VIEW, "fight"))
         if unchanged is not None:
@@ -156,6 +159,8 @@ def _submit(
 @require_POST
 def act(request: HttpRequest, situation_id: int) -> HttpResponse:
     situation = situation_for_staff(request.user, situation_id)
+    if situation.kind == Situation.Kind.BATTLE:
+        return redirect("duels:battle", situation.pk)
     form_class = ACTION_FORMS.get(request.POST.get("action", ""))
     if form_class is None:
         return _refused(request, situation, Alert("danger", gettext("Unknown action.")), 400)
@@ -174,6 +179,8 @@ def act(request: HttpRequest, situation_id: int) -> HttpResponse:
 @require_POST
 def undo(request: HttpRequest, situation_id: int) -> HttpResponse:
     situation = situation_for_staff(request.user, situation_id)
+    if situation.kind == Situation.Kind.BATTLE:
+        return redirect("duels:battle", situation.pk)
     return _submit(
         request,
         situation,
@@ -190,12 +197,15 @@ def log_page(request: HttpRequest, situation_id: int) -> HttpResponse:
     situation = services.refresh(situation_for_staff(request.user, situation_id, whole=True))
     state = services.state_of(situation)
     page = Paginator(situation.log.select_related("actor").order_by("-seq"), LOG_PAGE).get_page(request.GET.get("page"))
-    names = card_names(card_ids(state))
+    if situation.kind == Situation.Kind.BATTLE:
+        lines = describe_battle(page.object_list, state)
+    else:
+        lines = describe(page.object_list, state, card_names(card_ids(state)))
     context = {
         "situation": situation,
         "event": situation.event,
         "page": page,
-        "log_lines": describe(page.object_list, state, names),
+        "log_lines": lines,
     }
     return render(request, "duels/log.html", context)
 

@@ -14,6 +14,7 @@ from django.utils.translation import get_language
 
 import rules as engine
 from duels import services
+from duels.battle_presenters import present_battle
 from duels.forms import ChooseFightersForm, SearchForm, StartForm
 from duels.models import Situation
 from duels.presenters import REFEREE, CardView, Viewer, card_ids, card_names, present
@@ -55,6 +56,7 @@ class RunningRow:
     pk: int
     fighters: tuple[RunningFighter, ...]
     open_duels: tuple[RunningDuel, ...]
+    battle: Any = None  # a battle's own summary (BattleView); such rows are not cached
 
 
 def _running_versions(event: Event) -> list[tuple[int, int, Any]]:
@@ -78,7 +80,11 @@ def _running_versions(event: Event) -> list[tuple[int, int, Any]]:
 
 
 def _row(situation: Situation) -> RunningRow:
-    view = present(services.state_of(situation), REFEREE_VIEW)
+    state = services.state_of(situation)
+    if situation.kind == Situation.Kind.BATTLE:
+        battle = present_battle(state, REFEREE_VIEW, reactions=False, records=0)
+        return RunningRow(pk=situation.pk, fighters=(), open_duels=(), battle=battle)
+    view = present(state, REFEREE_VIEW)
     return RunningRow(
         pk=situation.pk,
         fighters=tuple(RunningFighter(f.name, f.can_fight, f.condition_label) for f in view.fighters),
@@ -94,7 +100,7 @@ def _running(versions: list[tuple[int, int, Any]]) -> list[RunningRow]:
     missing = [pk for pk, key in keys.items() if key not in found]
     if missing:
         fresh = {s.pk: _row(s) for s in Situation.objects.filter(pk__in=missing).only("id", "kind", "state")}
-        cache.set_many({keys[pk]: row for pk, row in fresh.items()}, RUNNING_TTL)
+        cache.set_many({keys[pk]: row for pk, row in fresh.items() if row.battle is None}, RUNNING_TTL)
         found.update({keys[pk]: row for pk, row in fresh.items()})
     return [found[keys[pk]] for pk, _v, _d in versions if keys[pk] in found]
 
@@ -158,7 +164,7 @@ def _starting_fighter(character: Character) -> StartingFighter:
     """The hand the fight will use: the running situation's, or the character's current arsenal."""
     situation = services.active_situation_for(character)
     fighter = StartingFighter(character=character, situation=situation)
-    if situation is not None:
+    if situation is not None and situation.kind == Situation.Kind.DUEL:
         state = services.state_of(situation)
         if character.pk in state.fighters:
             view = present(state, REFEREE_VIEW, card_names(card_ids(state))).by_id[character.pk]
