@@ -115,6 +115,7 @@ GET_ONLY, POST_ONLY = "GET", "POST"
 SPECS: dict[str, Spec] = {
     # Everyone's pages and Django's account pages.
     "home": Spec("public", login=False),
+    "ping": Spec("public", login=False, lookups=False, posts=[lambda w: {}]),
     "help": Spec("public", login=False),
     "help-role": Spec("public", login=False),
     "signup": Spec(
@@ -408,4 +409,5 @@ SPECS: dict[str, Spec] = {
     "duels:big-screen": Spec("public", login=False, methods=GET_ONLY),
     "duels:history": Spec("staff", methods=GET_ONLY, get={"page": "2"}),
     "duels:character-history": Spec("staff", methods=GET_ONLY, get={"page": "2"}),
+    "duels:record": Spec("public", login=False, methods=GET_ONLY),
 }
