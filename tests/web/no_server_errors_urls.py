@@ -347,7 +347,17 @@ SPECS: dict[str, Spec] = {
         "staff", methods=POST_ONLY, posts=[lambda w: _fight(w, action="next_turn"), lambda w: _fight(w, action="end")]
     ),
     "duels:battle-arsenal": Spec(
-        "staff", methods=POST_ONLY, strict=("prepared",), posts=[lambda w: {**_fight(w), "prepared": w.prepared.pk}]
+        "staff",
+        methods=POST_ONLY,
+        strict=("prepared",),
+        posts=[
+            lambda w: {**_fight(w), "prepared": w.prepared.pk},
+            # D3: a new arsenal built from the pool, and ids no database row can have.
+            lambda w: {**_fight(w), "fighter": w.character.pk, f"card_{w.attack.pk}": 1},
+            lambda w: {**_fight(w), "fighter": HUGE, f"card_{HUGE}": 1},
+            lambda w: {**_fight(w), "fighter": w.character.pk, f"card_{HUGE}": 1},
+            lambda w: {**_fight(w), "fighter": w.character.pk, f"card_{w.attack.pk}": "many"},
+        ],
     ),
     "duels:battle-grow": Spec(
         "staff",
