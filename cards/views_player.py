@@ -16,8 +16,17 @@ from django.views.decorators.http import require_POST
 
 from cards import arsenal, arsenal_actions
 from cards.forms import ArsenalSelectionForm
+from cards.hooks import in_fight
 from events.access import character_for_player, character_for_token
 from events.models import Character
+
+
+def character_page_part(character: Character) -> dict[str, object]:
+    """The arsenal part of an accepted character's own page (events.views_player, via events/hooks.py)."""
+    context: dict[str, object] = dict(arsenal.arsenal_context(character))
+    # S2/AG2: no arsenal actions are offered while the character's fight goes on.
+    context["in_fight"] = in_fight(character)
+    return context
 
 
 def _own(request: HttpRequest, character_id: int) -> Character:

@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "events",
     "cards",
     "duels",
+    "config.apps.ProjectConfig",  # project-wide commands (load_demo): above every app
 ]
 
 MIDDLEWARE = [

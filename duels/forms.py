@@ -15,8 +15,8 @@ from django.utils.translation import gettext_lazy as _
 import rules as engine
 from cards.arsenal import next_round_arsenal, prepared_ids
 from cards.models import PreparedArsenal
+from cards.words import explain
 from duels.presenters import OUTCOME_LABELS
-from duels.views_common import explain
 from events.models import Character
 
 YES_NO = [("yes", _("yes")), ("no", _("no"))]

@@ -22,7 +22,7 @@ from django.utils.http import parse_etags
 from django.utils.translation import get_language, gettext
 
 from cards.models import ArsenalCard
-from duels import services
+from cards.words import explain
 from duels.models import Situation
 from duels.presenters import CardView, Viewer, iso
 from events.access import ORGANIZER, REFEREE, AnyUser, staffed_events
@@ -51,16 +51,6 @@ def public_situation(situation_id: int) -> Situation:
         return Situation.objects.select_related("event").get(pk=situation_id)
     except Situation.DoesNotExist:
         raise Http404 from None
-
-
-def explain(err: Any) -> str:
-    """A refusal in the user's language, with its rule ID when it cites one of RULES.md."""
-    text = services.explain(err)
-    rule = getattr(err, "rule_id", "")
-    # Service codes (STALE, BUSY, ...) and INPUT/ARSENAL name no rule the referee could look up.
-    if rule[:1].isalpha() and any(ch.isdigit() for ch in rule):
-        return f"{text} ({rule})"
-    return text
 
 
 def refusal(err: Any) -> Alert:

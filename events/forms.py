@@ -10,7 +10,6 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from cards.models import ArsenalCard, Catalogue, PoolEntry, PreparedArsenalCard
 from events.models import Character, Condition, Event, OtherKind, PowerLevel, Side, StaffRole
 
 ANY = [("", _("any"))]
@@ -227,7 +226,8 @@ class EventForm(forms.ModelForm):
         if self.instance.catalogue_id is not None:
             mine |= Q(pk=self.instance.catalogue_id)
         catalogue = self.fields["catalogue"]
-        catalogue.queryset = Catalogue.objects.filter(mine).distinct().order_by("name")
+        # The field's own queryset: events reaches cards' models only through its relations (no import).
+        catalogue.queryset = catalogue.queryset.filter(mine).distinct().order_by("name")
         catalogue.empty_label = _("none yet")
         catalogue.help_text = _(
             "A catalogue of an event you organize, or none: the event's catalogue page creates a new one."
@@ -252,10 +252,12 @@ class EventForm(forms.ModelForm):
             return catalogue
         # Cards owned or held from the old catalogue would vanish from every catalogue page.
         event = self.instance
+        # Pool, arsenal and prepared arsenals, through the cards app's relations to Character.
+        characters = Character.objects.filter(event=event)
         held = (
-            PoolEntry.objects.filter(character__event=event, card__catalogue_id=old).exists()
-            or ArsenalCard.objects.filter(character__event=event, card__catalogue_id=old).exists()
-            or PreparedArsenalCard.objects.filter(arsenal__character__event=event, card__catalogue_id=old).exists()
+            characters.filter(pool__card__catalogue_id=old).exists()
+            or characters.filter(arsenal__card__catalogue_id=old).exists()
+            or characters.filter(prepared_arsenals__cards__card__catalogue_id=old).exists()
         )
         if held:
             raise forms.ValidationError(

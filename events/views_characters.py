@@ -14,7 +14,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from cards.models import ArsenalCard, PoolEntry
 from events.access import ORGANIZER, character_for_staff, event_for_organizer
 from events.forms import CharacterFilterForm, CharacterForm
 from events.models import Character, Event
@@ -23,7 +22,13 @@ PAGE_SIZE = 30
 
 
 def _card_totals():
-    """Hand size and pool size per character as subqueries: no join fan-out, no query per row."""
+    """Hand size and pool size per character as subqueries: no join fan-out, no query per row.
+
+    The rows are the cards app's, reached through their relations to Character
+    (events does not import cards: docs/architecture.md).
+    """
+    ArsenalCard = Character._meta.get_field("arsenal").related_model
+    PoolEntry = Character._meta.get_field("pool").related_model
     hand = (
         ArsenalCard.objects.filter(character=OuterRef("pk"))
         .order_by()

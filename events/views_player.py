@@ -7,10 +7,9 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
-from cards.arsenal import arsenal_context
-from duels.services import in_active_situation
 from events.access import character_for_player, character_for_token, event_for_applicant, is_referee
 from events.forms import ApplicationForm
+from events.hooks import character_page_context
 from events.models import Character
 
 
@@ -48,9 +47,8 @@ def _character_page(request: HttpRequest, character: Character, *, via_link: boo
         "can_referee": is_referee(request.user, character.event_id),
     }
     if character.status == Character.Status.ACCEPTED:
-        context.update(arsenal_context(character))
-        # S2/AG2: no arsenal actions offered while the character's fight goes on.
-        context["in_fight"] = in_active_situation(character)
+        # The arsenal and whether it is frozen by a fight (S2/AG2) come from cards (events/hooks.py).
+        context.update(character_page_context(character))
     return render(request, "events/character_page.html", context)
 
 

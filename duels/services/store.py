@@ -15,6 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from celery import current_app
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 from django.db.models import Max
@@ -30,6 +31,9 @@ logger = logging.getLogger(__name__)
 NONCE_MAX = LogEntry._meta.get_field("nonce").max_length or 64
 # ``expire`` acts only once ``now`` is past a deadline; wake the timer a moment later.
 TIMER_LAG = dt.timedelta(milliseconds=100)
+# The timer task (duels/services/timers.py), sent by its registered name: the
+# task calls the services, so the services do not import it (no cycle).
+EXPIRE_TASK = "duels.tasks.expire_situation"
 
 
 @dataclass
@@ -211,10 +215,8 @@ def schedule_expiry(situation_id: int, deadline: dt.datetime) -> None:
     """After commit, nudge a worker at the deadline. Ids only; the database stays the truth."""
 
     def send() -> None:
-        from duels.tasks import expire_situation
-
         try:
-            expire_situation.apply_async((situation_id,), eta=deadline + TIMER_LAG)
+            current_app.tasks[EXPIRE_TASK].apply_async((situation_id,), eta=deadline + TIMER_LAG)
         except Exception:
             # A broker that is down must not fail a referee's command: the
             # sweeper and every read apply the deadline anyway.

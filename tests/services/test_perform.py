@@ -3,6 +3,7 @@
 import pytest
 
 import rules as engine
+from cards.words import explain
 from duels import services
 from duels.models import LogEntry, Situation
 from tests.services.kit import act, assert_replays, kinds, nonce, state, uid
@@ -56,7 +57,7 @@ def test_a_stale_version_is_refused_and_nothing_is_applied(shown, rival, referee
             nonce=nonce(),
         )
     assert err.value.situation.pk == shown.pk
-    assert "nothing was done" in services.explain(err.value)
+    assert "nothing was done" in explain(err.value)
     assert Situation.objects.get(pk=shown.pk).version == version
     assert LogEntry.objects.count() == entries
     assert state(shown).duels[0].phase == "await_answer"

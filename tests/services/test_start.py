@@ -6,6 +6,7 @@ import json
 import pytest
 
 import rules as engine
+from cards.words import explain
 from duels import services
 from duels.models import LogEntry, Situation
 from events.models import Character
@@ -129,7 +130,7 @@ def test_a_card_not_in_the_attackers_arsenal_is_refused_clearly(armed, referee, 
     anton, zavulon = armed
     with pytest.raises(services.CardNotHeld) as err:
         services.declare_aggression(anton.event, anton, zavulon, spark.pk, user=referee, nonce=nonce())
-    assert services.explain(err.value) == "Anton does not hold the card Spark."
+    assert explain(err.value) == "Anton does not hold the card Spark."
     assert not Situation.objects.exists()
 
 
@@ -169,7 +170,7 @@ def test_D1_starting_a_fight_between_two_already_fighting_each_other_is_refused(
     services.declare_aggression(anton.event, anton, zavulon, None, user=referee, nonce=nonce())
     with pytest.raises(services.CharacterBusy) as err:
         services.declare_aggression(anton.event, zavulon, anton, None, user=referee, nonce=nonce())
-    assert services.explain(err.value) == "Zavulon is already fighting Anton."
+    assert explain(err.value) == "Zavulon is already fighting Anton."
 
 
 def test_S2_two_characters_in_different_situations_cannot_start_a_fight(armed, referee, bystander, event, spark):

@@ -8,7 +8,7 @@ import time_machine
 import rules as engine
 from duels import services
 from duels.models import LogEntry, Situation
-from duels.tasks import expire_situation, sweep_deadlines
+from duels.services.timers import expire_situation, sweep_deadlines
 from tests.services.kit import act, arm, assert_replays, kinds, nonce, state, uid
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 
-from cards import arsenal
+from cards import arsenal, hooks
 from cards.faces import face_of
 from cards.models import ArsenalCard, Card, Catalogue, PoolEntry, PreparedArsenal, PreparedArsenalCard
 from duels import services
@@ -189,7 +189,8 @@ def test_AG2_D3_no_arsenal_change_while_the_character_is_in_an_unfinished_fight(
     PreparedArsenalCard.objects.create(arsenal=prepared, card=attack_card, copies=1)
     pool.restorable_arsenal = [attack_card.pk]
     pool.save()
-    monkeypatch.setattr(arsenal, "in_active_situation", lambda character: True)
+    # Any fight app that says "in a fight" through the cards hook freezes the arsenal.
+    monkeypatch.setattr(hooks, "_fight_checks", [lambda character: True])
     response = select(org, pool, **{str(attack_card.pk): 1})
     assert "is in a fight that has not ended" in response.content.decode()
     org.post(reverse("cards:prepared-take", args=[pool.pk, prepared.pk]))

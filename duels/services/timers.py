@@ -1,7 +1,15 @@
-"""Celery tasks: thin nudges. The database is the truth; these only call the services.
+"""The Celery tasks that keep deadlines (D8, S2): thin nudges beside the services they call.
 
-Both tasks are idempotent: applying a deadline twice, or one that moved or was
-already applied by a page load, changes nothing.
+The database is the truth; these only call ``commands.refresh_by_id`` and
+``commands.sweep``. Both tasks are idempotent: applying a deadline twice, or
+one that moved or was already applied by a page load, changes nothing.
+
+The task names stay ``duels.tasks.*`` (where the tasks used to live), so the
+beat schedule and any timer already queued in the broker keep working.
+``store.schedule_expiry`` sends the expiry task by that name rather than
+importing this module: the services below never import the tasks above them,
+so there is no import cycle to hold apart. ``DuelsConfig.ready`` imports this
+module, which registers the tasks in every process (web and worker).
 """
 
 from __future__ import annotations
@@ -12,19 +20,21 @@ import logging
 from celery import shared_task
 from django.utils import timezone
 
-from duels import services
-from duels.services.store import TIMER_LAG
+from duels.services.commands import refresh_by_id, sweep
+from duels.services.store import EXPIRE_TASK, TIMER_LAG
 
 logger = logging.getLogger(__name__)
+
+SWEEP_TASK = "duels.tasks.sweep_deadlines"
 
 # A timer that wakes a little early (clock rounding) comes back at the
 # deadline instead of waiting for the sweeper.
 EARLY_WINDOW = dt.timedelta(seconds=2)
 
 
-@shared_task(bind=True, ignore_result=True, acks_late=True)
+@shared_task(name=EXPIRE_TASK, bind=True, ignore_result=True, acks_late=True)
 def expire_situation(self, situation_id: int) -> None:  # type: ignore[no-untyped-def]
-    situation = services.refresh_by_id(situation_id)
+    situation = refresh_by_id(situation_id)
     if situation is None or situation.ended or situation.next_deadline is None:
         return
     if self.request.is_eager:
@@ -38,10 +48,10 @@ def expire_situation(self, situation_id: int) -> None:  # type: ignore[no-untype
         self.apply_async((situation_id,), countdown=1)
 
 
-@shared_task(ignore_result=True)
+@shared_task(name=SWEEP_TASK, ignore_result=True)
 def sweep_deadlines() -> int:
     """Beat, every SUMRAK_SWEEP_SECONDS: catch every deadline a lost timer missed."""
-    count = services.sweep()
+    count = sweep()
     if count:
         logger.info("sweeper applied deadlines of %s situation(s)", count)
     return count
