@@ -8,12 +8,12 @@ from django.db.models import Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from cards.models import Card, Catalogue, PoolEntry
+from events.ids import MAX_ID
 
 MAX_COPIES = 99
 CARD_FIELD = re.compile(r"^card_(\d+)$")
 # The largest id a database row can have (a signed 64-bit integer): a larger one
 # posted by hand names no card, and the database would refuse to even look it up.
-MAX_ID = 2**63 - 1
 
 
 def normalise_tags(raw: str) -> str:

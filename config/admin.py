@@ -16,11 +16,11 @@ from django.contrib.admin import helpers
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
 from django.utils.translation import gettext as _
 
-MAX_ID = 2**63 - 1  # the largest database id (a signed 64-bit integer)
+from events.ids import is_id
 
 
 def _are_ids(values: list[str]) -> bool:
-    return all(value.isdigit() and 0 < int(value) <= MAX_ID for value in values)
+    return all(value.isdigit() and is_id(int(value)) for value in values)
 
 
 def _without_nul(query: QueryDict) -> QueryDict:

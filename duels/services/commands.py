@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -11,7 +13,7 @@ from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
 
 from duels.models import LogEntry, Situation
-from duels.services.errors import NothingToUndo, ReasonRequired, ServiceError, SituationEnded, StaleVersion
+from duels.services.errors import NothingToUndo, ReasonRequired, SituationEnded, StaleVersion
 from duels.services.kinds import kind_of
 from duels.services.store import Performed, Transition, actor_of, check_nonce, lock, nonce_used, store_state
 from rules import RuleError
@@ -21,6 +23,27 @@ logger = logging.getLogger(__name__)
 User = AbstractBaseUser | AnonymousUser | None
 # Situations one sweep refreshes at most: a beat every few seconds stays short.
 SWEEP_BATCH = 100
+
+
+@contextmanager
+def commit_then_refuse(*refusals: type[Exception]) -> Iterator[None]:
+    """One transaction that commits even when one of ``refusals`` ends it, then raises that refusal.
+
+    Every change first applies the overdue deadlines (D8, S2). A command that
+    is then refused must not take them back: they are facts any read would
+    have applied. So the block saves what it has before a refusal leaves it
+    (``except RuleError: tx.save(); raise``), and a refusal of one of these kinds
+    commits the transaction on its way out instead of rolling it back. Any
+    other exception rolls everything back as usual (DESIGN.md §4).
+    """
+    refused: Exception | None = None
+    with transaction.atomic():
+        try:
+            yield
+        except refusals as err:
+            refused = err
+    if refused is not None:
+        raise refused
 
 
 def _begin(
@@ -58,26 +81,24 @@ def perform(
     """
     now = now or timezone.now()
     nonce = check_nonce(nonce)
-    refusal: RuleError | None = None
     try:
-        with transaction.atomic():
+        with commit_then_refuse(RuleError):
             situation, tx = _begin(situation_id, nonce=nonce, seen_version=seen_version, now=now)
             if tx is None:
                 return Performed(situation, repeated=True)
             try:
                 tx.command(command, actor=actor_of(user), nonce=nonce)
-            except RuleError as err:
-                refusal = err
+            except RuleError:
+                tx.save()  # the expiries stay, and commit with the refusal
+                raise
             tx.save()
+            return Performed(situation, tx.events)
     except IntegrityError:
         # The same nonce raced through another situation: it was used, so
         # this submission is a repeat. Anything else is a real error.
         if nonce and nonce_used(nonce):
             return Performed(Situation.objects.get(pk=situation_id), repeated=True)
         raise
-    if refusal is not None:
-        raise refusal
-    return Performed(situation, tx.events)
 
 
 def undo_last(
@@ -100,43 +121,37 @@ def undo_last(
     reason = (reason or "").strip()
     if not reason:
         raise ReasonRequired()
-    refusal: ServiceError | None = None
-    with transaction.atomic():
+    with commit_then_refuse(SituationEnded, NothingToUndo):
         situation, tx = _begin(situation_id, nonce=nonce, seen_version=seen_version, now=now)
         if tx is None:
             return Performed(situation, repeated=True)
         # Deadlines that passed before the undo are facts: they are kept
         # (and undone with the command they followed, if any).
         tx.save()
-        kind = tx.kind
-        before = tx.state
         if situation.ended:
-            refusal = SituationEnded()
-        else:
-            log = list(situation.log.order_by("seq"))
-            targets = _undo_targets(log, kind)
-            if not targets:
-                refusal = NothingToUndo()
-            else:
-                seqs = [e.seq for e in targets]
-                LogEntry.objects.filter(situation=situation, seq__in=seqs).update(undone=True)
-                for entry in targets:
-                    entry.undone = True
-                LogEntry.objects.create(
-                    situation=situation,
-                    seq=log[-1].seq + 1,
-                    kind=LogEntry.Kind.UNDO,
-                    command={"undid": seqs},
-                    actor=actor_of(user),
-                    at=now,
-                    nonce=nonce,
-                    reason=reason,
-                )
-                after = kind.replay(situation.opening, log)
-                store_state(situation, kind, before, after, now)
-    if refusal is not None:
-        raise refusal
-    return Performed(situation)
+            raise SituationEnded()
+        kind = tx.kind
+        log = list(situation.log.order_by("seq"))
+        targets = _undo_targets(log, kind)
+        if not targets:
+            raise NothingToUndo()
+        seqs = [e.seq for e in targets]
+        LogEntry.objects.filter(situation=situation, seq__in=seqs).update(undone=True)
+        for entry in targets:
+            entry.undone = True
+        LogEntry.objects.create(
+            situation=situation,
+            seq=log[-1].seq + 1,
+            kind=LogEntry.Kind.UNDO,
+            command={"undid": seqs},
+            actor=actor_of(user),
+            at=now,
+            nonce=nonce,
+            reason=reason,
+        )
+        after = kind.replay(situation.opening, log)
+        store_state(situation, kind, tx.state, after, now)
+        return Performed(situation)
 
 
 def _undo_targets(log: list[LogEntry], kind: Any) -> list[LogEntry]:
