@@ -5,6 +5,7 @@ these tests check what it cannot: cycles through a package's ``__init__``,
 and that the hooks the lower apps define are really filled at start-up.
 """
 
+import ast
 import sys
 from pathlib import Path
 
@@ -103,3 +104,29 @@ def test_the_timer_tasks_keep_their_names_so_queued_timers_and_the_beat_still_wo
     # The services send the expiry by name: it must be registered in this (web) process too.
     assert current_app.tasks[EXPIRE_TASK] is expire_situation._get_current_object()
     assert {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()} == {SWEEP_TASK}
+
+
+def _fixtures(path: Path) -> list[tuple[str, str]]:
+    """(name, body without the name) of every fixture defined at the top of a module."""
+    found = []
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.FunctionDef) and any("fixture" in ast.unparse(d) for d in node.decorator_list):
+            body = ast.dump(ast.Module(body=node.body, type_ignores=[]))
+            found.append((node.name, body))
+    return found
+
+
+def test_shared_fixtures_live_in_conftest_files_once():
+    """No test imports another test module or a conftest (fixtures come from conftest.py); no fixture is a copy."""
+    modules = sorted((ROOT / "tests").rglob("*.py"))
+    for path in modules:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            words = line.split()
+            if words[:1] == ["from"] and len(words) > 1 and words[1].startswith("tests."):
+                last = words[1].rsplit(".", 1)[-1]
+                assert not last.startswith("test_") and last != "conftest", f"{path}: {line}"
+    bodies: dict[str, Path] = {}
+    for path in modules:
+        for name, body in _fixtures(path):
+            assert body not in bodies, f"fixture {name} of {path} copies one of {bodies[body]}"
+            bodies[body] = path

@@ -11,13 +11,8 @@ from playwright.sync_api import expect
 from duels import services
 from duels.models import Situation
 from events.models import Character
-from tests.web.test_duels_helpers import (  # noqa: F401 - fixtures
-    armed_fixture,
-    no_broker_fixture,
-    spark_fixture,
-)
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("secret_hands")]
 
 
 def _open_start(page, url, event, attacker, victim):

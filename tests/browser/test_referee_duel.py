@@ -9,13 +9,8 @@ from cards.models import PreparedArsenal, PreparedArsenalCard
 from duels import services
 from duels.models import LogEntry, Situation
 from events.models import Character, Event
-from tests.web.test_duels_helpers import (  # noqa: F401 - fixtures
-    armed_fixture,
-    no_broker_fixture,
-    spark_fixture,
-)
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("secret_hands")]
 WINDOW_S = 3
 
 

@@ -3,19 +3,12 @@
 import json
 
 import pytest
-from django.contrib.auth.models import User
 
 from duels import services
 from duels.models import LogEntry
 from tests.services.kit import nonce
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def admin_client_(client):
-    client.force_login(User.objects.create_superuser("root", password="pass-root-123"))
-    return client
 
 
 def test_admin_lists_shows_and_exports_situations_but_cannot_change_the_log(admin_client_, armed, referee):

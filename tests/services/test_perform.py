@@ -11,15 +11,6 @@ from tests.services.kit import act, assert_replays, kinds, nonce, state, uid
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def shown(armed, referee, attack_card):
-    """Anton has shown a Fireball to Zavulon (AG1); the answer window is open (D8)."""
-    anton, zavulon = armed
-    return services.declare_aggression(
-        anton.event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce()
-    ).situation
-
-
 def test_D7_an_answer_is_applied_logged_and_replays(shown, rival, referee, defence_card):
     before = Situation.objects.get(pk=shown.pk).version
     done = act(shown, engine.Answer(duel=0, fighter=rival.pk, card=uid(shown, rival, defence_card)), referee)

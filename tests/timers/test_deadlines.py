@@ -3,7 +3,6 @@
 import datetime as dt
 
 import pytest
-import time_machine
 
 import rules as engine
 from duels import services
@@ -11,7 +10,8 @@ from duels.models import LogEntry, Situation
 from duels.services.timers import expire_situation, sweep_deadlines
 from tests.services.kit import act, arm, assert_replays, kinds, nonce, state, uid
 
-pytestmark = pytest.mark.django_db
+# ``shown`` (tests/conftest.py) is built at T0 with the timer requests recorded.
+pytestmark = [pytest.mark.django_db, pytest.mark.real_timers, pytest.mark.usefixtures("clock", "sent")]
 
 T0 = dt.datetime(2026, 12, 5, 21, 0, tzinfo=dt.UTC)
 
@@ -26,21 +26,6 @@ def sent(monkeypatch):
 
     monkeypatch.setattr(expire_situation, "apply_async", apply_async)
     return calls
-
-
-@pytest.fixture
-def clock():
-    with time_machine.travel(T0, tick=False) as traveller:
-        yield traveller
-
-
-@pytest.fixture
-def shown(armed, referee, attack_card, clock, sent):
-    """At T0 Anton shows a Fireball to Zavulon: the answer window runs to T0 + 15 s (D8)."""
-    anton, zavulon = armed
-    return services.declare_aggression(
-        anton.event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce()
-    ).situation
 
 
 def test_D8_an_answer_at_14_9_s_is_accepted(shown, rival, referee, defence_card, clock):

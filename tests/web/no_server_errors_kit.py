@@ -39,6 +39,8 @@ from tests.services.kit import arm, nonce, parries
 # --- garbage ------------------------------------------------------------------------------------
 
 HUGE = "9" * 25
+ROLES = ("anonymous", "player", "other_player", "referee", "organizer", "other_organizer")
+HX = {"HX-Request": "true"}
 # What a hand-edited form, a broken tablet or a curious player sends instead of a value.
 GARBAGE = ("abc", "-7", HUGE, "\x00nul", "ü" * 3000)
 # Tried in each field on its own (the rest of the body well-formed); all of GARBAGE in every field at once.

@@ -19,29 +19,11 @@ from events.models import Character
 
 
 @pytest.fixture
-def healing(catalogue) -> Card:
-    return Card.objects.create(catalogue=catalogue, name_ru="Исцеление", name_en="Healing", kind="defence")
-
-
-@pytest.fixture
-def stranger_card(catalogue) -> Card:
-    """In the catalogue, not in the character's pool."""
-    return Card.objects.create(catalogue=catalogue, name_ru="Зов Тьмы", name_en="Call of Darkness", kind="attack")
-
-
-@pytest.fixture
 def pool(character, attack_card, defence_card, healing):
     PoolEntry.objects.create(character=character, card=attack_card, copies=2)
     PoolEntry.objects.create(character=character, card=defence_card, copies=1)
     PoolEntry.objects.create(character=character, card=healing, copies=3)
     return character
-
-
-@pytest.fixture
-def org(as_user, organizer):
-    client = as_user(organizer)
-    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
-    return client
 
 
 def hand(character) -> dict[int, int]:

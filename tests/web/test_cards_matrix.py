@@ -6,13 +6,6 @@ from django.urls import reverse
 from cards.models import Card, CounterRule
 
 
-@pytest.fixture
-def org(as_user, organizer):
-    client = as_user(organizer)
-    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
-    return client
-
-
 def url(event):
     return reverse("cards:counter-matrix", args=[event.pk])
 

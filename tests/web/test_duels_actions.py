@@ -8,20 +8,9 @@ from cards.models import PreparedArsenal, PreparedArsenalCard
 from duels.models import LogEntry, Situation
 from events.models import Character
 from tests.services.kit import nonce
-from tests.web.test_duels_helpers import (  # noqa: F401 - fixtures
-    armed_fixture,
-    drive,
-    fight_fixture,
-    no_broker_fixture,
-    post_action,
-    rendered_nonces,
-    shown_fixture,
-    spark_fixture,
-    state_of,
-    uid_of,
-)
+from tests.web.duels_kit import drive, post_action, rendered_nonces, state_of, uid_of
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("secret_hands")]
 
 
 def test_D7_CR2_answer_then_confirm_through_the_page(as_user, referee, shown, rival, defence_card):

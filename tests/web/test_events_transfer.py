@@ -14,12 +14,6 @@ from events.models import Character
 HEADER = "name,player,side,kind,power_level,condition,arsenal_limit,status,arrived,notes\n"
 
 
-@pytest.fixture(autouse=True)
-def english(settings):
-    # Assertions read the English messages; the site's default language is Russian.
-    settings.LANGUAGE_CODE = "en"
-
-
 def _upload(client, event, name: str, content: bytes):
     return client.post(
         reverse("events:characters-import", args=[event.pk]), {"file": SimpleUploadedFile(name, content)}

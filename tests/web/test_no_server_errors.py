@@ -40,14 +40,15 @@ from duels.views_common import Alert
 from tests.web.no_server_errors_kit import (
     FIELD_GARBAGE,
     GARBAGE,
+    HX,
     LONG_NONCE,
     NOT_UTF8,
     OTHER_SCOPE,
     PARAM_KINDS,
+    ROLES,
     SCOPES,
     Spec,
     bad_files,
-    build_world,
     fingerprint,
 )
 from tests.web.no_server_errors_urls import SPECS
@@ -56,8 +57,6 @@ pytestmark = pytest.mark.django_db
 
 ROOT = str(Path(__file__).resolve().parents[2]) + "/"
 VENV = str(Path(sys.prefix).resolve()) + "/"
-ROLES = ("anonymous", "player", "other_player", "referee", "organizer", "other_organizer")
-HX = {"HX-Request": "true"}
 # htmx, and headers a poll or a broken proxy may send; a Spec's htmx_targets are tried as well.
 GET_HEADERS = [
     HX,
@@ -268,12 +267,6 @@ def get_queries(spec: Spec, w: Any) -> Iterator[dict]:
 def sessions_in_cookies(settings):
     # Thousands of requests: a session row read per request would be a third of the test's time.
     settings.SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
-
-
-@pytest.fixture
-def world(personas, event, other_event, character, rival, attack_card, defence_card, monkeypatch):
-    monkeypatch.setattr("duels.services.store.schedule_expiry", lambda situation_id, deadline: None)
-    return build_world(personas, event, other_event, character, rival, (attack_card, defence_card))
 
 
 @pytest.mark.parametrize(("name", "route", "params"), URLS, ids=[name for name, _r, _p in URLS])
