@@ -59,7 +59,8 @@ def _build(request: HttpRequest, character: Character, token: str | None) -> Htt
     if form.is_valid():
         arsenal_actions.build(request, character, form.card_ids())
     else:
-        messages.error(request, " ".join(form.non_field_errors()) or _("Copies must be a whole number from 0 to 99."))
+        problems = " ".join(str(e) for e in form.non_field_errors())
+        messages.error(request, problems or _("Copies must be a whole number from 0 to 99."))
     return _back(character, token)
 
 

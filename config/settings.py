@@ -95,7 +95,7 @@ else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": VAR_DIR / "sumrak.sqlite3",
+            "NAME": str(VAR_DIR / "sumrak.sqlite3"),
             # IMMEDIATE: a writer takes the lock at BEGIN, so two referees'
             # commands serialise instead of failing half-way (select_for_update
             # is a no-op on SQLite).

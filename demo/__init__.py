@@ -7,6 +7,7 @@ whatever the organizers changed in it).
 
 import datetime as dt
 from collections import Counter
+from typing import Any
 
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import User
@@ -72,6 +73,7 @@ def _catalogue() -> tuple[Catalogue, dict[str, Card]]:
             },
         )
     for defence, target, outcome in COUNTER_RULES:
+        key: dict[str, Any]
         if target.startswith("#"):
             key = {"defence_card": cards[defence], "attack_card": None, "attack_tag": target[1:]}
         else:

@@ -7,7 +7,7 @@ a one-time nonce (DESIGN.md §4); the rules themselves are the engine's.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -113,7 +113,8 @@ class RoundChoiceForm(DuelActionForm):
         data["faces"], data["label"] = None, ""
         if self.errors or not data["go_on"] or data["arsenal"] == "keep":
             return data
-        character = Character.objects.filter(pk=data["fighter"], event_id=self.event_id).first()
+        fighters = Character.objects.filter(event_id=self.event_id) if self.event_id is not None else None
+        character = None if fighters is None else fighters.filter(pk=data["fighter"]).first()
         if character is None:
             raise forms.ValidationError(_("This fighter is not in this event."))
         if data["arsenal"].startswith("prepared-"):
@@ -170,8 +171,8 @@ class ChooseFightersForm(forms.Form):
     def __init__(self, *args: Any, event_id: int, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         characters = Character.objects.filter(event_id=event_id, status=Character.Status.ACCEPTED).order_by("name")
-        self.fields["a"].queryset = characters
-        self.fields["b"].queryset = characters
+        cast(forms.ModelChoiceField, self.fields["a"]).queryset = characters
+        cast(forms.ModelChoiceField, self.fields["b"]).queryset = characters
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -194,7 +195,7 @@ class StartForm(forms.Form):
 
     def __init__(self, *args: Any, cards: list[tuple[int, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["card"].choices = [("", _("spoken declaration, no card")), *cards]
+        cast(forms.ChoiceField, self.fields["card"]).choices = [("", _("spoken declaration, no card")), *cards]
 
     def clean_nonce(self) -> str:
         return self.cleaned_data["nonce"].hex

@@ -233,7 +233,8 @@ class SituationView:
         """The fighter's open duel, else their latest one."""
         theirs = [d for d in self.duels if fighter_id in (d.a.id, d.b.id)]
         open_ = [d for d in theirs if d.is_open]
-        return (open_ or theirs or [None])[-1]
+        found = open_ or theirs
+        return found[-1] if found else None
 
 
 def card_ids(state: Situation) -> set[int]:

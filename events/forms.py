@@ -1,6 +1,7 @@
 """Forms of the events app: applications, review, characters, filters, staff, import, the event itself."""
 
 from decimal import Decimal
+from typing import cast
 
 from django import forms
 from django.contrib.auth import get_user_model
@@ -8,6 +9,7 @@ from django.contrib.auth.models import User
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from events.models import Character, Condition, Event, OtherKind, PowerLevel, Side, StaffRole
@@ -117,7 +119,7 @@ class CharacterForm(forms.ModelForm):
         return character
 
 
-def _yes_no() -> list[tuple[str, str]]:
+def _yes_no() -> list[tuple[str, str | Promise]]:
     return [*ANY, ("yes", _("yes")), ("no", _("no"))]
 
 
@@ -165,7 +167,8 @@ class StaffForm(forms.Form):
         return user_by_username(self.cleaned_data["username"])
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         user, role = data.get("username"), data.get("role")
         if user and role and StaffRole.objects.filter(event=self.event, user=user, role=role).exists():
             raise forms.ValidationError(_("%(name)s already has this role."), params={"name": user.get_username()})
@@ -225,9 +228,11 @@ class EventForm(forms.ModelForm):
         mine = Q(events__staff__user=user, events__staff__role=StaffRole.Role.ORGANIZER)
         if self.instance.catalogue_id is not None:
             mine |= Q(pk=self.instance.catalogue_id)
-        catalogue = self.fields["catalogue"]
+        catalogue = cast(forms.ModelChoiceField, self.fields["catalogue"])
         # The field's own queryset: events reaches cards' models only through its relations (no import).
-        catalogue.queryset = catalogue.queryset.filter(mine).distinct().order_by("name")
+        catalogues = catalogue.queryset
+        assert catalogues is not None, "a model form's foreign key field always has a queryset"
+        catalogue.queryset = catalogues.filter(mine).distinct().order_by("name")
         catalogue.empty_label = _("none yet")
         catalogue.help_text = _(
             "A catalogue of an event you organize, or none: the event's catalogue page creates a new one."
@@ -266,7 +271,8 @@ class EventForm(forms.ModelForm):
         return catalogue
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         starts_on, ends_on = data.get("starts_on"), data.get("ends_on")
         if starts_on and ends_on and ends_on < starts_on:
             self.add_error("ends_on", _("The event cannot end before it starts."))

@@ -15,7 +15,7 @@ from typing import Any
 import tablib
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import models, transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from import_export import fields, resources, widgets
@@ -126,7 +126,9 @@ class LimitWidget(widgets.Widget):
 def _choice_column(name: str) -> fields.Field:
     """A column of one of the character's choices; an empty cell takes the model's default."""
     model_field = Character._meta.get_field(name)
-    widget = ChoiceWidget(model_field.choices, required=False)
+    if not isinstance(model_field, models.Field):
+        raise LookupError(f"Character.{name} is not a column")
+    widget = ChoiceWidget(model_field.flatchoices, required=False)
     return fields.Field(attribute=name, column_name=name, widget=widget, default=model_field.default)
 
 
@@ -261,13 +263,13 @@ def _dataset(rows: list[list]) -> tablib.Dataset:
         raise ImportFileError(_("A column appears twice in the file."))
     keep = [i for i, h in enumerate(headers) if h]
     dataset = tablib.Dataset(headers=[headers[i] for i in keep])
-    dataset.line_numbers = []  # type: ignore[attr-defined]
+    dataset.line_numbers = []
     for line, row in enumerate(rows[first + 1 :], start=first + 2):
         if _blank(row):
             continue
         padded = list(row) + [None] * (len(headers) - len(row))
         dataset.append([padded[i] for i in keep])
-        dataset.line_numbers.append(line)  # type: ignore[attr-defined]
+        dataset.line_numbers.append(line)
     if not len(dataset):
         raise ImportFileError(_("The file has no rows to import."))
     return dataset

@@ -4,7 +4,7 @@ import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db.models import Count, IntegerField, OuterRef, Subquery, Sum
+from django.db.models import Count, IntegerField, Model, OuterRef, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -21,23 +21,31 @@ from events.models import Character, Event
 PAGE_SIZE = 30
 
 
+def _rows_of(relation: str) -> QuerySet[Model]:
+    """All rows of the model on the other side of one of Character's reverse relations."""
+    model = Character._meta.get_field(relation).related_model
+    if not isinstance(model, type):
+        raise LookupError(f"Character.{relation} is not a relation to a model")
+    return model._default_manager.all()
+
+
 def _card_totals():
     """Hand size and pool size per character as subqueries: no join fan-out, no query per row.
 
     The rows are the cards app's, reached through their relations to Character
     (events does not import cards: docs/architecture.md).
     """
-    ArsenalCard = Character._meta.get_field("arsenal").related_model
-    PoolEntry = Character._meta.get_field("pool").related_model
     hand = (
-        ArsenalCard.objects.filter(character=OuterRef("pk"))
+        _rows_of("arsenal")
+        .filter(character=OuterRef("pk"))
         .order_by()
         .values("character")
         .annotate(total=Sum("copies"))
         .values("total")
     )
     pool = (
-        PoolEntry.objects.filter(character=OuterRef("pk"))
+        _rows_of("pool")
+        .filter(character=OuterRef("pk"))
         .order_by()
         .values("character")
         .annotate(total=Count("pk"))

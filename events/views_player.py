@@ -7,7 +7,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
-from events.access import character_for_player, character_for_token, event_for_applicant, is_referee
+from events.access import character_for_player, character_for_token, event_for_applicant, is_referee, person
 from events.forms import ApplicationForm
 from events.hooks import character_page_context
 from events.models import Character
@@ -23,14 +23,15 @@ def apply(request: HttpRequest, event_id: int) -> HttpResponse:
         return render(request, "events/apply.html", {"event": event, "form": None})
     form = ApplicationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        player = person(request)
         # A double-tapped submit must not file the same application twice.
-        existing = Character.objects.filter(event=event, player=request.user, name=form.cleaned_data["name"]).first()
+        existing = Character.objects.filter(event=event, player=player, name=form.cleaned_data["name"]).first()
         if existing:
             messages.info(request, _("You have already applied with this character."))
             return redirect("events:my-character", existing.pk)
         character = form.save(commit=False)
         character.event = event
-        character.player = request.user
+        character.player = player
         character.status = Character.Status.PENDING
         character.save()
         messages.success(request, _("Your application has been sent. The organizers will review it."))

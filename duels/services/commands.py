@@ -8,7 +8,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import User as Person
 from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
 
@@ -20,7 +21,8 @@ from rules import RuleError
 
 logger = logging.getLogger(__name__)
 
-User = AbstractBaseUser | AnonymousUser | None
+# Who acts: the request's user (signed in or not), or None for the server itself.
+User = Person | AnonymousUser | None
 # Situations one sweep refreshes at most: a beat every few seconds stays short.
 SWEEP_BATCH = 100
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from celery import current_app
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from django.db.models import Max
 
@@ -65,10 +65,9 @@ def lock(situation_id: int, *, nowait: bool = False) -> Situation:
         raise SituationNotFound() from None
 
 
-def actor_of(user: AbstractBaseUser | AnonymousUser | None) -> AbstractBaseUser | None:
-    if user is None or not user.is_authenticated:
-        return None
-    return user  # type: ignore[return-value]
+def actor_of(user: User | AnonymousUser | None) -> User | None:
+    """Who to log as the actor: a signed-in person, else nobody (a timer, a test)."""
+    return user if isinstance(user, User) and user.is_authenticated else None
 
 
 class Transition:
@@ -106,7 +105,7 @@ class Transition:
         self._entry(kind=LogEntry.Kind.EXPIRE, command=None, events=events)
         return True
 
-    def command(self, command: Any, *, actor: AbstractBaseUser | None, nonce: str = "") -> list[dict[str, Any]]:
+    def command(self, command: Any, *, actor: User | None, nonce: str = "") -> list[dict[str, Any]]:
         """Run one engine command; a RuleError propagates and nothing of it is kept."""
         draw = self.kind.draw_for(self.state, command)
         new, events = self.kind.apply(self.state, command, self.now, draw)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 
-from celery import shared_task
+from celery import Task, shared_task
 from django.utils import timezone
 
 from duels.services.commands import refresh_by_id, sweep
@@ -33,7 +33,7 @@ EARLY_WINDOW = dt.timedelta(seconds=2)
 
 
 @shared_task(name=EXPIRE_TASK, bind=True, ignore_result=True, acks_late=True)
-def expire_situation(self, situation_id: int) -> None:  # type: ignore[no-untyped-def]
+def expire_situation(self: Task[[int], None], situation_id: int) -> None:
     situation = refresh_by_id(situation_id)
     if situation is None or situation.ended or situation.next_deadline is None:
         return
