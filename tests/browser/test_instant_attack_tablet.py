@@ -26,7 +26,9 @@ def _strike(page, card, *, out_of_sight: bool, within_reach: bool) -> int:
     form.locator(f"label[for=ia-card-{card.pk}]").click()
     form.locator("button[type=submit]").click()
     page.wait_for_url(re.compile(r"/fights/\d+/$"))
-    return int(re.search(r"/fights/(\d+)/", page.url).group(1))
+    found = re.search(r"/fights/(\d+)/", page.url)
+    assert found is not None
+    return int(found.group(1))
 
 
 def test_IA3_F1_IA5_a_focused_victim_parries_and_attacks_next(

@@ -55,7 +55,9 @@ def test_D8_CR2_D12_a_referee_runs_a_two_round_duel_while_the_player_watches(
     ref.goto(url("duels:start", event.pk) + f"?a={anton.pk}&b={zavulon.pk}")
     ref.locator("#aggression-form button[type=submit]").click()
     ref.wait_for_url(re.compile(r"/fights/\d+/$"))
-    situation_id = int(re.search(r"/fights/(\d+)/", ref.url).group(1))
+    found = re.search(r"/fights/(\d+)/", ref.url)
+    assert found is not None
+    situation_id = int(found.group(1))
     phase(ref).to_have_attribute("data-phase", "await_attack")
 
     me = phone()

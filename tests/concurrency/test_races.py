@@ -125,7 +125,11 @@ def test_a_read_never_waits_for_a_busy_fight(event, referee, attack_card, defenc
             locked.set()
             release.wait(10)
 
-    holder = threading.Thread(target=lambda: (hold(), connection.close()))
+    def hold_then_close() -> None:
+        hold()
+        connection.close()
+
+    holder = threading.Thread(target=hold_then_close)
     holder.start()
     try:
         assert locked.wait(10)

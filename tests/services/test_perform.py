@@ -81,7 +81,7 @@ def test_an_unknown_situation_is_a_clear_error(referee):
 def test_CR2_an_override_is_logged_with_its_reason(shown, rival, referee):
     act(shown, engine.Answer(duel=0, fighter=rival.pk, card=None), referee)
     act(shown, engine.ConfirmResult(duel=0, outcome="softened", reason="the shield was half raised"), referee)
-    entry = LogEntry.objects.filter(situation=shown).order_by("-seq").first()
+    entry = LogEntry.objects.filter(situation=shown).latest("seq")
     assert (entry.command_type, entry.reason) == ("confirm_result", "the shield was half raised")
     assert_replays(shown)
 

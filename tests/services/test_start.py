@@ -59,8 +59,13 @@ def test_the_opening_snapshot_keeps_event_settings_and_counter_rules(armed, refe
 
 def test_IA3_the_blind_draw_is_made_by_the_service_and_recorded(armed, referee, attack_card, monkeypatch):
     anton, zavulon = armed
-    drawn = []
-    monkeypatch.setattr("secrets.randbelow", lambda n: drawn.append(n) or n - 1)
+    drawn: list[int] = []
+
+    def randbelow(n: int) -> int:
+        drawn.append(n)
+        return n - 1
+
+    monkeypatch.setattr("secrets.randbelow", randbelow)
     done = services.start_instant_attack(
         anton.event, anton, zavulon, attack_card.pk, out_of_sight=True, within_reach=True, user=referee, nonce=nonce()
     )
@@ -208,7 +213,8 @@ def test_in_active_situation_during_the_fight_only(armed, referee, bystander, ev
     situation = services.declare_aggression(event, anton, zavulon, None, user=referee, nonce=nonce()).situation
     assert services.in_active_situation(anton) and services.in_active_situation(zavulon.pk)
     assert not services.in_active_situation(bystander)
-    assert services.active_situation_for(anton).pk == situation.pk
+    active = services.active_situation_for(anton)
+    assert active is not None and active.pk == situation.pk
 
 
 def test_the_log_is_json_safe(armed, referee, attack_card):

@@ -134,7 +134,7 @@ def test_export_is_json_with_the_whole_log_and_replays_to_the_state(shown, rival
     assert [(e["seq"], e["kind"], e["undone"]) for e in data["log"]][-2:] == [(3, "command", True), (4, "undo", False)]
     assert data["log"][-1]["reason"] == "oops" and data["log"][-1]["actor"] == "referee"
     assert {p["name"] for p in data["situation"]["participants"]} == {"Anton", "Zavulon"}
-    entries = [
+    entries: list[engine.LogEntry] = [
         ("command", engine.command_from_dict(e["command"]), dt.datetime.fromisoformat(e["at"]), e["draw"])
         if e["kind"] == "command"
         else ("expire", dt.datetime.fromisoformat(e["at"]))

@@ -147,8 +147,9 @@ def shown_briefly(armed, referee, attack_card, event):
     event.save()
     anton.refresh_from_db()
     done = services.declare_aggression(event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce())
-    deadline = engine.from_dict(Situation.objects.get(pk=done.situation.pk).state).duels[0].step.answer_deadline
-    return done.situation, deadline
+    step = engine.from_dict(Situation.objects.get(pk=done.situation.pk).state).duels[0].step
+    assert step is not None
+    return done.situation, step.answer_deadline
 
 
 def resolved_by_timeout(situation_id: int) -> bool:

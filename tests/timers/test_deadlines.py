@@ -91,7 +91,8 @@ def test_S2_the_situation_ends_after_the_gap_and_the_next_attack_opens_a_new_one
     situation = services.refresh(situation)
     # The engine dates the end at the gap's end or when it was noticed; either is within this second.
     gap_end = T0 + dt.timedelta(seconds=15 + 180)
-    assert situation.ended and gap_end <= situation.ended_at <= gap_end + dt.timedelta(seconds=1)
+    assert situation.ended and situation.ended_at is not None
+    assert gap_end <= situation.ended_at <= gap_end + dt.timedelta(seconds=1)
     assert state(situation).ended and state(situation).ended_at == situation.ended_at
     assert not services.in_active_situation(character)
     rival.refresh_from_db()

@@ -101,6 +101,7 @@ def build_world(personas: dict[str, User | None], event: Event, other_event: Eve
     # No deadline may pass while one URL is tried (a passing one would change the fight by itself).
     Event.objects.filter(pk=event.pk).update(answer_window_s=600, situation_gap_s=1800)
     event.refresh_from_db()
+    assert event.catalogue is not None
     spark = _card(event.catalogue, "Spark", "attack", full_effect="lightly_wounded", tags="spark")
     parries(defence_card, "fire")
     arm(character, (attack_card, 2), defence_card)
@@ -113,8 +114,8 @@ def build_world(personas: dict[str, User | None], event: Event, other_event: Eve
     Character.objects.filter(pk=free.pk).update(focus_card=defence_card)
 
     earlier = timezone.now() - dt.timedelta(hours=2)
-    finished = services.declare_aggression(event, character, rival, None, user=referee, nonce=nonce(), now=earlier)
-    finished = services.refresh(finished.situation, now=earlier + dt.timedelta(hours=1))
+    opened = services.declare_aggression(event, character, rival, None, user=referee, nonce=nonce(), now=earlier)
+    finished = services.refresh(opened.situation, now=earlier + dt.timedelta(hours=1))
     assert finished.ended
     running = services.declare_aggression(
         event, character, rival, attack_card.pk, user=referee, nonce=nonce()
@@ -228,11 +229,11 @@ def fingerprint() -> str:
     Plain SQL: it runs after every request, and the ORM would double the test's time.
     """
     tables = [
-        (model._meta.db_table, fields or [f.column for f in model._meta.concrete_fields])
+        (model._meta.db_table, fields or [column for f in model._meta.concrete_fields if (column := f.column)])
         for model, fields in FINGERPRINTED
     ]
     through = Situation.participants.through._meta
-    tables.append((through.db_table, [f.column for f in through.concrete_fields]))
+    tables.append((through.db_table, [column for f in through.concrete_fields if (column := f.column)]))
     rows = []
     with connection.cursor() as cursor:
         for table, columns in tables:

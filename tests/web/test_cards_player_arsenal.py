@@ -47,12 +47,14 @@ def hand(character) -> dict[int, int]:
 
 def account_url(action: str, character: Character, prepared: PreparedArsenal | None = None) -> str:
     if action == "take":
+        assert prepared is not None
         return reverse("cards:my-prepared-take", args=[character.pk, prepared.pk])
     return reverse(f"cards:my-arsenal-{action}", args=[character.pk])
 
 
 def token_url(action: str, token: str, prepared: PreparedArsenal | None = None) -> str:
     if action == "take":
+        assert prepared is not None
         return reverse("cards:player-prepared-take", args=[token, prepared.pk])
     return reverse(f"cards:player-arsenal-{action}", args=[token])
 

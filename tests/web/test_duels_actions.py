@@ -1,5 +1,7 @@
 """The referee's buttons: each builds a command, the services apply it, the page shows the fresh state."""
 
+from typing import Any
+
 import pytest
 from django.urls import reverse
 
@@ -253,6 +255,7 @@ def test_D3_a_prepared_arsenal_is_taken_whole_for_the_next_round(
 def test_D3_ARSENAL_a_new_arsenal_beyond_the_pool_is_refused(as_user, referee, between_rounds, character, attack_card):
     client = as_user(referee)
     version = Situation.objects.get(pk=between_rounds.pk).version
+    pool_choice: dict[str, Any] = {f"pool-{attack_card.pk}": 3}  # the pool holds two
     response = post_action(
         client,
         between_rounds,
@@ -261,7 +264,7 @@ def test_D3_ARSENAL_a_new_arsenal_beyond_the_pool_is_refused(as_user, referee, b
         fighter=character.pk,
         go_on="yes",
         arsenal="new",
-        **{f"pool-{attack_card.pk}": 3},  # the pool holds two
+        **pool_choice,
     )
     assert response.status_code == 400
     assert "the pool holds only 2" in response.content.decode()

@@ -140,7 +140,8 @@ def test_a_player_named_like_several_accounts_is_a_row_error(as_user, organizer,
     assert "Several accounts are named “SVETA” in different letter cases" in response.text
     assert not Character.objects.filter(event=event).exists()
     assert _upload(as_user(organizer), event, "chars.csv", (HEADER + "Olga,sveta\n").encode()).status_code == 302
-    assert Character.objects.get(event=event, name="Olga").player.username == "sveta"
+    player = Character.objects.get(event=event, name="Olga").player
+    assert player is not None and player.username == "sveta"
 
 
 def test_same_name_twice_in_the_file_is_an_error(as_user, organizer, event):

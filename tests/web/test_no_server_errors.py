@@ -329,7 +329,8 @@ def thorough(
             probe.send(role, "GET", url, query, headers=HX if probe.count % 2 else None)
         probe.send(role, "GET", url + RAW_QUERY)
     wanted = wanted_for(spec, "POST", role, role in post_scope, plain=False)
-    bodies = [("empty", {}, set())] + [(f"base {n}", payload(w), set()) for n, payload in enumerate(spec.posts)]
+    bodies: list[tuple[str, dict[str, Any], set[str]]] = [("empty", {}, set())]
+    bodies += [(f"base {n}", payload(w), set()) for n, payload in enumerate(spec.posts)]
     if spec.methods != "GET":
         bodies += list(garbage_bodies(spec, w, every_field))
     for what, body, garbled in bodies:
