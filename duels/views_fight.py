@@ -38,6 +38,7 @@ from duels.views_common import (
     situation_for_staff,
 )
 from events.models import Character
+from events.requests import HtmxRequest
 
 LOG_LINES = 20
 LOG_PAGE = 100
@@ -86,7 +87,7 @@ def fight_context(situation: Situation, alert: Alert | None = None) -> dict[str,
     }
 
 
-def _render(request: HttpRequest, situation: Situation, alert: Alert | None = None, status: int = 200) -> HttpResponse:
+def _render(request: HtmxRequest, situation: Situation, alert: Alert | None = None, status: int = 200) -> HttpResponse:
     etag = situation_etag(situation, REFEREE_VIEW, "fight")
     template = "duels/fight.html#live" if request.htmx else "duels/fight.html"
     return render_live(request, template, fight_context(situation, alert), etag, status=status)
@@ -94,7 +95,7 @@ def _render(request: HttpRequest, situation: Situation, alert: Alert | None = No
 
 @login_required
 @require_GET
-def situation_page(request: HttpRequest, situation_id: int) -> HttpResponse:
+def situation_page(request: HtmxRequest, situation_id: int) -> HttpResponse:
     situation = services.refresh(situation_for_staff(request.user, situation_id))
     if request.htmx:
         unchanged = not_modified(request, situation_etag(situation, REFEREE_VIEW, "fight"))
@@ -108,18 +109,18 @@ def _fresh(situation: Situation) -> Situation:
     return services.refresh(Situation.objects.select_related("event").get(pk=situation.pk))
 
 
-def _refused(request: HttpRequest, situation: Situation, alert: Alert, status: int) -> HttpResponse:
+def _refused(request: HtmxRequest, situation: Situation, alert: Alert, status: int) -> HttpResponse:
     return _render(request, _fresh(situation), alert, status)
 
 
-def _done(request: HttpRequest, situation: Situation) -> HttpResponse:
+def _done(request: HtmxRequest, situation: Situation) -> HttpResponse:
     if request.htmx:
         return _render(request, _fresh(situation))
     return redirect("duels:situation", situation.pk)
 
 
 def _submit(
-    request: HttpRequest, situation: Situation, form: Any, call: Callable[[dict[str, Any]], object]
+    request: HtmxRequest, situation: Situation, form: Any, call: Callable[[dict[str, Any]], object]
 ) -> HttpResponse:
     """Check the form, then run one service call with its data; over the fresh state, a malformed
     request is a 400, a stale page a 409 and a refusal a 422."""
@@ -136,7 +137,7 @@ def _submit(
 
 @login_required
 @require_POST
-def act(request: HttpRequest, situation_id: int) -> HttpResponse:
+def act(request: HtmxRequest, situation_id: int) -> HttpResponse:
     situation = situation_for_staff(request.user, situation_id)
     form_class = ACTION_FORMS.get(request.POST.get("action", ""))
     if form_class is None:
@@ -154,7 +155,7 @@ def act(request: HttpRequest, situation_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def undo(request: HttpRequest, situation_id: int) -> HttpResponse:
+def undo(request: HtmxRequest, situation_id: int) -> HttpResponse:
     situation = situation_for_staff(request.user, situation_id)
     return _submit(
         request,

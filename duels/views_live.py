@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import get_language, gettext
@@ -33,6 +33,7 @@ from duels.views_common import (
 )
 from events.access import character_for_player, character_for_token
 from events.models import Character
+from events.requests import HtmxRequest
 
 SPECTATOR_VIEW = Viewer(SPECTATOR)
 
@@ -75,7 +76,7 @@ def _player_context(character: Character, situation: Situation | None, token: st
 
 
 def _player_response(
-    request: HttpRequest,
+    request: HtmxRequest,
     character: Character,
     token: str | None,
     alert: Alert | None = None,
@@ -99,16 +100,16 @@ def _player_response(
 
 
 @require_GET
-def player_live(request: HttpRequest, character_id: int) -> HttpResponse:
+def player_live(request: HtmxRequest, character_id: int) -> HttpResponse:
     return _player_response(request, character_for_player(request.user, character_id), None)
 
 
 @require_GET
-def player_live_token(request: HttpRequest, token: str) -> HttpResponse:
+def player_live_token(request: HtmxRequest, token: str) -> HttpResponse:
     return _player_response(request, character_for_token(token), token)
 
 
-def _focus(request: HttpRequest, character: Character, token: str | None) -> HttpResponse:
+def _focus(request: HtmxRequest, character: Character, token: str | None) -> HttpResponse:
     """F1: in a fight through the engine (SetFocus); outside one through the cards app's arsenal service."""
     form = FocusForm(request.POST)
     if not form.is_valid() or character.status != Character.Status.ACCEPTED:
@@ -145,12 +146,12 @@ def _focus(request: HttpRequest, character: Character, token: str | None) -> Htt
 
 
 @require_POST
-def player_focus(request: HttpRequest, character_id: int) -> HttpResponse:
+def player_focus(request: HtmxRequest, character_id: int) -> HttpResponse:
     return _focus(request, character_for_player(request.user, character_id), None)
 
 
 @require_POST
-def player_focus_token(request: HttpRequest, token: str) -> HttpResponse:
+def player_focus_token(request: HtmxRequest, token: str) -> HttpResponse:
     return _focus(request, character_for_token(token), token)
 
 
@@ -158,7 +159,7 @@ def player_focus_token(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_GET
-def watch(request: HttpRequest, situation_id: int) -> HttpResponse:
+def watch(request: HtmxRequest, situation_id: int) -> HttpResponse:
     situation = services.refresh(public_situation(situation_id))
     etag = situation_etag(situation, SPECTATOR_VIEW, "watch")
     if request.htmx and (unchanged := not_modified(request, etag)) is not None:

@@ -17,6 +17,7 @@ from duels.presenters import REFEREE, CardView, Viewer, card_ids, card_names, pr
 from duels.views_common import arsenal_hand, form_problem, new_nonce, refusal
 from events.access import event_for_referee
 from events.models import Character, Event
+from events.requests import HtmxRequest
 
 SEARCH_LIMIT = 20
 REFEREE_VIEW = Viewer(REFEREE)
@@ -48,7 +49,7 @@ def _search(event: Event, q: str) -> list[tuple[Character, int | None]]:
 
 
 @login_required
-def referee_home(request: HttpRequest, event_id: int) -> HttpResponse:
+def referee_home(request: HtmxRequest, event_id: int) -> HttpResponse:
     event = event_for_referee(request.user, event_id)
     form = SearchForm(request.GET or None)
     q = form.cleaned_data["q"].strip() if form.is_valid() else ""

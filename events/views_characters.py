@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 from events.access import ORGANIZER, character_for_staff, event_for_organizer
 from events.forms import CharacterFilterForm, CharacterForm
 from events.models import Character, Event
+from events.requests import HtmxRequest
 
 PAGE_SIZE = 30
 
@@ -117,7 +118,7 @@ def character_edit(request: HttpRequest, character_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def link_revoke(request: HttpRequest, character_id: int) -> HttpResponse:
+def link_revoke(request: HtmxRequest, character_id: int) -> HttpResponse:
     character = character_for_staff(request.user, character_id, ORGANIZER)
     character.revoke_link()
     return _after_link_change(request, character, _("The secret link of %(name)s no longer works."))
@@ -125,13 +126,13 @@ def link_revoke(request: HttpRequest, character_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def link_regenerate(request: HttpRequest, character_id: int) -> HttpResponse:
+def link_regenerate(request: HtmxRequest, character_id: int) -> HttpResponse:
     character = character_for_staff(request.user, character_id, ORGANIZER)
     character.regenerate_link()
     return _after_link_change(request, character, _("%(name)s has a new secret link; the old one no longer works."))
 
 
-def _after_link_change(request: HttpRequest, character: Character, message: str) -> HttpResponse:
+def _after_link_change(request: HtmxRequest, character: Character, message: str) -> HttpResponse:
     note = message % {"name": character.name}
     if request.htmx:
         # The swapped section carries the note: a flash message would only show up on a later page.

@@ -171,7 +171,7 @@ def test_R8_a_response_comes_between_the_two_attacks_of_a_double_attack():
     assert {"type": "action_interrupted", "actor": ANNA, "by": BORIS} in events
     assert state.action is not None and state.action.parts_done == 1  # the second attack comes after
     state, _ = resolve_part(state, ANNA)
-    assert state.action.finished
+    assert state.action is not None and state.action.finished
 
 
 def test_a_refused_reaction_changes_nothing():
