@@ -26,17 +26,26 @@ from rules.errors import ARSENAL, RuleError
 CARD_ORDER = ("card__kind", "card__name_ru")
 
 
+def frozen_by_fight(character: Character) -> RuleError:
+    """AG2, D3, IA5: the refusal of an arsenal change during the character's unfinished fight.
+
+    One wording for the refusal itself and for the notice every arsenal page
+    shows while the fight goes on (through ``cards.words.explain``).
+    """
+    return RuleError(
+        "D3",
+        gettext_noop(
+            "%(name)s is in a fight that has not ended: the arsenal can change only at the start "
+            "of a round, through the referee."
+        ),
+        name=character.name,
+    )
+
+
 def _guard_fight(character: Character) -> None:
-    """AG2, D3, IA5: during an unfinished situation the arsenal changes only through the fight itself."""
+    """During an unfinished situation the arsenal changes only through the fight itself."""
     if in_fight(character):
-        raise RuleError(
-            "D3",
-            gettext_noop(
-                "%(name)s is in a fight that has not ended: the arsenal can change only at the start "
-                "of a round, through the referee."
-            ),
-            name=character.name,
-        )
+        raise frozen_by_fight(character)
 
 
 def _locked(character: Character) -> Character:

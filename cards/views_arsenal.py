@@ -41,13 +41,15 @@ def _builder(request: HttpRequest, character: Character, **forms: Any) -> HttpRe
     context = arsenal.arsenal_context(character)
     selected = {card.pk: copies for card, copies in context["hand"]}
     catalogue = character.event.catalogue
+    fighting = in_fight(character)
     context.update(
         event=character.event,
         can_edit=True,
         selection_form=forms.get("selection_form") or ArsenalSelectionForm(pool=context["pool"], selected=selected),
         pool_form=forms.get("pool_form") or PoolAddForm(catalogue=catalogue),
         focus_form=FocusForm(initial={"card": character.focus_card_id}, hand=context["hand"]),
-        in_fight=in_fight(character),
+        in_fight=fighting,
+        frozen=explain(arsenal.frozen_by_fight(character)) if fighting else "",
         restorable=_restorable(character),
         has_catalogue=catalogue is not None,
     )

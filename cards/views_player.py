@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 from cards import arsenal, arsenal_actions
 from cards.forms import ArsenalSelectionForm
 from cards.hooks import in_fight
+from cards.words import explain
 from events.access import character_for_player, character_for_token
 from events.models import Character
 
@@ -24,8 +25,11 @@ from events.models import Character
 def character_page_part(character: Character) -> dict[str, object]:
     """The arsenal part of an accepted character's own page (events.views_player, via events/hooks.py)."""
     context: dict[str, object] = dict(arsenal.arsenal_context(character))
-    # S2/AG2: no arsenal actions are offered while the character's fight goes on.
-    context["in_fight"] = in_fight(character)
+    # S2/AG2: no arsenal actions are offered while the character's fight goes on, and the
+    # page says why in the words of the refusal itself.
+    fighting = in_fight(character)
+    context["in_fight"] = fighting
+    context["frozen"] = explain(arsenal.frozen_by_fight(character)) if fighting else ""
     return context
 
 
