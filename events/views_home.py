@@ -10,7 +10,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from events.access import ORGANIZER, REFEREE, staffed_events
+from events.creators import may_create_events
 from events.models import Character, Event
+from events.views_player import invitations_for
 
 HELP_ROLES = ("organizer", "referee", "player")
 
@@ -23,9 +25,11 @@ def home(request: HttpRequest) -> HttpResponse:
             "starts_on"
         )[:20],
     }
-    if user.is_authenticated:
+    if isinstance(user, User):  # signed in: the site's accounts are auth's User
+        context["may_create_events"] = may_create_events(user)
         context["organized"] = staffed_events(user, ORGANIZER).order_by("-starts_on")
         context["refereed"] = staffed_events(user, REFEREE).order_by("-starts_on")
+        context["invitations"] = invitations_for(user)
         context["my_characters"] = Character.objects.filter(player=user).select_related("event")
     return render(request, "events/home.html", context)
 
@@ -34,7 +38,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     form: UserCreationForm[User] = UserCreationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user)
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome! You can now apply with a character to an event."))
         return redirect("home")
     return render(request, "registration/signup.html", {"form": form})

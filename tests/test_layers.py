@@ -20,7 +20,7 @@ from duels.services.timers import SWEEP_TASK, expire_situation, sweep_deadlines
 from events import hooks as events_hooks
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("config", "demo", "duels", "cards", "events", "rules", "tests")
+PACKAGES = ("config", "demo", "lab", "duels", "cards", "events", "rules", "tests")
 
 
 def _cycles(graph: grimp.ImportGraph) -> list[list[str]]:

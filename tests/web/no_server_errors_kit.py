@@ -33,6 +33,7 @@ from cards.models import (
 )
 from duels import services
 from duels.models import LogEntry, Situation
+from events.creators import allow_event_creation
 from events.models import Character, Event, Side, StaffRole
 from tests.services.kit import arm, nonce, parries
 
@@ -98,13 +99,19 @@ def uid_in_hand(situation: Situation, character: Character, card: Card) -> str:
 def build_world(personas: dict[str, User | None], event: Event, other_event: Event, character, rival, cards) -> Any:
     attack_card, defence_card = cards
     referee, other_organizer = personas["referee"], personas["other_organizer"]
+    # The organizer may create events (a site permission): the create form gets the garbage too.
+    organizer, player = personas["organizer"], personas["player"]
+    assert organizer is not None and player is not None
+    allow_event_creation(organizer)
+    Character.objects.filter(pk=character.pk).update(invited_username=player.username)
     # No deadline may pass while one URL is tried (a passing one would change the fight by itself).
     Event.objects.filter(pk=event.pk).update(answer_window_s=600, situation_gap_s=1800)
     event.refresh_from_db()
     assert event.catalogue is not None
     spark = _card(event.catalogue, "Spark", "attack", full_effect="lightly_wounded", tags="spark")
     parries(defence_card, "fire")
-    arm(character, (attack_card, 2), defence_card)
+    secret = _card(event.catalogue, SECRET_CARD, "defence")
+    arm(character, (attack_card, 2), defence_card, secret)
     arm(rival, spark, defence_card)
     prepared = _prepared(character, attack_card, defence_card)
     # The player's second character, in no fight: arsenal changes get past the D3 guard to the checks behind it.
@@ -246,8 +253,23 @@ def fingerprint() -> str:
 # --- what each URL is -----------------------------------------------------------------------------
 
 # Who is in scope for the real ids of ``event``; ``OTHER_SCOPE`` for the ids of ``other_event``.
-ALL = frozenset({"anonymous", "player", "other_player", "referee", "organizer", "other_organizer"})
-SIGNED_IN = ALL - {"anonymous"}
+ALL = frozenset(
+    {
+        "anonymous",
+        "inactive",  # an account deactivated after it logged in: an anonymous visitor from then on
+        "player",
+        "other_player",
+        "referee",
+        "other_referee",  # a referee of the other event only
+        "organizer",
+        "other_organizer",
+        "superuser",  # the admin's owner: on the site's pages, no event role of its own
+    }
+)
+SIGNED_IN = ALL - {"anonymous", "inactive"}
+# The card only the player's fighting character holds (D4), and who may see it.
+SECRET_CARD = "Secret card of Anton"
+SEES_THE_HAND = frozenset({"player", "referee", "organizer"})
 SCOPES = {
     "public": ALL,
     "signed_in": SIGNED_IN,
@@ -260,7 +282,7 @@ OTHER_SCOPE = {
     "public": ALL,
     "signed_in": SIGNED_IN,
     "organizer": frozenset({"other_organizer"}),
-    "staff": frozenset({"other_organizer"}),
+    "staff": frozenset({"other_organizer", "other_referee"}),
     "owner": frozenset(),
     "token": ALL,
 }
