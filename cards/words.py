@@ -79,8 +79,21 @@ def cites_a_rule(rule_id: str) -> bool:
     return rule_id[:1].isalpha() and any(ch.isdigit() for ch in rule_id)
 
 
+def rule_of(err: Refusal) -> str:
+    """The RULES.md ID a refusal cites, or "" for the services' codes (STALE, BUSY...) and INPUT/ARSENAL."""
+    rule = getattr(err, "rule_id", "")
+    return str(rule) if cites_a_rule(rule) else ""
+
+
 def explain(err: Refusal) -> str:
     """The refusal in the user's language, values as words, ending with the rule it cites: "... (D3)"."""
+    text = words_of(err)
+    rule = rule_of(err)
+    return f"{text} ({rule})" if rule else text
+
+
+def words_of(err: Refusal) -> str:
+    """The refusal's sentence alone, for a page that shows ``rule_of(err)`` beside it (the fight pages)."""
     params: dict[str, Any] = dict(err.params)
     labels: dict[str, dict[str, Any]] = {"condition": EFFECT_LABELS, "result": RESULT_LABELS, "outcome": OUTCOME_LABELS}
     for key, table in labels.items():
@@ -94,6 +107,4 @@ def explain(err: Refusal) -> str:
         cid = _card_id(params.get(key))
         if cid in names:
             params[key] = f"«{names[cid]}»"
-    text = gettext(err.message) % params
-    rule = getattr(err, "rule_id", "")
-    return f"{text} ({rule})" if cites_a_rule(rule) else text
+    return gettext(err.message) % params

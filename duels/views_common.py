@@ -22,7 +22,7 @@ from django.utils.http import parse_etags
 from django.utils.translation import get_language, gettext
 
 from cards.models import ArsenalCard
-from cards.words import explain
+from cards.words import rule_of, words_of
 from duels.models import Situation
 from duels.presenters import CardView, Viewer, iso
 from events.access import ORGANIZER, REFEREE, AnyUser, staffed_events
@@ -33,6 +33,9 @@ from events.models import Character
 class Alert:
     level: str  # a Bootstrap alert colour: danger, warning, info, success
     text: str
+    # The rule that decided, shown to referees as a small link to its help,
+    # never to players (templates/duels/_alert.html).
+    rule: str = ""
 
 
 def situation_for_staff(user: AnyUser, situation_id: int) -> Situation:
@@ -54,7 +57,8 @@ def public_situation(situation_id: int) -> Situation:
 
 
 def refusal(err: Any) -> Alert:
-    return Alert("danger", explain(err))
+    """A refusal for a fight page: the words, and the rule apart (only referees see it)."""
+    return Alert("danger", words_of(err), rule_of(err))
 
 
 def form_problem(form: Any) -> Alert:

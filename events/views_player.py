@@ -53,7 +53,15 @@ def _character_page(request: HttpRequest, character: Character, *, via_link: boo
     if character.status == Character.Status.ACCEPTED:
         # The arsenal and whether it is frozen by a fight (S2/AG2) come from cards (events/hooks.py).
         context.update(character_page_context(character))
+        # A refused "build anew" comes back with the copies the player typed (cards/views_player.py).
+        draft = request.session.pop(arsenal_draft_key(character.pk), None)
+        if isinstance(draft, dict):
+            context["draft"] = {int(k): v for k, v in draft.items() if str(k).isdigit()}
     return render(request, "events/character_page.html", context)
+
+
+def arsenal_draft_key(character_id: int) -> str:
+    return f"arsenal-draft-{character_id}"
 
 
 @never_cache

@@ -14,7 +14,14 @@ from cards.faces import counter_rule_of, face_of
 from cards.models import ArsenalCard, Card, CounterRule
 from duels.models import Situation
 from duels.services.commands import User, commit_then_refuse, refresh
-from duels.services.errors import CardNotHeld, CharacterBusy, DuelsOff, NotInEvent, SeparateSituations
+from duels.services.errors import (
+    CardNotHeld,
+    CharacterBusy,
+    DuelsOff,
+    InAnotherFight,
+    NotInEvent,
+    SeparateSituations,
+)
 from duels.services.kinds import KINDS, DuelKind
 from duels.services.store import Performed, Transition, actor_of, check_nonce, nonce_used
 from events.models import Character, Event
@@ -124,7 +131,7 @@ def _start(
     try:
         # A refusal (two separate situations, busy, a card not held, a rule) is
         # raised after the commit, so the deadlines applied on the way are kept.
-        with commit_then_refuse(SeparateSituations, CharacterBusy, CardNotHeld, engine.RuleError):
+        with commit_then_refuse(SeparateSituations, InAnotherFight, CharacterBusy, CardNotHeld, engine.RuleError):
             # Openings in one event go one at a time, so two referees cannot
             # open two situations for the same people (see store.py for the
             # lock order).
@@ -195,6 +202,10 @@ def _situation_for(event: Event, first: Character, second: Character, kind: Duel
     if mine is not None and theirs is not None and mine.pk != theirs.pk:
         raise SeparateSituations(name=first.name, other=second.name)
     found = mine or theirs
+    if found is not None and found.kind != kind.key:
+        # A battle (or another kind) is joined from its own page, never by a duel's start.
+        busy = first if mine is not None else second
+        raise InAnotherFight(name=busy.name)
     if found is not None:
         return Situation.objects.select_for_update().get(pk=found.pk)
     return _open(event, kind, now)

@@ -13,6 +13,7 @@ from rules import (
     ConfirmResult,
     DeclareAggression,
     EndDuel,
+    EndSituation,
     InstantAttack,
     Join,
     RoundChoice,
@@ -45,6 +46,7 @@ ALL_COMMANDS: list[Command] = [
     SetFocus(ANTON, None),
     SetFocus(ANTON, "1:10:2"),
     EndDuel(0, "parted ways"),
+    EndSituation("a third Other joins: a battle"),
 ]
 
 

@@ -3,6 +3,7 @@
 import pytest
 
 from cards.models import Card
+from events.models import StaffRole
 from tests.web.no_server_errors_kit import build_world
 
 
@@ -18,6 +19,18 @@ def stranger_card(catalogue) -> Card:
 
 
 @pytest.fixture
-def world(personas, event, other_event, character, rival, attack_card, defence_card):
+def world(sweep_personas, event, other_event, character, rival, attack_card, defence_card):
     """Every kind of object each role may or may not reach (no_server_errors_kit.build_world)."""
-    return build_world(personas, event, other_event, character, rival, (attack_card, defence_card))
+    return build_world(sweep_personas, event, other_event, character, rival, (attack_card, defence_card))
+
+
+@pytest.fixture
+def sweep_personas(personas, other_event, django_user_model):
+    """The access tests' personas, and three more the bad-input sweeps must also survive."""
+    inactive = django_user_model.objects.create_user("inactive")
+    inactive.is_active = False
+    inactive.save()
+    other_referee = django_user_model.objects.create_user("other_referee")
+    StaffRole.objects.create(event=other_event, user=other_referee, role=StaffRole.Role.REFEREE)
+    superuser = django_user_model.objects.create_superuser("site_root", password="pass-site-root")
+    return {**personas, "inactive": inactive, "other_referee": other_referee, "superuser": superuser}
