@@ -16,6 +16,7 @@ from django.utils import timezone, translation
 from cards.models import Card, Catalogue
 from duels import services
 from events.models import Character, Event, Side, StaffRole
+from tests.services.battle_kit import party
 from tests.services.kit import SECRET_ANTON, SECRET_ZAVULON, arm, nonce, parries
 
 
@@ -172,6 +173,12 @@ def shown(armed, referee, attack_card):
     return services.declare_aggression(
         anton.event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce()
     ).situation
+
+
+@pytest.fixture
+def people(event) -> list[Character]:
+    """A battle's combatants, from tests/services/battle_kit.py's party."""
+    return party(event)
 
 
 @pytest.fixture
