@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "cards",
     "duels",
     "lab",
+    "config.apps.ProjectConfig",  # project-wide commands (load_demo): above every app
 ]
 
 MIDDLEWARE = [
@@ -120,7 +121,7 @@ SQLITE_OPTIONS = {
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
 else:
-    DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": VAR_DIR / "sumrak.sqlite3"}}
+    DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": str(VAR_DIR / "sumrak.sqlite3")}}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The same for an SQLite file named by DATABASE_URL: without them, concurrent commands were 500s.
     DATABASES["default"]["OPTIONS"] = {**SQLITE_OPTIONS, **DATABASES["default"].get("OPTIONS", {})}

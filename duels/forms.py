@@ -16,8 +16,8 @@ import rules as engine
 from cards.arsenal import next_round_arsenal, pool_entries, prepared_ids
 from cards.forms import ArsenalSelectionForm
 from cards.models import PreparedArsenal
+from cards.words import explain
 from duels.presenters import OUTCOME_LABELS
-from duels.views_common import explain
 from events.models import Character, Condition
 
 YES_NO = [("yes", _("yes")), ("no", _("no"))]
@@ -151,7 +151,8 @@ class RoundChoiceForm(DuelActionForm):
         data["faces"], data["label"] = None, ""
         if self.errors or not data["go_on"] or data["arsenal"] == "keep":
             return data
-        character = Character.objects.filter(pk=data["fighter"], event_id=self.event_id).first()
+        fighters = Character.objects.filter(event_id=self.event_id) if self.event_id is not None else None
+        character = None if fighters is None else fighters.filter(pk=data["fighter"]).first()
         if character is None:
             raise forms.ValidationError(_("This fighter is not in this event."))
         if data["arsenal"].startswith("prepared-"):

@@ -13,7 +13,6 @@ a rule: phases, deadlines and proposals come from the engine's state.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -21,19 +20,19 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 import rules as engine
-from cards.models import Card
-from events.models import Condition
+
+# The shared words (labels, card names) are the cards app's, defined once; the
+# fight pages keep importing them from here.
+from cards.words import OUTCOME_LABELS as OUTCOME_LABELS
+from cards.words import RESULT_LABELS as RESULT_LABELS
+from cards.words import card_names as card_names
+from cards.words import condition_label as condition_label
 from rules import Duel, Situation
 
 REFEREE = "referee"
 PLAYER = "player"
 SPECTATOR = "spectator"
 
-OUTCOME_LABELS = {
-    engine.PARRIED: _("parried"),
-    engine.SOFTENED: _("softened"),
-    engine.NOT_PARRIED: _("not parried"),
-}
 PHASE_LABELS = {
     engine.AWAIT_ATTACK: _("waiting for an attack"),
     engine.AWAIT_ANSWER: _("waiting for the answer"),
@@ -41,24 +40,10 @@ PHASE_LABELS = {
     engine.BETWEEN_ROUNDS: _("between rounds"),
     engine.ENDED: _("ended"),
 }
-RESULT_LABELS = {
-    "fighter_out": _("a fighter can no longer fight"),
-    "stopped": _("the fighters stopped"),
-    "max_rounds": _("the agreed number of rounds was played"),
-    "no_attacks_left": _("nobody has an attack card left"),
-    "situation_ended": _("the combat situation ended"),
-    "instant_attack_succeeded": _("the instant attack succeeded"),
-    "ended_by_referee": _("ended by the referee"),
-}
 OPENED_BY_LABELS = {
     engine.AGGRESSION: _("aggression"),
     engine.INSTANT_ATTACK: _("instant attack"),
 }
-EFFECT_LABELS = {"": _("no effect"), **{c.value: c.label for c in Condition}}
-
-
-def condition_label(condition: str) -> str:
-    return str(EFFECT_LABELS.get(condition, condition))
 
 
 def iso(moment: datetime | None) -> str:
@@ -262,21 +247,12 @@ class SituationView:
         """The fighter's open duel, else their latest one."""
         theirs = [d for d in self.duels if fighter_id in (d.a.id, d.b.id)]
         open_ = [d for d in theirs if d.is_open]
-        return (open_ or theirs or [None])[-1]
-
-
-MAX_ID = 2**63 - 1  # the largest database id (a signed 64-bit integer)
+        found = open_ or theirs
+        return found[-1] if found else None
 
 
 def card_ids(state: Situation) -> set[int]:
     return {face.card_id for face in state.cards.values()}
-
-
-def card_names(ids: Iterable[int]) -> dict[int, str]:
-    """Catalogue names in the active language, in one query (a fight's faces keep the language they joined in)."""
-    # A refused request may name an id no row can have (a hand-edited uid): SQLite cannot even look it up.
-    wanted = {card_id for card_id in ids if 0 < card_id <= MAX_ID}
-    return {card.pk: card.name for card in Card.objects.filter(pk__in=wanted).only("name_ru", "name_en")}
 
 
 class _Builder:

@@ -28,7 +28,7 @@ from django.utils.http import parse_etags
 from django.utils.translation import get_language, gettext
 
 from cards.models import ArsenalCard
-from duels import services
+from cards.words import rule_of, words_of
 from duels.models import Situation
 from duels.presenters import CardView, Viewer, iso
 from duels.services.live import META_FIELDS, Meta
@@ -69,24 +69,9 @@ def public_situation(situation_id: int, *, whole: bool = False) -> Situation:
         raise Http404 from None
 
 
-def rule_of(err: Any) -> str:
-    """The RULES.md ID a refusal cites, or "" for service codes (STALE, BUSY, ...) and INPUT/ARSENAL."""
-    rule = getattr(err, "rule_id", "")
-    if rule[:1].isalpha() and any(ch.isdigit() for ch in rule):
-        return str(rule)
-    return ""
-
-
-def explain(err: Any) -> str:
-    """A refusal in the user's language, with its rule ID when it cites one of RULES.md."""
-    text = services.explain(err)
-    rule = rule_of(err)
-    return f"{text} ({rule})" if rule else text
-
-
 def refusal(err: Any) -> Alert:
     """A refusal for a fight page: the words, and the rule apart (only referees see it)."""
-    return Alert("danger", services.explain(err), rule_of(err))
+    return Alert("danger", words_of(err), rule_of(err))
 
 
 def form_problem(form: Any) -> Alert:

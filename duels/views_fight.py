@@ -50,6 +50,7 @@ from duels.views_common import (
     situation_for_staff,
 )
 from events.models import Character
+from events.requests import HtmxRequest
 
 LOG_LINES = 20
 LOG_PAGE = 100
@@ -118,7 +119,7 @@ def fight_context(
 
 
 def _render(
-    request: HttpRequest, situation: Situation, alert: Alert | None = None, status: int = 200, **known: Any
+    request: HtmxRequest, situation: Situation, alert: Alert | None = None, status: int = 200, **known: Any
 ) -> HttpResponse:
     """``known``: the ``state`` and ``recent`` log entries a command just produced, if any."""
     etag = situation_etag(situation, REFEREE_VIEW, "fight")
@@ -131,7 +132,7 @@ def _render(
 
 @login_required
 @require_GET
-def situation_page(request: HttpRequest, situation_id: int) -> HttpResponse:
+def situation_page(request: HtmxRequest, situation_id: int) -> HttpResponse:
     situation = services.refresh(situation_for_staff(request.user, situation_id, whole=not polled(request)))
     if situation.kind == Situation.Kind.BATTLE:
         return redirect("duels:battle", situation.pk)  # a battle has its own tablet page
@@ -147,11 +148,11 @@ def _fresh(situation: Situation) -> Situation:
     return services.refresh(Situation.objects.select_related("event").get(pk=situation.pk))
 
 
-def _refused(request: HttpRequest, situation: Situation, alert: Alert, status: int) -> HttpResponse:
+def _refused(request: HtmxRequest, situation: Situation, alert: Alert, status: int) -> HttpResponse:
     return _render(request, _fresh(situation), alert, status)
 
 
-def _done(request: HttpRequest, situation: Situation, performed: object) -> HttpResponse:
+def _done(request: HtmxRequest, situation: Situation, performed: object) -> HttpResponse:
     if not request.htmx:
         return redirect("duels:situation", situation.pk)
     if isinstance(performed, services.Performed) and performed.state is not None:
@@ -162,7 +163,7 @@ def _done(request: HttpRequest, situation: Situation, performed: object) -> Http
 
 
 def _submit(
-    request: HttpRequest,
+    request: HtmxRequest,
     situation: Situation,
     form: Any,
     call: Callable[[dict[str, Any]], object],
@@ -200,7 +201,7 @@ def _alert(note: fight_notes.Note) -> Alert:
 
 @login_required
 @require_POST
-def act(request: HttpRequest, situation_id: int) -> HttpResponse:
+def act(request: HtmxRequest, situation_id: int) -> HttpResponse:
     situation = situation_for_staff(request.user, situation_id)
     if situation.kind == Situation.Kind.BATTLE:
         return redirect("duels:battle", situation.pk)
@@ -221,7 +222,7 @@ def act(request: HttpRequest, situation_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def undo(request: HttpRequest, situation_id: int) -> HttpResponse:
+def undo(request: HtmxRequest, situation_id: int) -> HttpResponse:
     situation = situation_for_staff(request.user, situation_id)
     if situation.kind == Situation.Kind.BATTLE:
         return redirect("duels:battle", situation.pk)

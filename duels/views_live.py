@@ -39,6 +39,7 @@ from duels.views_common import (
 )
 from events.access import character_for_player, character_for_token
 from events.models import Character
+from events.requests import HtmxRequest
 
 SPECTATOR_VIEW = Viewer(SPECTATOR)
 
@@ -85,7 +86,7 @@ def _player_context(character: Character, situation: Situation | None, token: st
 
 
 def _player_response(
-    request: HttpRequest,
+    request: HtmxRequest,
     character: Character,
     token: str | None,
     alert: Alert | None = None,
@@ -128,16 +129,16 @@ def _unchanged_fight(request: HttpRequest, character: Character, variant: str) -
 
 
 @require_GET
-def player_live(request: HttpRequest, character_id: int) -> HttpResponse:
+def player_live(request: HtmxRequest, character_id: int) -> HttpResponse:
     return _player_response(request, character_for_player(request.user, character_id), None)
 
 
 @require_GET
-def player_live_token(request: HttpRequest, token: str) -> HttpResponse:
+def player_live_token(request: HtmxRequest, token: str) -> HttpResponse:
     return _player_response(request, character_for_token(token), token)
 
 
-def _focus(request: HttpRequest, character: Character, token: str | None) -> HttpResponse:
+def _focus(request: HtmxRequest, character: Character, token: str | None) -> HttpResponse:
     """F1: in a fight through the engine (SetFocus); outside one through the cards app's arsenal service."""
     form = FocusForm(request.POST)
     if not form.is_valid() or character.status != Character.Status.ACCEPTED:
@@ -179,12 +180,12 @@ def _focus(request: HttpRequest, character: Character, token: str | None) -> Htt
 
 
 @require_POST
-def player_focus(request: HttpRequest, character_id: int) -> HttpResponse:
+def player_focus(request: HtmxRequest, character_id: int) -> HttpResponse:
     return _focus(request, character_for_player(request.user, character_id), None)
 
 
 @require_POST
-def player_focus_token(request: HttpRequest, token: str) -> HttpResponse:
+def player_focus_token(request: HtmxRequest, token: str) -> HttpResponse:
     return _focus(request, character_for_token(token), token)
 
 
@@ -192,7 +193,7 @@ def player_focus_token(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_GET
-def watch(request: HttpRequest, situation_id: int) -> HttpResponse:
+def watch(request: HtmxRequest, situation_id: int) -> HttpResponse:
     if polled(request):
         # The page is public, so an unchanged poll is answered from the
         # cached version alone: no database at all (see services.live).

@@ -30,6 +30,7 @@ from duels.views_common import (
 )
 from events.access import event_for_referee
 from events.models import Character, Event
+from events.requests import HtmxRequest
 from events.search import name_matches
 
 SEARCH_LIMIT = 20
@@ -123,7 +124,7 @@ def _search(event: Event, q: str) -> list[tuple[Character, int | None]]:
 
 
 @login_required
-def referee_home(request: HttpRequest, event_id: int) -> HttpResponse:
+def referee_home(request: HtmxRequest, event_id: int) -> HttpResponse:
     event = event_for_referee(request.user, event_id)
     form = SearchForm(request.GET or None)
     q = form.cleaned_data["q"].strip() if form.is_valid() else ""

@@ -4,7 +4,7 @@ import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db.models import Count, IntegerField, OuterRef, Subquery, Sum
+from django.db.models import Count, IntegerField, Model, OuterRef, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -14,25 +14,39 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from cards.models import ArsenalCard, PoolEntry
 from events.access import ORGANIZER, character_for_staff, event_for_organizer
 from events.forms import CharacterFilterForm, CharacterForm
 from events.models import Character, Event
+from events.requests import HtmxRequest
 
 PAGE_SIZE = 30
 
 
+def _rows_of(relation: str) -> QuerySet[Model]:
+    """All rows of the model on the other side of one of Character's reverse relations."""
+    model = Character._meta.get_field(relation).related_model
+    if not isinstance(model, type):
+        raise LookupError(f"Character.{relation} is not a relation to a model")
+    return model._default_manager.all()
+
+
 def _card_totals():
-    """Hand size and pool size per character as subqueries: no join fan-out, no query per row."""
+    """Hand size and pool size per character as subqueries: no join fan-out, no query per row.
+
+    The rows are the cards app's, reached through their relations to Character
+    (events does not import cards: docs/architecture.md).
+    """
     hand = (
-        ArsenalCard.objects.filter(character=OuterRef("pk"))
+        _rows_of("arsenal")
+        .filter(character=OuterRef("pk"))
         .order_by()
         .values("character")
         .annotate(total=Sum("copies"))
         .values("total")
     )
     pool = (
-        PoolEntry.objects.filter(character=OuterRef("pk"))
+        _rows_of("pool")
+        .filter(character=OuterRef("pk"))
         .order_by()
         .values("character")
         .annotate(total=Count("pk"))
@@ -118,7 +132,7 @@ def character_edit(request: HttpRequest, character_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def link_revoke(request: HttpRequest, character_id: int) -> HttpResponse:
+def link_revoke(request: HtmxRequest, character_id: int) -> HttpResponse:
     character = character_for_staff(request.user, character_id, ORGANIZER)
     character.revoke_link()
     return _after_link_change(request, character, _("The secret link of %(name)s no longer works."))
@@ -126,13 +140,13 @@ def link_revoke(request: HttpRequest, character_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def link_regenerate(request: HttpRequest, character_id: int) -> HttpResponse:
+def link_regenerate(request: HtmxRequest, character_id: int) -> HttpResponse:
     character = character_for_staff(request.user, character_id, ORGANIZER)
     character.regenerate_link()
     return _after_link_change(request, character, _("%(name)s has a new secret link; the old one no longer works."))
 
 
-def _after_link_change(request: HttpRequest, character: Character, message: str) -> HttpResponse:
+def _after_link_change(request: HtmxRequest, character: Character, message: str) -> HttpResponse:
     note = message % {"name": character.name}
     if request.htmx:
         # The swapped section carries the note: a flash message would only show up on a later page.

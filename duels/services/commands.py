@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import User as Person
 from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
 
 from duels.models import LogEntry, Situation
-from duels.services.errors import NothingToUndo, ReasonRequired, ServiceError, SituationEnded, StaleVersion
+from duels.services.errors import NothingToUndo, ReasonRequired, SituationEnded, StaleVersion
 from duels.services.kinds import kind_of
 from duels.services.store import (
     RECENT_ENTRIES,
@@ -28,11 +31,33 @@ from rules import RuleError
 
 logger = logging.getLogger(__name__)
 
-User = AbstractBaseUser | AnonymousUser | None
+# Who acts: the request's user (signed in or not), or None for the server itself.
+User = Person | AnonymousUser | None
 # What a replay never reads of a log entry: the events are the largest part of a long log.
 REPLAY_UNNEEDED = ("events", "reason", "nonce", "actor")
 # Situations one sweep refreshes at most: a beat every few seconds stays short.
 SWEEP_BATCH = 100
+
+
+@contextmanager
+def commit_then_refuse(*refusals: type[Exception]) -> Iterator[None]:
+    """One transaction that commits even when one of ``refusals`` ends it, then raises that refusal.
+
+    Every change first applies the overdue deadlines (D8, S2). A command that
+    is then refused must not take them back: they are facts any read would
+    have applied. So the block saves what it has before a refusal leaves it
+    (``except RuleError: tx.save(); raise``), and a refusal of one of these kinds
+    commits the transaction on its way out instead of rolling it back. Any
+    other exception rolls everything back as usual (DESIGN.md §4).
+    """
+    refused: Exception | None = None
+    with transaction.atomic():
+        try:
+            yield
+        except refusals as err:
+            refused = err
+    if refused is not None:
+        raise refused
 
 
 def _begin(
@@ -79,16 +104,16 @@ def perform(
     """
     now = now or timezone.now()
     nonce = check_nonce(nonce)
-    refusal: RuleError | None = None
     try:
-        with transaction.atomic():
+        with commit_then_refuse(RuleError):
             situation, tx = _begin(situation_id, nonce=nonce, seen_version=seen_version, now=now)
             if tx is None:
                 return Performed(situation, repeated=True)
             try:
                 tx.command(command, actor=actor_of(user), nonce=nonce)
-            except RuleError as err:
-                refusal = err
+            except RuleError:
+                tx.save()  # the expiries stay, and commit with the refusal
+                raise
             tx.save()
     except IntegrityError:
         # The same nonce raced through another situation: it was used, so
@@ -96,8 +121,6 @@ def perform(
         if nonce and nonce_used(nonce):
             return Performed(Situation.objects.get(pk=situation_id), repeated=True)
         raise
-    if refusal is not None:
-        raise refusal
     recent = [*reversed(tx.entries), *tx.recent][:RECENT_ENTRIES]
     return Performed(situation, tx.events, state=tx.state, recent=recent)
 
@@ -176,8 +199,7 @@ def _undo(
     nonce: str,
     now: dt.datetime,
 ) -> Performed:
-    refusal: ServiceError | None = None
-    with transaction.atomic():
+    with commit_then_refuse(SituationEnded, NothingToUndo):
         situation, tx = _begin(situation_id, nonce=nonce, seen_version=seen_version, now=now)
         if tx is None:
             return Performed(situation, repeated=True)
@@ -186,39 +208,35 @@ def _undo(
         fresh = plan is not None and not tx.changed and plan.version == situation.version
         fresh = fresh and plan is not None and plan.last_seq == tx.next_seq - 1
         tx.save()
+        if situation.ended:
+            raise SituationEnded()
         kind = tx.kind
         before = tx.state
         after = None
-        if situation.ended:
-            refusal = SituationEnded()
+        if fresh and plan is not None:
+            targets, after, next_seq = plan.targets, plan.after, plan.last_seq + 1
         else:
-            if fresh and plan is not None:
-                targets, after, next_seq = plan.targets, plan.after, plan.last_seq + 1
-            else:
-                log = list(situation.log.order_by("seq").defer(*REPLAY_UNNEEDED))
-                targets, next_seq = _undo_targets(log, kind), (log[-1].seq + 1 if log else 0)
-            if not targets:
-                refusal = NothingToUndo()
-            else:
-                seqs = [e.seq for e in targets]
-                LogEntry.objects.filter(situation=situation, seq__in=seqs).update(undone=True)
-                for entry in targets:
-                    entry.undone = True
-                LogEntry.objects.create(
-                    situation=situation,
-                    seq=next_seq,
-                    kind=LogEntry.Kind.UNDO,
-                    command={"undid": seqs},
-                    actor=actor_of(user),
-                    at=now,
-                    nonce=nonce,
-                    reason=reason,
-                )
-                if after is None:
-                    after = kind.replay(situation.opening, log)
-                store_state(situation, kind, before, after, now)
-    if refusal is not None:
-        raise refusal
+            log = list(situation.log.order_by("seq").defer(*REPLAY_UNNEEDED))
+            targets, next_seq = _undo_targets(log, kind), (log[-1].seq + 1 if log else 0)
+        if not targets:
+            raise NothingToUndo()
+        seqs = [e.seq for e in targets]
+        LogEntry.objects.filter(situation=situation, seq__in=seqs).update(undone=True)
+        for entry in targets:
+            entry.undone = True
+        LogEntry.objects.create(
+            situation=situation,
+            seq=next_seq,
+            kind=LogEntry.Kind.UNDO,
+            command={"undid": seqs},
+            actor=actor_of(user),
+            at=now,
+            nonce=nonce,
+            reason=reason,
+        )
+        if after is None:
+            after = kind.replay(situation.opening, log)
+        store_state(situation, kind, before, after, now)
     return Performed(situation, state=after)
 
 

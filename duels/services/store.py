@@ -15,7 +15,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from celery import current_app
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from django.db.models import Max
 
@@ -33,6 +34,9 @@ NONCE_MAX = LogEntry._meta.get_field("nonce").max_length or 64
 RECENT_ENTRIES = 20
 # ``expire`` acts only once ``now`` is past a deadline; wake the timer a moment later.
 TIMER_LAG = dt.timedelta(milliseconds=100)
+# The timer task (duels/services/timers.py), sent by its registered name: the
+# task calls the services, so the services do not import it (no cycle).
+EXPIRE_TASK = "duels.tasks.expire_situation"
 
 
 @dataclass
@@ -80,10 +84,9 @@ def next_seq_of(situation: Situation) -> int:
     return 0 if last is None else last + 1
 
 
-def actor_of(user: AbstractBaseUser | AnonymousUser | None) -> AbstractBaseUser | None:
-    if user is None or not user.is_authenticated:
-        return None
-    return user  # type: ignore[return-value]
+def actor_of(user: User | AnonymousUser | None) -> User | None:
+    """Who to log as the actor: a signed-in person, else nobody (a timer, a test)."""
+    return user if isinstance(user, User) and user.is_authenticated else None
 
 
 class Transition:
@@ -121,7 +124,7 @@ class Transition:
         self._entry(kind=LogEntry.Kind.EXPIRE, command=None, events=events)
         return True
 
-    def command(self, command: Any, *, actor: AbstractBaseUser | None, nonce: str = "") -> list[dict[str, Any]]:
+    def command(self, command: Any, *, actor: User | None, nonce: str = "") -> list[dict[str, Any]]:
         """Run one engine command; a RuleError propagates and nothing of it is kept."""
         draw = self.kind.draw_for(self.state, command)
         new, events = self.kind.apply(self.state, command, self.now, draw)
@@ -234,10 +237,8 @@ def schedule_expiry(situation_id: int, deadline: dt.datetime) -> None:
     """After commit, nudge a worker at the deadline. Ids only; the database stays the truth."""
 
     def send() -> None:
-        from duels.tasks import expire_situation
-
         try:
-            expire_situation.apply_async((situation_id,), eta=deadline + TIMER_LAG)
+            current_app.tasks[EXPIRE_TASK].apply_async((situation_id,), eta=deadline + TIMER_LAG)
         except Exception:
             # A broker that is down must not fail a referee's command: the
             # sweeper and every read apply the deadline anyway.

@@ -17,16 +17,6 @@ from tests.services.kit import nonce
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def no_broker(monkeypatch):
-    monkeypatch.setattr("duels.services.store.schedule_expiry", lambda sid, deadline: None)
-
-
-@pytest.fixture
-def people(event):
-    return party(event)
-
-
 @pytest.fixture
 def battle(event, people, referee):
     return begin(event, people, referee)
