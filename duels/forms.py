@@ -113,6 +113,24 @@ class EndDuelForm(ReasonMixin, DuelActionForm):
 ARSENAL_CHOICE = re.compile(r"^(keep|new|prepared-\d+)$")
 
 
+def picked_cards(data: Any, character: Character) -> list[int]:
+    """Card ids of a new arsenal built at a round break, one per copy (D3).
+
+    The ``card_<id>`` fields are read by the arsenal builder's own
+    ``ArsenalSelectionForm``; whether they fit the pool and the limit is the
+    engine's ``check_arsenal``, called by ``next_round_arsenal``. Duels and
+    battles both pick through here.
+    """
+    selection = ArsenalSelectionForm(data, pool=pool_entries(character), selected={})
+    if not selection.is_valid():
+        raise forms.ValidationError([m for errors in selection.errors.values() for m in errors])
+    ids = sorted(selection.card_ids())
+    if not ids:
+        # An empty hand is never what "build a new arsenal" means (issue 10).
+        raise forms.ValidationError(_("Pick at least one card for the new arsenal, or keep the hand."))
+    return ids
+
+
 class RoundChoiceForm(DuelActionForm):
     """D3/D12: go on or not, and with which arsenal: the hand, a prepared one, or one built from the pool.
 
@@ -126,15 +144,7 @@ class RoundChoiceForm(DuelActionForm):
     arsenal = forms.RegexField(regex=ARSENAL_CHOICE, initial="keep", label=_("arsenal"))
 
     def picked_cards(self, character: Character) -> list[int]:
-        """Card ids of a new arsenal, one per copy, read by the arsenal builder's form."""
-        selection = ArsenalSelectionForm(self.data, pool=pool_entries(character), selected={})
-        if not selection.is_valid():
-            raise forms.ValidationError([m for errors in selection.errors.values() for m in errors])
-        ids = sorted(selection.card_ids())
-        if not ids:
-            # An empty hand is never what "build a new arsenal" means (issue 10).
-            raise forms.ValidationError(_("Pick at least one card for the new arsenal, or keep the hand."))
-        return ids
+        return picked_cards(self.data, character)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

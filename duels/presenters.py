@@ -111,10 +111,16 @@ class FighterView:
     condition: str
     can_fight: bool
     hand_count: int
-    discards: list[CardView]
+    discards: list[CardView]  # the newest played cards only, oldest first (see present)
     focus: CardView | None
     # None: this viewer may not see the hand (D4).
     hand: list[CardView] | None = None
+    discards_total: int = 0  # all played cards, however many ``discards`` shows
+
+    @property
+    def discards_hidden(self) -> int:
+        """Played cards not shown live: they are on the fight's record page."""
+        return self.discards_total - len(self.discards)
 
     @property
     def condition_label(self) -> str:
@@ -198,10 +204,16 @@ class DuelView:
     attacker: FighterView
     defender: FighterView
     step: StepView | None
-    records: list[RecordView]
+    records: list[RecordView]  # the newest finished steps only, oldest first (see present)
     choices: list[ChoiceView]
     result: str | None
     end_reason: str
+    records_total: int = 0
+
+    @property
+    def records_hidden(self) -> int:
+        """Finished steps not shown live: they are on the fight's record page."""
+        return self.records_total - len(self.records)
 
     @property
     def is_open(self) -> bool:
@@ -268,10 +280,16 @@ def card_names(ids: Iterable[int]) -> dict[int, str]:
 
 
 class _Builder:
-    def __init__(self, state: Situation, viewer: Viewer, names: dict[int, str] | None) -> None:
+    def __init__(
+        self, state: Situation, viewer: Viewer, names: dict[int, str] | None, recent: int | None = None
+    ) -> None:
         self.state = state
         self.viewer = viewer
         self.names = names or {}
+        self.recent = recent
+
+    def tail(self, items: list[Any]) -> list[Any]:
+        return items if self.recent is None else items[-self.recent :] if self.recent else []
 
     def card(self, uid: str, *, focused: bool = False) -> CardView:
         face = self.state.cards[uid]
@@ -295,8 +313,9 @@ class _Builder:
             condition=fighter.condition,
             can_fight=engine.can_fight(fighter.condition),
             hand_count=len(fighter.hand),
-            discards=[self.card(uid) for uid in fighter.discards],
+            discards=[self.card(uid) for uid in self.tail(fighter.discards)],
             focus=None if fighter.focus is None else self.card(fighter.focus, focused=True),
+            discards_total=len(fighter.discards),
         )
         if self.viewer.sees_hand_of(fighter.character_id):
             view.hand = [self.card(uid, focused=uid == fighter.focus) for uid in fighter.hand]
@@ -320,21 +339,7 @@ class _Builder:
                 instant=s.instant,
                 proposed=s.proposed,
             )
-        records = [
-            RecordView(
-                round=r.round,
-                attacker=by_id[r.attacker],
-                defender=by_id[r.defender],
-                attack_card=self.card(r.attack_card),
-                answer_card=None if r.answer_card is None else self.card(r.answer_card),
-                outcome=r.outcome,
-                proposed=r.proposed,
-                reason=r.override_reason,
-                timed_out=r.timed_out,
-                instant=r.instant,
-            )
-            for r in duel.steps_done
-        ]
+        records = [self.record(r, by_id) for r in self.tail(duel.steps_done)]
         choices = []
         if duel.phase == engine.BETWEEN_ROUNDS:
             for fid in (duel.a, duel.b):
@@ -362,12 +367,40 @@ class _Builder:
             choices=choices,
             result=duel.result,
             end_reason=duel.end_reason,
+            records_total=len(duel.steps_done),
+        )
+
+    def record(self, r: engine.StepRecord, by_id: dict[int, FighterView]) -> RecordView:
+        return RecordView(
+            round=r.round,
+            attacker=by_id[r.attacker],
+            defender=by_id[r.defender],
+            attack_card=self.card(r.attack_card),
+            answer_card=None if r.answer_card is None else self.card(r.answer_card),
+            outcome=r.outcome,
+            proposed=r.proposed,
+            reason=r.override_reason,
+            timed_out=r.timed_out,
+            instant=r.instant,
         )
 
 
-def present(state: Situation, viewer: Viewer, names: dict[int, str] | None = None) -> SituationView:
-    """The situation as ``viewer`` may see it. ``names``: card id -> name in the viewer's language."""
-    builder = _Builder(state, viewer, names)
+# What a live fragment shows of the past: the newest steps of each duel and
+# the newest played cards of each fighter. The whole record is on its own
+# paginated page (presenters_record), so a live fragment - rendered every
+# time a long fight changes - stays the same size however long the fight.
+LIVE_RECENT = 5
+
+
+def present(
+    state: Situation, viewer: Viewer, names: dict[int, str] | None = None, *, recent: int | None = LIVE_RECENT
+) -> SituationView:
+    """The situation as ``viewer`` may see it. ``names``: card id -> name in the viewer's language.
+
+    ``recent``: how many finished steps per duel and played cards per
+    fighter to include (the newest); None for all.
+    """
+    builder = _Builder(state, viewer, names, recent)
     fighters = [builder.fighter(f) for f in state.fighters.values()]
     by_id = {f.id: f for f in fighters}
     duels = [builder.duel(d, by_id) for d in state.duels]

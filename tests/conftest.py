@@ -4,8 +4,10 @@
 - ``player`` owns ``character`` in ``event``; ``other_player`` owns ``rival``.
 """
 
+import copy
 import datetime as dt
 import os
+import uuid
 
 import pytest
 from django.contrib.auth.models import User
@@ -122,6 +124,19 @@ def english_by_default(settings):
     settings.LANGUAGE_CODE = "en"
     with translation.override("en"):
         yield
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache(settings):
+    """Every test gets a cache of its own: the polls' cached versions are keyed by row ids, which a
+    rolled-back test hands out again. A key prefix, not a flush: on Redis the same database may
+    carry a real worker's queues."""
+    caches = copy.deepcopy(settings.CACHES)
+    if "redis" not in caches["default"]["BACKEND"]:
+        # One process: local memory does what the embedded default's file cache does, without the files.
+        caches["default"] = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    caches["default"]["KEY_PREFIX"] = f"test-{uuid.uuid4().hex}"
+    settings.CACHES = caches
 
 
 def login_client(user: User | None) -> Client:

@@ -23,6 +23,7 @@ from duels.services.errors import (
     SeparateSituations,
 )
 from duels.services.kinds import KINDS, DuelKind
+from duels.services.live import META_FIELDS, remember_active
 from duels.services.store import Performed, Transition, actor_of, check_nonce, nonce_used
 from events.models import Character, Event
 
@@ -83,10 +84,14 @@ def declare_aggression(
 def active_situation_for(character: Character | int, *, now: dt.datetime | None = None) -> Situation | None:
     """The character's unfinished situation, after applying its overdue deadlines (S2)."""
     character_id = character if isinstance(character, int) else character.pk
-    for situation in Situation.objects.filter(participants__id=character_id, ended=False).order_by("-pk"):
+    # Only the columns the caller needs to decide; the state loads on first use.
+    rows = Situation.objects.filter(participants__id=character_id, ended=False).only(*META_FIELDS)
+    for situation in rows.order_by("-pk"):
         situation = refresh(situation, now=now)
         if not situation.ended:
+            remember_active(character_id, situation.pk)
             return situation
+    remember_active(character_id, None)
     return None
 
 

@@ -115,6 +115,7 @@ GET_ONLY, POST_ONLY = "GET", "POST"
 SPECS: dict[str, Spec] = {
     # Everyone's pages and Django's account pages.
     "home": Spec("public", login=False),
+    "ping": Spec("public", login=False, lookups=False, posts=[lambda w: {}]),
     "help": Spec("public", login=False),
     "help-role": Spec("public", login=False),
     "signup": Spec(
@@ -356,7 +357,17 @@ SPECS: dict[str, Spec] = {
         "staff", methods=POST_ONLY, posts=[lambda w: _fight(w, action="next_turn"), lambda w: _fight(w, action="end")]
     ),
     "duels:battle-arsenal": Spec(
-        "staff", methods=POST_ONLY, strict=("prepared",), posts=[lambda w: {**_fight(w), "prepared": w.prepared.pk}]
+        "staff",
+        methods=POST_ONLY,
+        strict=("prepared",),
+        posts=[
+            lambda w: {**_fight(w), "prepared": w.prepared.pk},
+            # D3: a new arsenal built from the pool, and ids no database row can have.
+            lambda w: {**_fight(w), "fighter": w.character.pk, f"card_{w.attack.pk}": 1},
+            lambda w: {**_fight(w), "fighter": HUGE, f"card_{HUGE}": 1},
+            lambda w: {**_fight(w), "fighter": w.character.pk, f"card_{HUGE}": 1},
+            lambda w: {**_fight(w), "fighter": w.character.pk, f"card_{w.attack.pk}": "many"},
+        ],
     ),
     "duels:battle-grow": Spec(
         "staff",
@@ -418,4 +429,5 @@ SPECS: dict[str, Spec] = {
     "duels:big-screen": Spec("public", login=False, methods=GET_ONLY),
     "duels:history": Spec("staff", methods=GET_ONLY, get={"page": "2"}),
     "duels:character-history": Spec("staff", methods=GET_ONLY, get={"page": "2"}),
+    "duels:record": Spec("public", login=False, methods=GET_ONLY),
 }
