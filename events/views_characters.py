@@ -18,6 +18,7 @@ from events.access import ORGANIZER, character_for_staff, event_for_organizer
 from events.forms import CharacterFilterForm, CharacterForm
 from events.models import Character, Event
 from events.requests import HtmxRequest
+from events.views_bulk import parse_ids, selected_characters
 
 PAGE_SIZE = 30
 
@@ -172,10 +173,22 @@ def character_qr(request: HttpRequest, character_id: int) -> HttpResponse:
 @never_cache
 @login_required
 def qr_sheet(request: HttpRequest, event_id: int) -> HttpResponse:
-    """Every accepted character's working link on one printable sheet."""
+    """Every accepted character's working link on one printable sheet, or just a selection (``?ids=1,2``)."""
     event = event_for_organizer(request.user, event_id)
-    sheet = []
-    for character in Character.objects.filter(event=event, status=Character.Status.ACCEPTED, link_active=True):
-        url = secret_link(request, character)
-        sheet.append((character, qr_svg(url, scale=5)))
-    return render(request, "events/qr_sheet.html", {"event": event, "sheet": sheet})
+    printable = Character.objects.filter(event=event, status=Character.Status.ACCEPTED, link_active=True)
+    skipped: list[Character] = []
+    selection = request.GET.getlist("ids") + request.GET.getlist("id")
+    if selection:
+        ids = parse_ids(selection)
+        chosen = selected_characters(event, ids) if ids else None
+        if chosen is None:
+            messages.error(request, _("The selection is not a list of this event's characters; nothing to print."))
+            return redirect("events:characters", event.pk)
+        printable_ids = set(printable.filter(pk__in=ids).values_list("pk", flat=True))
+        skipped = [c for c in chosen if c.pk not in printable_ids]
+        characters = [c for c in chosen if c.pk in printable_ids]
+    else:
+        characters = list(printable)
+    sheet = [(character, qr_svg(secret_link(request, character), scale=5)) for character in characters]
+    context = {"event": event, "sheet": sheet, "selected": bool(selection), "skipped": skipped}
+    return render(request, "events/qr_sheet.html", context)

@@ -210,7 +210,17 @@ SPECS: dict[str, Spec] = {
     "events:link-revoke": Spec("organizer", methods=POST_ONLY),
     "events:link-regenerate": Spec("organizer", methods=POST_ONLY),
     "events:character-qr": Spec("organizer"),
-    "events:qr-sheet": Spec("organizer"),
+    "events:qr-sheet": Spec("organizer", get={"ids": lambda w: f"{w.character.pk}"}),
+    "events:characters-bulk": Spec(
+        "organizer",
+        methods=POST_ONLY,
+        strict=("id", "action"),
+        posts=[
+            lambda w: {"action": "check_in", "id": [w.character.pk], "back": "status=accepted"},
+            lambda w: {"action": "accept", "id": [w.character.pk, w.rival.pk]},
+            lambda w: {"action": "print", "id": [w.character.pk]},
+        ],
+    ),
     "events:check-in": Spec("organizer", get={"q": "An"}, htmx_targets=("check-in-list",)),
     "events:check-in-set": Spec(
         "organizer", strict=("arrived",), methods=POST_ONLY, posts=[lambda w: {"arrived": "1", "q": "An"}]
