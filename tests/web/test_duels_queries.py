@@ -20,12 +20,6 @@ from bench.fights import extend
 from duels import services
 from duels.models import Situation
 from tests.services.kit import nonce
-from tests.web.test_duels_helpers import (  # noqa: F401 - fixtures
-    armed_fixture,
-    fight_fixture,
-    no_broker_fixture,
-    spark_fixture,
-)
 
 pytestmark = pytest.mark.django_db
 HX = {"HX-Request": "true"}
