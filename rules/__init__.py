@@ -1,7 +1,7 @@
 """Sumrak's rules engine: a functional core with no Django in it (DESIGN.md §3).
 
 State is plain dataclasses; ``apply(state, command, now, draw)`` returns a new
-state and a list of events or raises ``RuleError``; ``expire(state, now)``
+state and a list of typed events (``rules.events``) or raises ``RuleError``; ``expire(state, now)``
 applies overdue deadlines. The rules are in /RULES.md, the readings chosen in
 docs/duel-rules.md.
 """
@@ -54,8 +54,8 @@ from .conditions import (
 )
 from .core import attack_cards, open_duel_of
 from .errors import RuleError, gettext_noop
-from .events import EVENT_TYPES, Event
-from .instant import choose_draw, conversion_rule, draw_for, instant_attack_draw_size
+from .events import EVENT_CLASSES, EVENT_TYPES, EngineEvent, Event, event_from_dict, event_type
+from .instant import conversion_rule, draw_size_for, instant_attack_draw_size
 from .replay import LogEntry, replay
 from .situation import expire, next_deadline, open_situation, situation_deadline
 from .state import (
@@ -89,6 +89,7 @@ __all__ = [
     "DEAD",
     "DEFENCE",
     "ENDED",
+    "EVENT_CLASSES",
     "EVENT_TYPES",
     "FIT",
     "HEAVILY_WOUNDED",
@@ -115,6 +116,7 @@ __all__ = [
     "DeclareAggression",
     "Duel",
     "EndDuel",
+    "EngineEvent",
     "Event",
     "Fighter",
     "FighterSetup",
@@ -134,13 +136,14 @@ __all__ = [
     "can_fight",
     "check_arsenal",
     "check_focus",
-    "choose_draw",
     "command_from_dict",
     "command_to_dict",
     "command_type",
     "conversion_rule",
-    "draw_for",
+    "draw_size_for",
     "effect_of",
+    "event_from_dict",
+    "event_type",
     "expire",
     "from_dict",
     "gettext_noop",

@@ -20,7 +20,7 @@ from .commands import (
 from .core import combat_action, utc
 from .duel import declare_aggression
 from .errors import INPUT, RuleError, gettext_noop
-from .events import Event
+from .events import EngineEvent
 from .instant import instant_attack
 from .rounds import end_duel_command, round_choice
 from .situation import check_current, join, set_focus
@@ -28,7 +28,9 @@ from .state import Situation
 from .steps import answer, attack, confirm_result
 
 
-def apply(state: Situation, command: Command, now: datetime, draw: int | None = None) -> tuple[Situation, list[Event]]:
+def apply(
+    state: Situation, command: Command, now: datetime, draw: int | None = None
+) -> tuple[Situation, list[EngineEvent]]:
     """Apply one command at ``now`` (aware); ``draw`` is the IA3 blind-draw index.
 
     Returns the new state and what happened, or raises RuleError. The input
@@ -40,7 +42,7 @@ def apply(state: Situation, command: Command, now: datetime, draw: int | None = 
     if draw is not None and not isinstance(command, InstantAttack):
         raise RuleError(INPUT, gettext_noop("Only an instant attack draws a card."))
     new = copy.deepcopy(state)
-    events: list[Event] = []
+    events: list[EngineEvent] = []
     match command:
         case Join():
             join(new, command, now, events)
@@ -53,7 +55,7 @@ def apply(state: Situation, command: Command, now: datetime, draw: int | None = 
     return new, events
 
 
-def _combat(state: Situation, command: Command, now: datetime, draw: int | None, events: list[Event]) -> None:
+def _combat(state: Situation, command: Command, now: datetime, draw: int | None, events: list[EngineEvent]) -> None:
     match command:
         case InstantAttack():
             instant_attack(state, command, now, draw, events)

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import secrets
 from datetime import datetime
 
 from .commands import InstantAttack
 from .core import get_fighter, require_attack_card
 from .duel import check_can_open, check_max_rounds, new_duel, open_aggression
 from .errors import RuleError, gettext_noop
-from .events import CARD_DRAWN, CONVERTED_TO_AGGRESSION, RESULT_PROPOSED, Event, ev
+from .events import CardDrawn, ConvertedToAggression, EngineEvent, ResultProposed
 from .state import AWAIT_RESULT, INSTANT_ATTACK, Situation
 from .steps import begin_round, propose_for, show_attack
 
@@ -18,15 +17,6 @@ def instant_attack_draw_size(state: Situation, victim: int) -> int:
     """How many cards the IA3 blind draw chooses among: 0 when focused (F1)."""
     fighter = get_fighter(state, victim)
     return 0 if fighter.focus is not None else len(fighter.hand)
-
-
-def choose_draw(state: Situation, victim: int) -> int | None:
-    """IA3: a uniform blind draw from a cryptographic source, for the caller to log.
-
-    The engine itself stays deterministic: it only ever receives the index.
-    """
-    size = instant_attack_draw_size(state, victim)
-    return secrets.randbelow(size) if size else None
 
 
 def conversion_rule(state: Situation, cmd: InstantAttack) -> str | None:
@@ -41,17 +31,21 @@ def conversion_rule(state: Situation, cmd: InstantAttack) -> str | None:
     return None
 
 
-def draw_for(state: Situation, cmd: InstantAttack) -> int | None:
-    """IA3: the blind draw this command needs - none when it converts (IA1, IA6) or the victim is focused (F1).
+def draw_size_for(state: Situation, cmd: InstantAttack) -> int:
+    """IA3: how many cards this command's blind draw chooses among; 0 when nothing is drawn.
 
-    The caller logs it; a converted attack draws nothing, so nothing is logged.
+    Nothing is drawn when the attack converts (IA1, IA6) or the victim is
+    focused (F1). The services choose the index with a cryptographic source
+    and log it; the engine only ever receives the index (chance is an input).
     """
     if conversion_rule(state, cmd) is not None:
-        return None
-    return choose_draw(state, cmd.victim)
+        return 0
+    return instant_attack_draw_size(state, cmd.victim)
 
 
-def instant_attack(state: Situation, cmd: InstantAttack, now: datetime, draw: int | None, events: list[Event]) -> None:
+def instant_attack(
+    state: Situation, cmd: InstantAttack, now: datetime, draw: int | None, events: list[EngineEvent]
+) -> None:
     attacker, victim = check_can_open(state, cmd.attacker, cmd.victim)
     check_max_rounds(cmd.max_rounds)
     # IA2: a prepared attack card from the attacker's own arsenal.
@@ -59,10 +53,10 @@ def instant_attack(state: Situation, cmd: InstantAttack, now: datetime, draw: in
 
     # The blow still lands as an ordinary open attack (AG1), so the product
     # converts instead of refusing. A draw is ignored (logs written before
-    # ``draw_for`` existed may carry one).
+    # ``draw_size_for`` existed may carry one).
     rule = conversion_rule(state, cmd)
     if rule is not None:
-        events.append(ev(CONVERTED_TO_AGGRESSION, rule=rule, attacker=cmd.attacker, victim=cmd.victim))
+        events.append(ConvertedToAggression(rule=rule, attacker=cmd.attacker, victim=cmd.victim))
         open_aggression(state, cmd.attacker, cmd.victim, cmd.card, cmd.max_rounds, now, events)
         return
 
@@ -88,8 +82,7 @@ def instant_attack(state: Situation, cmd: InstantAttack, now: datetime, draw: in
         victim.hand.remove(answer_uid)
         answer_face = state.cards[answer_uid]
         events.append(
-            ev(
-                CARD_DRAWN,
+            CardDrawn(
                 duel=duel.number,
                 fighter=cmd.victim,
                 card=answer_uid,
@@ -106,4 +99,4 @@ def instant_attack(state: Situation, cmd: InstantAttack, now: datetime, draw: in
     # IA4 / CR2: proposed from the counter rules; the referee confirms.
     step.proposed = propose_for(state, answer_face, attack_face)
     duel.phase = AWAIT_RESULT
-    events.append(ev(RESULT_PROPOSED, duel=duel.number, outcome=step.proposed))
+    events.append(ResultProposed(duel=duel.number, outcome=step.proposed))

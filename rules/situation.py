@@ -18,7 +18,7 @@ from .commands import Join, SetFocus
 from .conditions import is_condition
 from .core import conditions_of, end_duel, get_fighter, hand_card, mint, utc
 from .errors import INPUT, RuleError, gettext_noop
-from .events import FIGHTER_JOINED, FOCUS_SET, SITUATION_ENDED, Event, ev
+from .events import EngineEvent, FighterJoined, FocusSet, SituationEnded
 from .state import AWAIT_ANSWER, ENDED, STEP_OPEN, Fighter, Settings, Situation
 from .state import SITUATION_ENDED as RESULT_SITUATION_ENDED
 from .steps import timeout_step
@@ -29,7 +29,7 @@ def open_situation(settings: Settings, counters: Iterable[CounterRule], now: dat
     return Situation(settings=settings, counters=list(counters), opened_at=utc(now))
 
 
-def join(state: Situation, cmd: Join, now: datetime, events: list[Event]) -> None:
+def join(state: Situation, cmd: Join, now: datetime, events: list[EngineEvent]) -> None:
     setup = cmd.fighter
     if setup.character_id in state.fighters:
         raise RuleError(INPUT, gettext_noop("%(name)s is already in this situation."), name=setup.name)
@@ -43,8 +43,7 @@ def join(state: Situation, cmd: Join, now: datetime, events: list[Event]) -> Non
         fighter.focus = next(uid for uid in fighter.hand if state.cards[uid].card_id == setup.focus_card_id)
     state.fighters[fighter.character_id] = fighter
     events.append(
-        ev(
-            FIGHTER_JOINED,
+        FighterJoined(
             fighter=fighter.character_id,
             name=fighter.name,
             condition=fighter.condition,
@@ -53,7 +52,7 @@ def join(state: Situation, cmd: Join, now: datetime, events: list[Event]) -> Non
     )
 
 
-def set_focus(state: Situation, cmd: SetFocus, now: datetime, events: list[Event]) -> None:
+def set_focus(state: Situation, cmd: SetFocus, now: datetime, events: list[EngineEvent]) -> None:
     """F1: one defence card of one's own hand, held openly; setting replaces, None drops."""
     fighter = get_fighter(state, cmd.fighter)
     card_id = None
@@ -62,7 +61,7 @@ def set_focus(state: Situation, cmd: SetFocus, now: datetime, events: list[Event
         check_focus([face], face.card_id)
         card_id = face.card_id
     fighter.focus = cmd.card
-    events.append(ev(FOCUS_SET, fighter=fighter.character_id, card=cmd.card, card_id=card_id))
+    events.append(FocusSet(fighter=fighter.character_id, card=cmd.card, card_id=card_id))
 
 
 def situation_deadline(state: Situation) -> datetime | None:
@@ -120,16 +119,16 @@ def check_current(state: Situation, now: datetime) -> None:
         raise RuleError("S2", gettext_noop("This combat situation has ended; a new one must be opened."))
 
 
-def end_situation(state: Situation, at: datetime, events: list[Event]) -> None:
+def end_situation(state: Situation, at: datetime, events: list[EngineEvent]) -> None:
     for duel in state.duels:
         if duel.phase != ENDED:
             end_duel(state, duel, RESULT_SITUATION_ENDED, at, events)
     state.ended = True
     state.ended_at = at
-    events.append(ev(SITUATION_ENDED, at=at.isoformat(), conditions=conditions_of(state, list(state.fighters))))
+    events.append(SituationEnded(at=at.isoformat(), conditions=conditions_of(state, list(state.fighters))))
 
 
-def expire(state: Situation, now: datetime) -> tuple[Situation, list[Event]]:
+def expire(state: Situation, now: datetime) -> tuple[Situation, list[EngineEvent]]:
     """Apply every deadline that ``now`` is past, in time order, each at its own time.
 
     Idempotent: afterwards no deadline before ``now`` remains, so a second
@@ -137,7 +136,7 @@ def expire(state: Situation, now: datetime) -> tuple[Situation, list[Event]]:
     """
     now = utc(now)
     state = copy.deepcopy(state)
-    events: list[Event] = []
+    events: list[EngineEvent] = []
     while not state.ended:
         answers = _answer_deadlines(state)
         gap_end = situation_deadline(state)

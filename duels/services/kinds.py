@@ -8,6 +8,7 @@ situation; battles and mass battles will add their own ``SituationKind``.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -44,17 +45,18 @@ class DuelKind:
         return engine.from_dict(data)
 
     # --- transitions -----------------------------------------------------------------------------
-    def apply(self, state: Any, command: Any, now: datetime, draw: int | None) -> tuple[Any, list[dict[str, Any]]]:
+    def apply(self, state: Any, command: Any, now: datetime, draw: int | None) -> tuple[Any, list[engine.EngineEvent]]:
         return engine.apply(state, command, now, draw)
 
-    def expire(self, state: Any, now: datetime) -> tuple[Any, list[dict[str, Any]]]:
+    def expire(self, state: Any, now: datetime) -> tuple[Any, list[engine.EngineEvent]]:
         return engine.expire(state, now)
 
     def draw_for(self, state: Any, command: Any) -> int | None:
-        """IA3: the blind draw is chosen here, with ``secrets``, and logged for replay."""
-        if isinstance(command, engine.InstantAttack):
-            return engine.draw_for(state, command)
-        return None
+        """IA3: the blind draw, chosen here with ``secrets`` (the engine holds no chance) and logged for replay."""
+        if not isinstance(command, engine.InstantAttack):
+            return None
+        size = engine.draw_size_for(state, command)
+        return secrets.randbelow(size) if size else None
 
     def next_deadline(self, state: Any) -> datetime | None:
         return engine.next_deadline(state)

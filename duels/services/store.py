@@ -24,6 +24,7 @@ from duels.models import LogEntry, Situation
 from duels.services.errors import BadNonce, SituationNotFound
 from duels.services.kinds import DuelKind, kind_of
 from events.models import Character
+from rules import EngineEvent
 
 logger = logging.getLogger(__name__)
 
@@ -37,7 +38,7 @@ class Performed:
     """What a service call did. ``repeated``: the nonce was seen before, nothing changed."""
 
     situation: Situation
-    events: list[dict[str, Any]] = field(default_factory=list)
+    events: list[EngineEvent] = field(default_factory=list)
     repeated: bool = False
 
 
@@ -82,7 +83,7 @@ class Transition:
         self.before = self.kind.from_dict(situation.state)
         self.state = self.before
         self.entries: list[LogEntry] = []
-        self.events: list[dict[str, Any]] = []
+        self.events: list[EngineEvent] = []
         last = situation.log.aggregate(m=Max("seq"))["m"]
         self.next_seq = 0 if last is None else last + 1
 
@@ -99,10 +100,10 @@ class Transition:
             return False
         self.state = new
         self.events.extend(events)
-        self._entry(kind=LogEntry.Kind.EXPIRE, command=None, events=events)
+        self._entry(kind=LogEntry.Kind.EXPIRE, command=None, events=[e.to_dict() for e in events])
         return True
 
-    def command(self, command: Any, *, actor: AbstractBaseUser | None, nonce: str = "") -> list[dict[str, Any]]:
+    def command(self, command: Any, *, actor: AbstractBaseUser | None, nonce: str = "") -> list[EngineEvent]:
         """Run one engine command; a RuleError propagates and nothing of it is kept."""
         draw = self.kind.draw_for(self.state, command)
         new, events = self.kind.apply(self.state, command, self.now, draw)
@@ -115,7 +116,7 @@ class Transition:
             draw=draw,
             nonce=nonce,
             reason=self.kind.reason_of(command),
-            events=events,
+            events=[e.to_dict() for e in events],
         )
         return events
 
