@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 
 import rules as engine
 from cards.models import Card
-from events.models import Condition
+from events.models import Condition, condition_set_label
 from rules import Duel, Situation
 
 REFEREE = "referee"
@@ -58,7 +58,10 @@ EFFECT_LABELS = {"": _("no effect"), **{c.value: c.label for c in Condition}}
 
 
 def condition_label(condition: str) -> str:
-    return str(EFFECT_LABELS.get(condition, condition))
+    """One effect, or every condition of a set (CR1 reading: "heavily wounded, paralysed")."""
+    if condition in EFFECT_LABELS:
+        return str(EFFECT_LABELS[condition])
+    return condition_set_label(condition)
 
 
 def iso(moment: datetime | None) -> str:
@@ -135,6 +138,7 @@ class StepView:
     answer_card: CardView | None
     instant: bool
     proposed: str | None
+    answer_by: str = ""  # IA3/F1: how the answer was chosen, from the record
 
     @property
     def proposed_label(self) -> str:
@@ -157,6 +161,7 @@ class RecordView:
     reason: str
     timed_out: bool
     instant: bool
+    answer_by: str = ""
 
     @property
     def outcome_label(self) -> str:
@@ -265,6 +270,13 @@ def card_names(ids: Iterable[int]) -> dict[int, str]:
     return {card.pk: card.name for card in Card.objects.filter(pk__in=wanted).only("name_ru", "name_en")}
 
 
+def _answer_by(step: engine.Step) -> str:
+    """How the step's answer was chosen, from the record (states saved before it was recorded: from the draw)."""
+    if step.answer_by or not step.instant or step.answer_card is None:
+        return step.answer_by
+    return engine.ANSWER_BY_DRAW if step.draw is not None else engine.ANSWER_BY_FOCUS
+
+
 class _Builder:
     def __init__(self, state: Situation, viewer: Viewer, names: dict[int, str] | None) -> None:
         self.state = state
@@ -317,6 +329,7 @@ class _Builder:
                 answer_card=answer,
                 instant=s.instant,
                 proposed=s.proposed,
+                answer_by=_answer_by(s),
             )
         records = [
             RecordView(
@@ -330,6 +343,7 @@ class _Builder:
                 reason=r.override_reason,
                 timed_out=r.timed_out,
                 instant=r.instant,
+                answer_by=r.answer_by,
             )
             for r in duel.steps_done
         ]

@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from duels.presenters import OPENED_BY_LABELS, OUTCOME_LABELS, RESULT_LABELS, condition_label
+from duels.services.draws import REUSED, Repeat, repeats
 from events.models import Character
 from rules import EVENT_CLASSES, EngineEvent, Situation, event_from_dict
 from rules.events import (
@@ -39,6 +40,7 @@ from rules.events import (
     FighterJoined,
     FighterOut,
     FocusSet,
+    ParryDeclined,
     Passed,
     ResultApplied,
     ResultProposed,
@@ -200,6 +202,11 @@ def _drawn(w: Words, e: CardDrawn) -> str:
     return _("Blind draw from %(name)s's arsenal: %(card)s (IA3).") % params
 
 
+@wording(ParryDeclined)
+def _declined(w: Words, e: ParryDeclined) -> str:
+    return _("%(name)s does not try to parry: nothing is drawn (IA3).") % {"name": w.fighter(e.fighter)}
+
+
 @wording(Answered)
 def _answered(w: Words, e: Answered) -> str:
     if e.card is None:
@@ -235,11 +242,14 @@ def _result(w: Words, e: ResultApplied) -> str:
 
 @wording(ConditionChanged)
 def _condition(w: Words, e: ConditionChanged) -> str:
-    return _("%(name)s: %(old)s → %(new)s.") % {
-        "name": w.fighter(e.fighter),
-        "old": condition_label(e.old),
-        "new": condition_label(e.new),
-    }
+    params = {"name": w.fighter(e.fighter), "old": condition_label(e.old), "new": condition_label(e.new)}
+    if e.reason:
+        # Recorded by the referee outside a step (a finishing blow, a healing).
+        return _("%(name)s: %(old)s → %(new)s, recorded by the referee. Reason: %(reason)s") % {
+            **params,
+            "reason": e.reason,
+        }
+    return _("%(name)s: %(old)s → %(new)s.") % params
 
 
 @wording(CardKept)
@@ -322,6 +332,13 @@ def read_events(stored: Iterable[dict[str, Any]]) -> list[EngineEvent | str]:
     return [event_from_dict(data) if data.get("type") in EVENT_CLASSES else str(data.get("type")) for data in stored]
 
 
+def _repeat_line(w: Words, repeat: Repeat) -> str:
+    params = {"card": w.card(None, repeat.card_id), "time": time_format(localtime(repeat.undone_at), "H:i:s")}
+    if repeat.how == REUSED:
+        return _("The undone instant attack of %(time)s drew %(card)s: the same card answers again (IA3).") % params
+    return _("The undone instant attack of %(time)s drew %(card)s, no longer in hand: a new draw (IA3).") % params
+
+
 def _fighter_ids(event: EngineEvent) -> set[int]:
     ids = {getattr(event, f.name) for f in fields(event) if f.name in FIGHTER_FIELDS}
     ids |= {int(cid) for cid in getattr(event, "conditions", {})}
@@ -334,14 +351,22 @@ def _gone_fighters(events: Iterable[EngineEvent | str], state: Situation) -> dic
     return dict(Character.objects.filter(pk__in=ids).values_list("pk", "name")) if ids else {}
 
 
-def describe(entries: Iterable[Any], state: Situation, names: dict[int, str] | None = None) -> list[LogLine]:
-    """Lines for ``LogEntry`` rows (with ``actor`` selected), in the order given."""
+def describe(
+    entries: Iterable[Any], state: Situation, names: dict[int, str] | None = None, earlier: Iterable[Any] = ()
+) -> list[LogLine]:
+    """Lines for ``LogEntry`` rows (with ``actor`` selected), in the order given.
+
+    ``earlier``: undone instant attacks this situation's may repeat (``draws.related_undone``).
+    """
     entries = list(entries)
     events = {entry.seq: read_events(entry.events or []) for entry in entries}
     words = Words(state, names or {}, _gone_fighters((e for evs in events.values() for e in evs), state))
+    repeated = repeats([*entries, *earlier])
     out = []
     for entry in entries:
         lines = [words.line(e) for e in events[entry.seq]]
+        if entry.pk in repeated:
+            lines.append(_repeat_line(words, repeated[entry.pk]))
         if entry.kind == "undo":
             lines.insert(0, _("Undo of the last action. Reason: %(reason)s") % {"reason": entry.reason})
         elif entry.kind == "expire" and not lines:

@@ -27,6 +27,7 @@ from duels.forms import ACTION_FORMS, UndoForm
 from duels.models import Situation
 from duels.presenters import OUTCOME_LABELS, REFEREE, SituationView, Viewer, card_ids, card_names, present
 from duels.presenters_log import describe
+from duels.services.draws import related_undone
 from duels.views_common import (
     Alert,
     conflict,
@@ -78,7 +79,7 @@ def fight_context(situation: Situation, alert: Alert | None = None) -> dict[str,
         "event": situation.event,
         "view": view,
         "version": situation.version,
-        "log_lines": describe(entries, state, names),
+        "log_lines": describe(entries, state, names, related_undone(situation)),
         "alert": alert,
         "outcomes": list(OUTCOME_LABELS.items()),
         "act_url": reverse("duels:act", args=[situation.pk]),
@@ -177,7 +178,7 @@ def log_page(request: HttpRequest, situation_id: int) -> HttpResponse:
         "situation": situation,
         "event": situation.event,
         "page": page,
-        "log_lines": describe(page.object_list, state, names),
+        "log_lines": describe(page.object_list, state, names, related_undone(situation)),
     }
     return render(request, "duels/log.html", context)
 

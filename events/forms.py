@@ -157,9 +157,14 @@ class CharacterFilterForm(forms.Form):
         data = self.cleaned_data
         if data["q"]:
             queryset = queryset.filter(name__icontains=data["q"].strip())
-        for field in ("side", "kind", "status", "condition", "power_level"):
+        for field in ("side", "kind", "status", "power_level"):
             if data[field]:
                 queryset = queryset.filter(**{field: data[field]})
+        if data["condition"] == Condition.FIT:
+            queryset = queryset.filter(condition=Condition.FIT)
+        elif data["condition"]:
+            # CR1: a condition is one of a set ("heavily_wounded+paralysed"); no condition name contains another.
+            queryset = queryset.filter(condition__contains=data["condition"])
         if data["arrived"]:
             queryset = queryset.filter(arrived=data["arrived"] == "yes")
         return queryset
@@ -214,7 +219,13 @@ EVENT_DETAILS = (
     "registration_open",
     "links_expire_after_end",
 )
-RULE_SETTINGS = ("answer_window_s", "situation_gap_s", "instant_attack_distance_m", "reactions_from_round")
+RULE_SETTINGS = (
+    "answer_window_s",
+    "situation_gap_s",
+    "instant_attack_distance_m",
+    "reactions_from_round",
+    "focus_abilities",
+)
 FIGHT_KINDS = ("duels_on", "battles_on", "mass_battles_on")
 
 

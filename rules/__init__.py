@@ -25,6 +25,7 @@ from .commands import (
     COMMAND_TYPES,
     Answer,
     Attack,
+    ChangeCondition,
     Command,
     ConfirmResult,
     DeclareAggression,
@@ -39,6 +40,7 @@ from .commands import (
     command_type,
 )
 from .conditions import (
+    CONDITIONS,
     DEAD,
     FIT,
     HEAVILY_WOUNDED,
@@ -50,16 +52,22 @@ from .conditions import (
     SUBDUED,
     apply_effect,
     can_fight,
-    worse,
+    parts,
+    without,
+    written,
 )
 from .core import attack_cards, open_duel_of
 from .errors import RuleError, gettext_noop
 from .events import EVENT_CLASSES, EVENT_TYPES, EngineEvent, Event, event_from_dict, event_type
-from .instant import conversion_rule, draw_size_for, instant_attack_draw_size
+from .instant import answer_source, conversion_rule, draw_size_for, instant_attack_draw_size
+from .referee import changed_condition
 from .replay import LogEntry, replay
 from .situation import expire, next_deadline, open_situation, situation_deadline
 from .state import (
     AGGRESSION,
+    ANSWER_BY_DECLINED,
+    ANSWER_BY_DRAW,
+    ANSWER_BY_FOCUS,
     AWAIT_ANSWER,
     AWAIT_ATTACK,
     AWAIT_RESULT,
@@ -80,12 +88,16 @@ from .state import (
 
 __all__ = [
     "AGGRESSION",
+    "ANSWER_BY_DECLINED",
+    "ANSWER_BY_DRAW",
+    "ANSWER_BY_FOCUS",
     "ATTACK",
     "AWAIT_ANSWER",
     "AWAIT_ATTACK",
     "AWAIT_RESULT",
     "BETWEEN_ROUNDS",
     "COMMAND_TYPES",
+    "CONDITIONS",
     "DEAD",
     "DEFENCE",
     "ENDED",
@@ -109,6 +121,7 @@ __all__ = [
     "Answer",
     "Attack",
     "CardFace",
+    "ChangeCondition",
     "Command",
     "ConfirmResult",
     "CounterRule",
@@ -130,10 +143,12 @@ __all__ = [
     "Situation",
     "Step",
     "StepRecord",
+    "answer_source",
     "apply",
     "apply_effect",
     "attack_cards",
     "can_fight",
+    "changed_condition",
     "check_arsenal",
     "check_focus",
     "command_from_dict",
@@ -151,9 +166,11 @@ __all__ = [
     "next_deadline",
     "open_duel_of",
     "open_situation",
+    "parts",
     "propose",
     "replay",
     "situation_deadline",
     "to_dict",
-    "worse",
+    "without",
+    "written",
 ]

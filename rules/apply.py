@@ -8,6 +8,7 @@ from datetime import datetime
 from .commands import (
     Answer,
     Attack,
+    ChangeCondition,
     Command,
     ConfirmResult,
     DeclareAggression,
@@ -22,10 +23,14 @@ from .duel import declare_aggression
 from .errors import INPUT, RuleError, gettext_noop
 from .events import EngineEvent
 from .instant import instant_attack
+from .referee import change_condition
 from .rounds import end_duel_command, round_choice
-from .situation import check_current, join, set_focus
+from .situation import check_current, is_held, join, set_focus
 from .state import Situation
 from .steps import answer, attack, confirm_result
+
+# S2: the commands that are combat actions (attack shown, instant attack, declared aggression, answer).
+COMBAT_ACTIONS = (InstantAttack, DeclareAggression, Attack, Answer)
 
 
 def apply(
@@ -48,10 +53,20 @@ def apply(
             join(new, command, now, events)
         case SetFocus():
             set_focus(new, command, now, events)
+        case ChangeCondition():
+            # Recorded by the referee, not a combat action (S2); it may end a hold (a duel).
+            held = is_held(new)
+            change_condition(new, command, now, events)
+            if held and not is_held(new):
+                combat_action(new, now)
         case _:
             _combat(new, command, now, draw, events)
-            # S2: every other accepted command is a combat action.
-            combat_action(new, now)
+            # S2/IA6: only attacks and answers are combat actions, not the
+            # referee's bookkeeping (a result, a round choice, ending a duel).
+            # A step or a round break holds the situation open; when the hold
+            # ends the gap is counted from that moment.
+            if isinstance(command, COMBAT_ACTIONS) or (is_held(state) and not is_held(new)):
+                combat_action(new, now)
     return new, events
 
 

@@ -84,7 +84,7 @@ def mint(state: Situation, fighter: Fighter, face: CardFace) -> str:
 
 
 def combat_action(state: Situation, at: datetime) -> None:
-    """S2: the gap is measured from the latest combat action."""
+    """S2: the gap is measured from the latest combat action (or the end of a hold, see ``is_held``)."""
     if state.last_action_at is None or at > state.last_action_at:
         state.last_action_at = at
 

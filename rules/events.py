@@ -147,6 +147,15 @@ class CardDrawn(EngineEvent):
     by_focus: bool
 
 
+@event_type("parry_declined")
+@dataclass(frozen=True, kw_only=True)
+class ParryDeclined(EngineEvent):
+    """IA3: the victim of an instant attack does not try to parry; nothing is drawn."""
+
+    duel: int
+    fighter: int
+
+
 @event_type("answered")
 @dataclass(frozen=True, kw_only=True)
 class Answered(EngineEvent):
@@ -191,9 +200,12 @@ class ResultApplied(EngineEvent):
 @event_type("condition_changed")
 @dataclass(frozen=True, kw_only=True)
 class ConditionChanged(EngineEvent):
+    """CR1: ``old``/``new`` are written condition sets; ``reason`` when the referee recorded it outside a step."""
+
     fighter: int
     old: str
     new: str
+    reason: str = ""
 
 
 @event_type("card_kept")

@@ -19,7 +19,7 @@ from .conditions import is_condition
 from .core import conditions_of, end_duel, get_fighter, hand_card, mint, utc
 from .errors import INPUT, RuleError, gettext_noop
 from .events import EngineEvent, FighterJoined, FocusSet, SituationEnded
-from .state import AWAIT_ANSWER, ENDED, STEP_OPEN, Fighter, Settings, Situation
+from .state import AWAIT_ANSWER, BETWEEN_ROUNDS, ENDED, STEP_OPEN, Fighter, Settings, Situation
 from .state import SITUATION_ENDED as RESULT_SITUATION_ENDED
 from .steps import timeout_step
 
@@ -36,7 +36,7 @@ def join(state: Situation, cmd: Join, now: datetime, events: list[EngineEvent]) 
     if not is_condition(setup.condition):
         raise RuleError(INPUT, gettext_noop("Unknown condition %(condition)s."), condition=setup.condition)
     if setup.focus_card_id is not None:
-        check_focus(list(setup.hand), setup.focus_card_id)
+        check_focus(list(setup.hand), setup.focus_card_id, abilities=state.settings.focus_abilities)
     fighter = Fighter(character_id=setup.character_id, name=setup.name, condition=setup.condition)
     fighter.hand = [mint(state, fighter, face) for face in setup.hand]
     if setup.focus_card_id is not None:
@@ -58,22 +58,32 @@ def set_focus(state: Situation, cmd: SetFocus, now: datetime, events: list[Engin
     card_id = None
     if cmd.card is not None:
         face = hand_card(state, fighter, cmd.card, "F1")
-        check_focus([face], face.card_id)
+        check_focus([face], face.card_id, abilities=state.settings.focus_abilities)
         card_id = face.card_id
     fighter.focus = cmd.card
     events.append(FocusSet(fighter=fighter.character_id, card=cmd.card, card_id=card_id))
 
 
+def is_held(state: Situation) -> bool:
+    """S2 reading: an open step or a round break holds the situation open.
+
+    An attack waiting for its answer or its result is plainly the fight going
+    on; a duel waiting between rounds for the fighters' arsenal choices is the
+    same fight, whose next round is not a new situation.
+    """
+    return any(duel.phase in STEP_OPEN or duel.phase == BETWEEN_ROUNDS for duel in state.duels)
+
+
 def situation_deadline(state: Situation) -> datetime | None:
     """S2: when the situation ends if nothing else happens.
 
-    Reading: an open step (an attack waiting for its answer or its result)
-    holds the situation open - the fight is plainly still on. The clock starts
-    with the first combat action.
+    The gap is counted from the latest combat action (attack shown, instant
+    attack, declared aggression, answer), or from the end of the latest hold
+    (``is_held``) if that is later; the clock starts with the first combat action.
     """
     if state.ended or state.last_action_at is None:
         return None
-    if any(duel.phase in STEP_OPEN for duel in state.duels):
+    if is_held(state):
         return None
     return state.last_action_at + timedelta(seconds=state.settings.gap_s)
 

@@ -230,6 +230,7 @@ def resolve_step(
             override_reason=reason,
             timed_out=timed_out,
             instant=step.instant,
+            answer_by=step.answer_by,
         )
     )
     duel.step = None

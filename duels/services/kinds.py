@@ -18,6 +18,7 @@ from django.db.models import QuerySet
 
 import rules as engine
 from duels.models import LogEntry, Situation
+from duels.services.draws import undone_draw
 
 
 @dataclass(frozen=True)
@@ -51,12 +52,23 @@ class DuelKind:
     def expire(self, state: Any, now: datetime) -> tuple[Any, list[engine.EngineEvent]]:
         return engine.expire(state, now)
 
-    def draw_for(self, state: Any, command: Any) -> int | None:
-        """IA3: the blind draw, chosen here with ``secrets`` (the engine holds no chance) and logged for replay."""
+    def draw_for(self, state: Any, command: Any, situation: Situation | None = None) -> int | None:
+        """IA3: the blind draw, chosen here with ``secrets`` (the engine holds no chance) and logged for replay.
+
+        An instant attack repeated after an undo reuses the undone draw's card
+        while the victim still holds it (duels/services/draws.py).
+        """
         if not isinstance(command, engine.InstantAttack):
             return None
         size = engine.draw_size_for(state, command)
-        return secrets.randbelow(size) if size else None
+        if not size:
+            return None
+        if situation is not None:
+            card_id = undone_draw(situation, command.attacker, command.victim)
+            hand = [state.cards[uid].card_id for uid in state.fighters[command.victim].hand]
+            if card_id is not None and card_id in hand:
+                return hand.index(card_id)
+        return secrets.randbelow(size)
 
     def next_deadline(self, state: Any) -> datetime | None:
         return engine.next_deadline(state)

@@ -105,7 +105,7 @@ class Transition:
 
     def command(self, command: Any, *, actor: AbstractBaseUser | None, nonce: str = "") -> list[EngineEvent]:
         """Run one engine command; a RuleError propagates and nothing of it is kept."""
-        draw = self.kind.draw_for(self.state, command)
+        draw = self.kind.draw_for(self.state, command, self.situation)
         new, events = self.kind.apply(self.state, command, self.now, draw)
         self.state = new
         self.events.extend(events)

@@ -10,6 +10,7 @@ from rules import (
     EVENT_TYPES,
     Answer,
     Attack,
+    ChangeCondition,
     ConfirmResult,
     DeclareAggression,
     EndDuel,
@@ -47,6 +48,9 @@ ALL_COMMANDS = [
     SetFocus(ANTON, None),
     SetFocus(ANTON, "1:10:2"),
     EndDuel(0, "parted ways"),
+    InstantAttack(ANTON, ZAVULON, "1:1:0", True, True, parry=False, focus_held=False),
+    ChangeCondition(ANTON, add="helpless", reason="finishing blow"),
+    ChangeCondition(ANTON, clear="paralysed", reason="the paralysis wore off"),
 ]
 
 

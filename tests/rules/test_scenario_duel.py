@@ -390,17 +390,20 @@ def test_D2_the_referee_ends_a_duel_between_rounds_with_a_reason():
 # --- S2 around a duel --------------------------------------------------------------------------------
 
 
-def test_S2_the_gap_runs_between_rounds_and_every_choice_restarts_it():
+def test_S2_a_round_break_holds_the_situation_open_and_the_next_round_restarts_the_gap():
+    """S2 reading: a fight waiting between rounds is not ended by the gap; the next round is the same fight."""
     f = Fight(setup(ANTON, DART, SHIELD), setup(ZAVULON, DART, SHIELD))
-    reach_between_rounds(f)  # last action at 7
-    assert next_deadline(f.state) == at(187)
-    f.do(RoundChoice(0, ANTON, True, (FIRE,)), 180)
-    assert next_deadline(f.state) == at(360)
-    events = f.tick(361)
+    reach_between_rounds(f)  # last combat action at 6
+    assert next_deadline(f.state) is None
+    assert f.tick(1000) == [] and not f.state.ended
+    f.do(RoundChoice(0, ANTON, True, (FIRE,)), 1000)
+    assert next_deadline(f.state) is None  # still waiting for Zavulon
+    f.do(RoundChoice(0, ZAVULON, True, (DART,)), 1100)
+    # The break is over: round 2 runs and the gap counts from its start.
+    assert f.duel.round == 2 and next_deadline(f.state) == at(1280)
+    events = f.tick(1281)
     assert types(events) == ["duel_ended", "situation_ended"]
-    assert f.duel.result == "situation_ended" and f.state.ended_at == at(360)
-    # The half-made choice is dropped: Anton's hand is what he held.
-    assert hand_ids(f, ANTON) == []
+    assert f.duel.result == "situation_ended" and f.state.ended_at == at(1280)
     assert events[-1].conditions == {"1": FIT, "2": FIT}
     replays(f)
 

@@ -28,6 +28,7 @@ from rules import (
     PARRIED,
     Answer,
     Attack,
+    ChangeCondition,
     ConfirmResult,
     EndDuel,
     EngineEvent,
@@ -79,9 +80,15 @@ def fights() -> tuple[list[EngineEvent], Words]:
     g = Fight(setup(ANTON, FIRE), setup(OLGA, WARD, HEAL))
     g.do(InstantAttack(ANTON, OLGA, g.uid(ANTON, FIRE.card_id), True, True), 1, draw=0)
     g.do(ConfirmResult(0, NOT_PARRIED), 2)
+    # The victim declines to parry (IA3); later a healer clears the wound (a record with a reason).
+    h = Fight(setup(ANTON, FIRE), setup(OLGA, WARD))
+    h.do(InstantAttack(ANTON, OLGA, h.uid(ANTON, FIRE.card_id), True, True, parry=False), 1)
+    h.do(ConfirmResult(0), 2)
+    h.do(ChangeCondition(OLGA, clear="heavily_wounded", reason="the healer's spell"), 3)
     state = f.state
     state.cards.update(g.state.cards)
-    return f.events + g.events, Words(state, {}, {})
+    state.cards.update(h.state.cards)
+    return f.events + g.events + h.events, Words(state, {}, {})
 
 
 def _card(words: Words, event: EngineEvent, uid: str | None, card_id: int | None) -> str:
