@@ -79,7 +79,9 @@ def fight_context(situation: Situation, alert: Alert | None = None) -> dict[str,
         "event": situation.event,
         "view": view,
         "version": situation.version,
-        "log_lines": describe(entries, state, names, related_undone(situation)),
+        # The full log page also links a repeated instant attack to an undone one
+        # outside these lines; the fight page keeps its fixed number of queries.
+        "log_lines": describe(entries, state, names),
         "alert": alert,
         "outcomes": list(OUTCOME_LABELS.items()),
         "act_url": reverse("duels:act", args=[situation.pk]),

@@ -313,6 +313,11 @@ SPECS: dict[str, Spec] = {
     ),
     "duels:log": Spec("staff", methods=GET_ONLY, get={"page": "2"}),
     "duels:export": Spec("staff", methods=GET_ONLY),
+    "duels:condition": Spec(
+        "staff",
+        strict=("change", "condition"),
+        posts=[lambda w: {"change": "add", "condition": "lightly_wounded", "reason": "a blow outside a step"}],
+    ),
     # Fights: players and spectators.
     "duels:player-live": Spec("owner", login=False, methods=GET_ONLY),
     "duels:player-focus": Spec(
