@@ -60,12 +60,29 @@ def related_undone(situation: Situation) -> QuerySet[LogEntry]:
 
 
 def undone_draw(situation: Situation, attacker: int, victim: int) -> int | None:
-    """The card the latest undone instant attack of ``attacker`` on ``victim`` in this situation drew blind."""
-    entries = (
-        related_undone(situation).filter(command__attacker=attacker, command__victim=victim).order_by("-at", "-seq")
-    )
-    for entry in entries:
-        card = _blind_draw(entry)
+    """The card the latest undone instant attack of ``attacker`` on ``victim`` in this situation drew blind.
+
+    One small query in the usual case (no undone instant attack of the pair in the event lately); the
+    rows such an attack was in are checked only when there is one.
+    """
+    gap = dt.timedelta(seconds=int(situation.opening.get("settings", {}).get("gap_s", 180)))
+    # The JSON fields are matched here, not in SQL: the query stays small and cheap to build.
+    undone = LogEntry.objects.filter(
+        situation__event_id=situation.event_id,
+        kind=LogEntry.Kind.COMMAND,
+        undone=True,
+        at__gte=situation.created_at - gap,
+    ).order_by("-at", "-seq")
+    candidates = [
+        entry
+        for entry in undone
+        if (entry.command or {}).get("type") == "instant_attack" and _pair(entry) == (attacker, victim)
+    ]
+    if not candidates:
+        return None
+    related = set(related_undone(situation).filter(pk__in=[e.pk for e in candidates]).values_list("pk", flat=True))
+    for entry in candidates:
+        card = _blind_draw(entry) if entry.pk in related or entry.situation_id == situation.pk else None
         if card is not None:
             return card
     return None

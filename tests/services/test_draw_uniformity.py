@@ -36,7 +36,7 @@ pytestmark = pytest.mark.django_db
 # chi-square critical value for p = 0.001 with 4 degrees of freedom (five cards):
 # a fair source fails this test once in a thousand runs.
 CHI2_999_DF4 = 18.467
-TRIALS = 6_000
+TRIALS = 4_000
 
 
 @pytest.fixture
@@ -96,5 +96,5 @@ def test_IA3_the_chi_square_check_rejects_a_biased_draw(five_card_victim, attack
     anton, zavulon, cards = five_card_victim
     fair = secrets.randbelow
     monkeypatch.setattr("secrets.randbelow", lambda n: min(fair(n + 1), n - 1))
-    counts = recorded_draws(anton, zavulon, attack_card, referee, TRIALS // 4)
+    counts = recorded_draws(anton, zavulon, attack_card, referee, TRIALS // 5)
     assert chi_square(counts, cards) > CHI2_999_DF4, counts
