@@ -53,16 +53,11 @@ def apply(
             join(new, command, now, events)
         case SetFocus():
             set_focus(new, command, now, events)
-        case ChangeCondition():
-            # Recorded by the referee, not a combat action (S2); it may end a hold (a duel).
-            held = is_held(new)
-            change_condition(new, command, now, events)
-            if held and not is_held(new):
-                combat_action(new, now)
         case _:
             _combat(new, command, now, draw, events)
             # S2/IA6: only attacks and answers are combat actions, not the
-            # referee's bookkeeping (a result, a round choice, ending a duel).
+            # referee's bookkeeping (a result, a round choice, ending a duel,
+            # a condition recorded outside a step).
             # A step or a round break holds the situation open; when the hold
             # ends the gap is counted from that moment.
             if isinstance(command, COMBAT_ACTIONS) or (is_held(state) and not is_held(new)):
@@ -86,5 +81,7 @@ def _combat(state: Situation, command: Command, now: datetime, draw: int | None,
             round_choice(state, command, now, events)
         case EndDuel():
             end_duel_command(state, command, now, events)
+        case ChangeCondition():
+            change_condition(state, command, now, events)
         case _:
             raise TypeError(f"not a command: {command!r}")
