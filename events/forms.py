@@ -11,7 +11,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from cards.models import ArsenalCard, Catalogue, PoolEntry, PreparedArsenalCard
+from events import tables
 from events.models import Character, Condition, Event, OtherKind, PowerLevel, Side, StaffRole
+from events.search import name_matches
 
 ANY = [("", _("any"))]
 
@@ -156,7 +158,7 @@ class CharacterFilterForm(forms.Form):
             return queryset
         data = self.cleaned_data
         if data["q"]:
-            queryset = queryset.filter(name__icontains=data["q"].strip())
+            queryset = queryset.filter(name_matches(data["q"]))
         for field in ("side", "kind", "status", "power_level"):
             if data[field]:
                 queryset = queryset.filter(**{field: data[field]})
@@ -191,21 +193,23 @@ class StaffForm(forms.Form):
 
 
 class ImportForm(forms.Form):
-    MAX_BYTES = 2 * 1024 * 1024
-    file = forms.FileField(label=_("CSV or XLSX file"))
+    """A table file for an import through the shared pipeline (events/tables.py)."""
+
+    file = forms.FileField(label=_("CSV, XLSX or JSON file"))
 
     def clean_file(self):
         upload = self.cleaned_data["file"]
-        name = upload.name.lower()
-        if not name.endswith((".csv", ".xlsx")):
-            raise forms.ValidationError(_("Upload a .csv or .xlsx file."))
-        if upload.size > self.MAX_BYTES:
-            raise forms.ValidationError(_("The file is too large (at most 2 MB)."))
+        if tables.format_of(upload.name) is None:
+            raise forms.ValidationError(_("Upload a .csv, .xlsx or .json file."))
+        if upload.size > tables.MAX_BYTES:
+            raise forms.ValidationError(
+                _("The file is too large (at most %(limit)d MB).") % {"limit": tables.MAX_BYTES // (1024 * 1024)}
+            )
         return upload
 
     @property
     def file_format(self) -> str:
-        return "xlsx" if self.cleaned_data["file"].name.lower().endswith(".xlsx") else "csv"
+        return tables.format_of(self.cleaned_data["file"].name) or "csv"
 
 
 # An event's fields in three groups: the settings page and the admin show them so.
@@ -225,6 +229,7 @@ RULE_SETTINGS = (
     "instant_attack_distance_m",
     "reactions_from_round",
     "focus_abilities",
+    "quick_reasons",
 )
 FIGHT_KINDS = ("duels_on", "battles_on", "mass_battles_on")
 
@@ -246,6 +251,7 @@ class EventForm(forms.ModelForm):
             "starts_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "ends_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "description": forms.Textarea(attrs={"rows": 3}),
+            "quick_reasons": forms.Textarea(attrs={"rows": 4}),
         }
         help_texts = {
             "registration_open": _("Players may apply with a character on the site."),

@@ -13,6 +13,7 @@ from .commands import (
     ConfirmResult,
     DeclareAggression,
     EndDuel,
+    EndSituation,
     InstantAttack,
     Join,
     RoundChoice,
@@ -24,7 +25,7 @@ from .errors import INPUT, RuleError, gettext_noop
 from .events import EngineEvent
 from .instant import instant_attack
 from .referee import change_condition
-from .rounds import end_duel_command, round_choice
+from .rounds import end_duel_command, end_situation_command, round_choice
 from .situation import check_current, is_held, join, set_focus
 from .state import Situation
 from .steps import answer, attack, confirm_result
@@ -83,5 +84,7 @@ def _combat(state: Situation, command: Command, now: datetime, draw: int | None,
             end_duel_command(state, command, now, events)
         case ChangeCondition():
             change_condition(state, command, now, events)
+        case EndSituation():
+            end_situation_command(state, command, now, events)
         case _:
             raise TypeError(f"not a command: {command!r}")

@@ -108,6 +108,13 @@ class ChangeCondition:
     reason: str = ""
 
 
+@dataclass(frozen=True)
+class EndSituation:
+    """The referee closes the whole situation now, e.g. because it grows into a battle (issue 11)."""
+
+    reason: str
+
+
 Command = (
     Join
     | InstantAttack
@@ -119,6 +126,7 @@ Command = (
     | SetFocus
     | EndDuel
     | ChangeCondition
+    | EndSituation
 )
 
 COMMAND_TYPES: dict[str, type[Command]] = {
@@ -132,6 +140,7 @@ COMMAND_TYPES: dict[str, type[Command]] = {
     "set_focus": SetFocus,
     "end_duel": EndDuel,
     "change_condition": ChangeCondition,
+    "end_situation": EndSituation,
 }
 _TYPE_NAMES: dict[type[Command], str] = {cls: name for name, cls in COMMAND_TYPES.items()}
 

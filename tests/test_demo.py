@@ -7,10 +7,11 @@ from io import StringIO
 import pytest
 from django.contrib.auth import authenticate
 from django.contrib.auth.models import User
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.test import RequestFactory
 
 import demo
+import demo.battle
 from cards.models import ArsenalCard, Card, CounterRule, PoolEntry, PreparedArsenal, PreparedArsenalCard
 from events.models import Character, Event, StaffRole
 from rules import cards as engine
@@ -113,7 +114,7 @@ def test_IA4_mage_shield_and_healing_soften_attacks(demo_event):
 
 def test_eight_characters_of_both_watches_and_the_inquisition(demo_event):
     characters = demo_event.characters.all()
-    assert characters.count() == 8
+    assert characters.count() == 8 + len(demo.battle.BATTLE_GROUP)
     sides = Counter(characters.values_list("side", flat=True))
     assert sides["light"] >= 2 and sides["dark"] >= 2 and sides["inquisition"] >= 1
     assert all(c.status == Character.Status.ACCEPTED for c in characters)
@@ -168,7 +169,7 @@ def test_reset_keeps_a_catalogue_that_another_event_uses(demo_event):
     )
     load("--reset")
     other.refresh_from_db()
-    assert other.catalogue.cards.count() == len(demo.catalogue.CARDS)
+    assert other.catalogue.cards.count() == len(demo.catalogue.CARDS) + len(demo.battle.BATTLE_CARDS)
     assert Event.objects.filter(name="Ночной Дозор: Сумрак").count() == 1
 
 
@@ -181,3 +182,72 @@ def test_loading_again_never_resets_an_existing_accounts_password():
     assert authenticate(LOGIN_REQUEST, username="organizer", password="a-real-secret-42") is not None
     assert not User.objects.get(username="referee").is_active
     assert authenticate(LOGIN_REQUEST, username="anton", password="sumrak-demo") is not None
+
+
+def test_R1_R4_the_battle_group_can_fight_a_battle_with_reactions_at_once(demo_event, django_user_model):
+    """Three Light against two Dark, holding ranged, area, interrupt, response and opportunity cards."""
+    from duels.services.battles import start_battle
+    from rules import battle as B
+
+    group = [demo_event.characters.get(name=data["name"]) for data in demo.battle.BATTLE_GROUP]
+    assert Counter(c.side for c in group) == {"light": 3, "dark": 2}
+    kinds = {(a.card.action_kind, a.card.trigger_text != "") for c in group for a in c.arsenal.select_related("card")}
+    assert {("interrupt", True), ("response", True), ("opportunity", True)} <= kinds
+    tags = {t for c in group for a in c.arsenal.select_related("card") for t in a.card.tag_list}
+    assert {"ranged", "area"} <= tags
+    referee = django_user_model.objects.get(username="referee")
+    situation = start_battle(demo_event, group, declarer=group[0], user=referee, nonce="demo-battle").situation
+    state = situation.state
+    assert B.from_dict(state).turn_of == group[0].pk and len(B.from_dict(state).combatants) == 5
+
+
+# --- demo logins on a network (issue 13: start.sh --lan) ------------------------------------
+
+
+def test_random_passwords_are_printed_once_and_the_public_one_does_not_work():
+    out = load("--random-passwords")
+    printed = dict(line.split() for line in out.splitlines() if line.startswith("    "))
+    assert set(printed) == set(demo.LOGINS)
+    assert len(set(printed.values())) == len(demo.LOGINS)  # one each, not one for all
+    for login, password in printed.items():
+        assert authenticate(LOGIN_REQUEST, username=login, password=password) is not None
+        assert authenticate(LOGIN_REQUEST, username=login, password=demo.DEMO_PASSWORD) is None
+    assert "sumrak-demo" not in out
+    assert "Demo logins" not in load("--random-passwords")  # loaded already: nothing new to print
+
+
+def test_secure_only_loads_nothing_and_replaces_a_left_over_public_password():
+    load()  # a local start left the public demo password
+    before = counts()
+    out = load("--secure-only")
+    assert counts() == before
+    printed = dict(line.split() for line in out.splitlines() if line.startswith("    "))
+    assert set(printed) == set(demo.LOGINS)
+    for login in demo.LOGINS:
+        assert authenticate(LOGIN_REQUEST, username=login, password=demo.DEMO_PASSWORD) is None
+        assert authenticate(LOGIN_REQUEST, username=login, password=printed[login]) is not None
+    assert load("--secure-only").strip() == ""  # nothing left on the public password
+    Event.objects.all().delete()
+    assert load("--secure-only").strip() == "" and not Event.objects.exists()
+
+
+def test_loading_the_demo_beside_a_real_event_asks_first(monkeypatch):
+    Event.objects.create(name="Real game", starts_on=dt.date(2030, 1, 1), ends_on=dt.date(2030, 1, 2))
+    monkeypatch.setattr("sys.stdin.isatty", lambda: False, raising=False)
+    with pytest.raises(CommandError, match="already has 1 other event"):
+        load()
+    assert not demo.is_loaded()
+    monkeypatch.setattr("sys.stdin", type("Tty", (), {"isatty": lambda self: True})())
+    monkeypatch.setattr("builtins.input", lambda question: "n")
+    with pytest.raises(CommandError, match="Not loading"):
+        load()
+    assert not demo.is_loaded()
+    monkeypatch.setattr("builtins.input", lambda question: "да")
+    load()
+    assert demo.is_loaded()
+
+
+def test_yes_loads_beside_a_real_event_without_asking():
+    Event.objects.create(name="Real game", starts_on=dt.date(2030, 1, 1), ends_on=dt.date(2030, 1, 2))
+    load("--yes")
+    assert demo.is_loaded() and Event.objects.count() == 2

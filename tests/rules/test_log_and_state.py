@@ -14,6 +14,7 @@ from rules import (
     ConfirmResult,
     DeclareAggression,
     EndDuel,
+    EndSituation,
     InstantAttack,
     Join,
     RoundChoice,
@@ -51,6 +52,7 @@ ALL_COMMANDS = [
     InstantAttack(ANTON, ZAVULON, "1:1:0", True, True, parry=False, focus_held=False),
     ChangeCondition(ANTON, add="helpless", reason="finishing blow"),
     ChangeCondition(ANTON, clear="paralysed", reason="the paralysis wore off"),
+    EndSituation("a third Other joins: a battle"),
 ]
 
 

@@ -89,6 +89,12 @@ def _cards_csv() -> SimpleUploadedFile:
     return SimpleUploadedFile("cards.csv", "name_ru,kind\nНовая,attack\n".encode(), "text/csv")
 
 
+def _arsenals_csv() -> SimpleUploadedFile:
+    # Boris is in no fight: his prepared arsenal gets past the D3 guard to the arsenal check.
+    body = b"character,list,card,copies\nBoris,Morning,Spark,1\nBoris,pool,Spark,2\n"
+    return SimpleUploadedFile("arsenals.csv", body, "text/csv")
+
+
 def _rules_json() -> SimpleUploadedFile:
     body = b'[{"defence_card": "Mage Shield", "attack_card": "", "attack_tag": "spark", "outcome": "softened"}]'
     return SimpleUploadedFile("rules.json", body, "application/json")
@@ -247,6 +253,8 @@ SPECS: dict[str, Spec] = {
         ],
     ),
     "cards:catalogue-export": Spec("organizer", get={"what": "rules", "file_format": "json"}),
+    "cards:arsenals-import": Spec("organizer", strict=("file",), posts=[lambda w: {"file": _arsenals_csv}]),
+    "cards:arsenals-export": Spec("organizer", get={"format": "xlsx"}),
     # Cards: the arsenal builder (Anton is in a running fight: arsenal changes are refused, D3).
     "cards:arsenal-builder": Spec("organizer"),
     "cards:arsenal-select": Spec(
@@ -304,21 +312,51 @@ SPECS: dict[str, Spec] = {
                 fighter=w.character.pk,
                 go_on="yes",
                 arsenal="new",
-                **{f"pool-{w.attack.pk}": 1},
+                **{f"card_{w.attack.pk}": 1},
             ),
             lambda w: _fight(w, action="round_choice", fighter=w.character.pk, go_on="yes", arsenal="prepared-1"),
             # Ids no database row can have, where the form takes them apart itself.
             lambda w: _fight(w, action="attack", fighter=w.character.pk, card=f"{w.character.pk}:{HUGE}:0"),
             lambda w: _fight(
-                w, action="round_choice", fighter=HUGE, go_on="yes", arsenal=f"prepared-{HUGE}", **{f"pool-{HUGE}": 1}
+                w, action="round_choice", fighter=HUGE, go_on="yes", arsenal=f"prepared-{HUGE}", **{f"card_{HUGE}": 1}
             ),
-            lambda w: _fight(w, action="round_choice", fighter=w.character.pk, go_on="yes", **{f"pool-{HUGE}": 1}),
+            lambda w: _fight(w, action="round_choice", fighter=w.character.pk, go_on="yes", **{f"card_{HUGE}": 1}),
         ],
     ),
     "duels:undo": Spec(
         "staff", strict=("version", "nonce"), methods=POST_ONLY, posts=[lambda w: _fight(w, reason="mistake")]
     ),
     "duels:log": Spec("staff", methods=GET_ONLY, get={"page": "2"}),
+    # Battles: the world's situations are duels, so these pages answer 404 for them (a battle
+    # has its own page); tests/web/test_battle_pages.py runs them on a real battle.
+    "duels:battle-start": Spec(
+        "staff",
+        strict=("nonce", "combatants", "declarer", "max_rounds"),
+        posts=[
+            lambda w: {
+                "nonce": nonce(),
+                "combatants": [w.character.pk, w.rival.pk],
+                "declarer": w.character.pk,
+                "max_rounds": "2",
+            }
+        ],
+    ),
+    "duels:battle": Spec("staff", methods=GET_ONLY),
+    "duels:battle-act": Spec(
+        "staff", methods=POST_ONLY, posts=[lambda w: _fight(w, action="next_turn"), lambda w: _fight(w, action="end")]
+    ),
+    "duels:battle-arsenal": Spec(
+        "staff", methods=POST_ONLY, strict=("prepared",), posts=[lambda w: {**_fight(w), "prepared": w.prepared.pk}]
+    ),
+    "duels:battle-grow": Spec(
+        "staff",
+        strict=("version", "nonce", "character", "declarer"),
+        posts=[lambda w: {**_fight(w), "character": w.prepared.character_id, "declarer": "third", "side": "dark"}],
+    ),
+    "duels:battle-undo": Spec("staff", methods=POST_ONLY, posts=[lambda w: _fight(w, reason="mistake")]),
+    "duels:battle-join": Spec(
+        "staff", methods=POST_ONLY, posts=[lambda w: {**_fight(w), "character": w.character.pk, "side": "light"}]
+    ),
     "duels:export": Spec("staff", methods=GET_ONLY),
     "duels:condition": Spec(
         "staff",
@@ -326,6 +364,28 @@ SPECS: dict[str, Spec] = {
         posts=[lambda w: {"change": "add", "condition": "lightly_wounded", "reason": "a blow outside a step"}],
     ),
     "duels:event-export": Spec("organizer", methods=GET_ONLY),
+    # The balance lab and the post-game report.
+    "lab:home": Spec(
+        "organizer",
+        strict=("source", "duels", "policy", "instant_percent", "focus_percent", "timeout_percent", "max_rounds"),
+        posts=[
+            lambda w: {
+                "label": "Run",
+                "source": "current",
+                "duels": "100",
+                "policy": "greedy",
+                "instant_percent": "20",
+                "focus_percent": "50",
+                "timeout_percent": "5",
+                "max_rounds": "3",
+                "seed": "1",
+            }
+        ],
+    ),
+    "lab:compare": Spec("organizer", methods=GET_ONLY, get={"a": lambda w: w.lab_run.pk, "b": lambda w: w.lab_run.pk}),
+    "lab:run": Spec("organizer", methods=GET_ONLY),
+    "lab:cancel": Spec("organizer", methods=POST_ONLY),
+    "lab:postgame": Spec("staff", methods=GET_ONLY, get={"download": "kinds", "format": "csv"}),
     "duels:event-import": Spec("signed_in", strict=("file",), posts=[lambda w: {"file": _event_file(w)}]),
     # Fights: players and spectators.
     "duels:player-live": Spec("owner", login=False, methods=GET_ONLY),
@@ -349,4 +409,8 @@ SPECS: dict[str, Spec] = {
         posts=[lambda w: {"card": "", "version": _version(w), "nonce": nonce()}],
     ),
     "duels:watch": Spec("public", login=False, methods=GET_ONLY),
+    "duels:event-fights": Spec("public", login=False, methods=GET_ONLY),
+    "duels:big-screen": Spec("public", login=False, methods=GET_ONLY),
+    "duels:history": Spec("staff", methods=GET_ONLY, get={"page": "2"}),
+    "duels:character-history": Spec("staff", methods=GET_ONLY, get={"page": "2"}),
 }
