@@ -42,6 +42,11 @@ class Performed:
     repeated: bool = False
 
 
+def _stored(events: list[Any]) -> list[dict[str, Any]]:
+    """The log's JSON form: typed engine events by ``to_dict``; a kind still emitting dicts, as they are."""
+    return [e.to_dict() if isinstance(e, EngineEvent) else dict(e) for e in events]
+
+
 def check_nonce(nonce: str) -> str:
     nonce = (nonce or "").strip()
     if len(nonce) > NONCE_MAX:
@@ -100,7 +105,7 @@ class Transition:
             return False
         self.state = new
         self.events.extend(events)
-        self._entry(kind=LogEntry.Kind.EXPIRE, command=None, events=[e.to_dict() for e in events])
+        self._entry(kind=LogEntry.Kind.EXPIRE, command=None, events=_stored(events))
         return True
 
     def command(self, command: Any, *, actor: AbstractBaseUser | None, nonce: str = "") -> list[EngineEvent]:
@@ -116,7 +121,7 @@ class Transition:
             draw=draw,
             nonce=nonce,
             reason=self.kind.reason_of(command),
-            events=[e.to_dict() for e in events],
+            events=_stored(events),
         )
         return events
 
