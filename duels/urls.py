@@ -1,6 +1,6 @@
 from django.urls import path
 
-from duels import views_archive, views_battle, views_fight, views_live, views_public, views_referee
+from duels import views_archive, views_battle, views_conditions, views_fight, views_live, views_public, views_referee
 
 app_name = "duels"
 
@@ -13,6 +13,7 @@ urlpatterns = [
     path("fights/<int:situation_id>/undo/", views_fight.undo, name="undo"),
     path("fights/<int:situation_id>/log/", views_fight.log_page, name="log"),
     path("fights/<int:situation_id>/export.json", views_fight.export, name="export"),
+    path("characters/<int:character_id>/condition/", views_conditions.character_condition, name="condition"),
     # Battles (issue 11): the same situation core, their own tablet page
     path("events/<int:event_id>/battles/start/", views_battle.battle_start, name="battle-start"),
     path("battles/<int:situation_id>/", views_battle.battle_page, name="battle"),

@@ -5,6 +5,7 @@ Battles build on it (battle_kind.py); the registry of kinds is kinds.py.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -14,6 +15,7 @@ from django.db.models import QuerySet
 
 import rules as engine
 from duels.models import LogEntry, Situation
+from duels.services.draws import undone_draw
 
 
 @dataclass(frozen=True)
@@ -41,17 +43,29 @@ class DuelKind:
         return engine.from_dict(data)
 
     # --- transitions -----------------------------------------------------------------------------
-    def apply(self, state: Any, command: Any, now: datetime, draw: int | None) -> tuple[Any, list[dict[str, Any]]]:
+    def apply(self, state: Any, command: Any, now: datetime, draw: int | None) -> tuple[Any, list[engine.EngineEvent]]:
         return engine.apply(state, command, now, draw)
 
-    def expire(self, state: Any, now: datetime) -> tuple[Any, list[dict[str, Any]]]:
+    def expire(self, state: Any, now: datetime) -> tuple[Any, list[engine.EngineEvent]]:
         return engine.expire(state, now)
 
-    def draw_for(self, state: Any, command: Any) -> int | None:
-        """IA3: the blind draw is chosen here, with ``secrets``, and logged for replay."""
-        if isinstance(command, engine.InstantAttack):
-            return engine.draw_for(state, command)
-        return None
+    def draw_for(self, state: Any, command: Any, situation: Situation | None = None) -> int | None:
+        """IA3: the blind draw, chosen here with ``secrets`` (the engine holds no chance) and logged for replay.
+
+        An instant attack repeated after an undo reuses the undone draw's card
+        while the victim still holds it (duels/services/draws.py).
+        """
+        if not isinstance(command, engine.InstantAttack):
+            return None
+        size = engine.draw_size_for(state, command)
+        if not size:
+            return None
+        if situation is not None:
+            card_id = undone_draw(situation, command.attacker, command.victim)
+            hand = [state.cards[uid].card_id for uid in state.fighters[command.victim].hand]
+            if card_id is not None and card_id in hand:
+                return hand.index(card_id)
+        return secrets.randbelow(size)
 
     def next_deadline(self, state: Any) -> datetime | None:
         return engine.next_deadline(state)

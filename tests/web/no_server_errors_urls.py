@@ -379,6 +379,11 @@ SPECS: dict[str, Spec] = {
         "staff", methods=POST_ONLY, posts=[lambda w: {**_fight(w), "character": w.character.pk, "side": "light"}]
     ),
     "duels:export": Spec("staff", methods=GET_ONLY),
+    "duels:condition": Spec(
+        "staff",
+        strict=("change", "condition"),
+        posts=[lambda w: {"change": "add", "condition": "lightly_wounded", "reason": "a blow outside a step"}],
+    ),
     "duels:event-export": Spec("organizer", methods=GET_ONLY),
     # The balance lab and the post-game report.
     "lab:home": Spec(
