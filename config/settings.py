@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "events",
     "cards",
     "duels",
+    "lab",
 ]
 
 MIDDLEWARE = [

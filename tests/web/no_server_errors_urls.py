@@ -329,6 +329,28 @@ SPECS: dict[str, Spec] = {
     "duels:log": Spec("staff", methods=GET_ONLY, get={"page": "2"}),
     "duels:export": Spec("staff", methods=GET_ONLY),
     "duels:event-export": Spec("organizer", methods=GET_ONLY),
+    # The balance lab and the post-game report.
+    "lab:home": Spec(
+        "organizer",
+        strict=("source", "duels", "policy", "instant_percent", "focus_percent", "timeout_percent", "max_rounds"),
+        posts=[
+            lambda w: {
+                "label": "Run",
+                "source": "current",
+                "duels": "100",
+                "policy": "greedy",
+                "instant_percent": "20",
+                "focus_percent": "50",
+                "timeout_percent": "5",
+                "max_rounds": "3",
+                "seed": "1",
+            }
+        ],
+    ),
+    "lab:compare": Spec("organizer", methods=GET_ONLY, get={"a": lambda w: w.lab_run.pk, "b": lambda w: w.lab_run.pk}),
+    "lab:run": Spec("organizer", methods=GET_ONLY),
+    "lab:cancel": Spec("organizer", methods=POST_ONLY),
+    "lab:postgame": Spec("staff", methods=GET_ONLY, get={"download": "kinds", "format": "csv"}),
     "duels:event-import": Spec("signed_in", strict=("file",), posts=[lambda w: {"file": _event_file(w)}]),
     # Fights: players and spectators.
     "duels:player-live": Spec("owner", login=False, methods=GET_ONLY),
