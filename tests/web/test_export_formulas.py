@@ -103,3 +103,22 @@ def test_one_helper_neutralizes_and_the_import_takes_it_back(value):
         read = tables.read_table(content, "csv", columns=("name",))
         # The import strips spaces around a cell; the text itself comes back without the apostrophe.
         assert read.rows == [[str(value).strip()]]
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+@pytest.mark.parametrize("table", ["characters"])  # the fight has no resolved step: only this table has rows
+def test_the_post_game_report_tables_are_neutralized_too(as_user, referee, hostile_event, table, fmt):
+    """The report's downloads (lab/presenters.py) go through the same helper: a fight between hostile names."""
+    from duels import services
+    from tests.services.kit import arm, nonce
+
+    attacker, defender = Character.objects.filter(event=hostile_event).order_by("pk")[:2]
+    attack = Card.objects.get(catalogue=hostile_event.catalogue, name_ru=HOSTILE[0])
+    arm(attacker, attack)
+    services.declare_aggression(hostile_event, attacker, defender, attack.pk, user=referee, nonce=nonce())
+    url = reverse("lab:postgame", args=[hostile_event.pk])
+    response = as_user(referee).get(url, {"download": table, "format": fmt})
+    assert response.status_code == 200
+    cells = [c for c in _cells(response.content, fmt) if isinstance(c, str)]
+    assert not [c for c in cells if c.startswith(tables.FORMULA_STARTS)]
+    assert any(c.startswith("'") and c[1:].startswith(tables.FORMULA_STARTS) for c in cells), cells
