@@ -328,6 +328,8 @@ SPECS: dict[str, Spec] = {
     ),
     "duels:log": Spec("staff", methods=GET_ONLY, get={"page": "2"}),
     "duels:export": Spec("staff", methods=GET_ONLY),
+    "duels:log-export-csv": Spec("staff", methods=GET_ONLY),
+    "duels:log-export-xlsx": Spec("staff", methods=GET_ONLY),
     "duels:event-export": Spec("organizer", methods=GET_ONLY),
     # The balance lab and the post-game report.
     "lab:home": Spec(
