@@ -17,10 +17,10 @@ def bars(values: Sequence[tuple[str, float]], *, title: str, height: int = 180, 
     """A vertical bar chart: one bar per (label, value)."""
     if not values:
         return mark_safe("")
-    width = max(320, 36 * len(values) + 40)
+    width = max(640, 48 * len(values) + 40)
     top = max(v for _label, v in values) or 1
     inner = height - 50
-    bar = (width - 40) / len(values)
+    bar = min(64.0, (width - 40) / len(values))
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" role="img" viewBox="0 0 {width} {height}" '
         f'width="100%" aria-label="{escape(title)}"><title>{escape(title)}</title>'
@@ -60,7 +60,7 @@ def heat_map(labels: Sequence[str], share: dict[tuple[str, str], float | None], 
     """
     if not labels:
         return mark_safe("")
-    cell, left, head = 64, 170, 120
+    cell, left, head = 64, 250, 170
     size = len(labels)
     width, height = left + cell * size + 10, head + cell * size + 10
     parts = [
@@ -71,13 +71,13 @@ def heat_map(labels: Sequence[str], share: dict[tuple[str, str], float | None], 
         x = left + j * cell + cell / 2
         parts.append(
             f'<text transform="translate({x:.0f},{head - 6}) rotate(-45)" class="chart-label">'
-            f"{escape(label[:28])}</text>"
+            f"{escape(_short(label))}</text>"
         )
     for i, row in enumerate(labels):
         y = head + i * cell
         parts.append(
             f'<text x="{left - 6}" y="{y + cell / 2 + 4:.0f}" text-anchor="end" class="chart-label">'
-            f"{escape(row[:28])}</text>"
+            f"{escape(_short(row))}</text>"
         )
         for j, column in enumerate(labels):
             value = share.get((row, column))
@@ -91,3 +91,7 @@ def heat_map(labels: Sequence[str], share: dict[tuple[str, str], float | None], 
             )
     parts.append("</svg>")
     return mark_safe("".join(parts))  # every text inside was escaped above
+
+
+def _short(label: str, limit: int = 30) -> str:
+    return label if len(label) <= limit else label[: limit - 1] + "…"
