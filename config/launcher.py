@@ -332,13 +332,18 @@ def setup(options: Options, env: dict[str, str]) -> bool:
     say("Applying database migrations")
     _manage(env, "migrate", "--noinput", "-v0")
     public_demo = False
-    if options.lan:
-        # Never the public demo password on a network: --demo gives random ones, and demo
-        # accounts left with the public one from a local start get random ones too.
-        _manage(env, "load_demo", "--random-passwords", *([] if options.demo else ["--secure-only"]))
-    elif options.demo is not False:
-        _manage(env, "load_demo")
-        public_demo = True
+    try:
+        if options.lan:
+            # Never the public demo password on a network: --demo gives random ones, and demo
+            # accounts left with the public one from a local start get random ones too.
+            _manage(env, "load_demo", "--random-passwords", *([] if options.demo else ["--secure-only"]))
+        elif options.demo is not False:
+            _manage(env, "load_demo")
+            public_demo = True
+    except LaunchError:
+        # Declined beside a real event (or no terminal to ask on): the game starts without it.
+        say("Starting without the demo game.")
+        public_demo = False
     if options.lan:
         say("Collecting static files for whitenoise")
         _manage(env, "collectstatic", "--noinput", "-v0")
