@@ -384,6 +384,8 @@ SPECS: dict[str, Spec] = {
         strict=("change", "condition"),
         posts=[lambda w: {"change": "add", "condition": "lightly_wounded", "reason": "a blow outside a step"}],
     ),
+    "duels:log-export-csv": Spec("staff", methods=GET_ONLY),
+    "duels:log-export-xlsx": Spec("staff", methods=GET_ONLY),
     "duels:event-export": Spec("organizer", methods=GET_ONLY),
     # The balance lab and the post-game report.
     "lab:home": Spec(
