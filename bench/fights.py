@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import rules as engine
+from duels.services.store import stored_events
 
 STEP = dt.timedelta(milliseconds=5)
 
@@ -97,7 +98,7 @@ def extend(situation: Any, entries: int, *, actor: Any = None, start: dt.datetim
                 actor=actor,
                 at=when,
                 reason=kind.reason_of(command),
-                events=events,
+                events=stored_events(events),
             )
         )
         seq += 1

@@ -54,7 +54,7 @@ class Performed:
     recent: list[LogEntry] | None = None
 
 
-def _stored(events: list[Any]) -> list[dict[str, Any]]:
+def stored_events(events: list[Any]) -> list[dict[str, Any]]:
     """The log's JSON form: typed engine events by ``to_dict``; a kind still emitting dicts, as they are."""
     return [e.to_dict() if isinstance(e, EngineEvent) else dict(e) for e in events]
 
@@ -127,7 +127,7 @@ class Transition:
             return False
         self.state = new
         self.events.extend(events)
-        self._entry(kind=LogEntry.Kind.EXPIRE, command=None, events=_stored(events))
+        self._entry(kind=LogEntry.Kind.EXPIRE, command=None, events=stored_events(events))
         return True
 
     def command(self, command: Any, *, actor: User | None, nonce: str = "") -> list[EngineEvent]:
@@ -143,7 +143,7 @@ class Transition:
             draw=draw,
             nonce=nonce,
             reason=self.kind.reason_of(command),
-            events=_stored(events),
+            events=stored_events(events),
         )
         return events
 
