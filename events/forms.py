@@ -194,7 +194,7 @@ class ImportForm(forms.Form):
 # An event's fields in three groups: the settings page and the admin show them so.
 EVENT_DETAILS = ("name", "starts_on", "ends_on", "place", "description", "catalogue", "registration_open")
 RULE_SETTINGS = ("answer_window_s", "situation_gap_s", "instant_attack_distance_m", "reactions_from_round")
-FIGHT_KINDS = ("duels_on", "battles_on", "mass_battles_on")
+FIGHT_KINDS = ("duels_on", "battles_on", "mass_battles_on", "magic_keepable_decks")
 
 
 class EventForm(forms.ModelForm):

@@ -3,6 +3,7 @@
 import secrets
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
@@ -18,6 +19,24 @@ class Condition(models.TextChoices):
     SUBDUED = "subdued", _("subdued")
     HELPLESS = "helpless", _("helpless")
     DEAD = "dead", _("dead")
+
+
+MAGIC_DECKS = (2, 4, 5, 6)  # M1: the numbers on the backs of the magic decks
+
+
+def parse_magic_decks(value: str) -> tuple[int, ...]:
+    """ "2, 5" -> (2, 5); raises ValueError for anything that is not a list of magic decks."""
+    decks = sorted({int(part) for part in value.replace(";", ",").split(",") if part.strip()})
+    if any(deck not in MAGIC_DECKS for deck in decks):
+        raise ValueError(value)
+    return tuple(decks)
+
+
+def validate_magic_decks(value: str) -> None:
+    try:
+        parse_magic_decks(value)
+    except ValueError:
+        raise ValidationError(_("List deck numbers among 2, 4, 5 and 6, separated by commas.")) from None
 
 
 class Event(models.Model):
@@ -51,6 +70,15 @@ class Event(models.Model):
     duels_on = models.BooleanField(_("duels"), default=True)
     battles_on = models.BooleanField(_("battles"), default=True)
     mass_battles_on = models.BooleanField(_("mass battles"), default=False)
+    # M5 reading: the decks whose "use when you see fit" cards may be kept.
+    magic_keepable_decks = models.CharField(
+        _("decks with cards to keep (mass battles)"),
+        max_length=20,
+        blank=True,
+        default="2,5",
+        validators=[validate_magic_decks],
+        help_text=_("M5: deck numbers, comma-separated (2, 4, 5, 6); the rules say 2,5."),
+    )
 
     class Meta:
         verbose_name = _("event")
@@ -62,6 +90,14 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def keepable_decks(self) -> tuple[int, ...]:
+        """M5: the decks whose "use when you see fit" cards may be kept (validated on save)."""
+        try:
+            return parse_magic_decks(self.magic_keepable_decks)
+        except ValueError:
+            return ()
 
     @property
     def takes_applications(self) -> bool:

@@ -50,17 +50,29 @@ class DuelKind:
     def expire(self, state: Any, now: datetime) -> tuple[Any, list[dict[str, Any]]]:
         return engine.expire(state, now)
 
-    def draw_for(self, state: Any, command: Any) -> int | None:
-        """IA3: the blind draw is chosen here, with ``secrets``, and logged for replay."""
+    def chance(self, state: Any, command: Any) -> tuple[Any, int | None]:
+        """The chance a command needs, chosen here with ``secrets`` and logged for replay.
+
+        Every kind answers with the command as it is to be logged and applied
+        (a mass battle puts its dice and deck order inside it) and the ``draw``
+        column's value (the duel's blind draw, IA3).
+        """
         if isinstance(command, engine.InstantAttack):
-            return engine.draw_for(state, command)
-        return None
+            return command, engine.draw_for(state, command)
+        return command, None
 
     def next_deadline(self, state: Any) -> datetime | None:
         return engine.next_deadline(state)
 
     def is_ended(self, state: Any) -> bool:
         return bool(state.ended)
+
+    def is_empty(self, state: Any) -> bool:
+        """Nobody is in it any more (an undo took the start back): the row is closed."""
+        return not self.participants(state)
+
+    def after_save(self, situation: Situation, before: Any, after: Any) -> None:
+        """Rows outside the situation that follow its state, besides the characters' write-back."""
 
     def ended_at(self, state: Any) -> datetime | None:
         return state.ended_at
@@ -147,8 +159,15 @@ class DuelKind:
         return next((uid for uid in fighter.hand if state.cards[uid].card_id == card_id), None)
 
 
-KINDS: dict[str, DuelKind] = {Situation.Kind.DUEL: DuelKind()}
+def _kinds() -> dict[str, Any]:
+    # Each kind implements DuelKind's interface; the mass battle's lives in its own module.
+    from duels.services.kind_mass import MassBattleKind
+
+    return {Situation.Kind.DUEL: DuelKind(), Situation.Kind.MASS_BATTLE: MassBattleKind()}
 
 
-def kind_of(situation: Situation) -> DuelKind:
+KINDS: dict[str, Any] = _kinds()
+
+
+def kind_of(situation: Situation) -> Any:
     return KINDS[situation.kind]

@@ -77,7 +77,7 @@ class Transition:
 
     def __init__(self, situation: Situation, now: dt.datetime) -> None:
         self.situation = situation
-        self.kind: DuelKind = kind_of(situation)
+        self.kind: Any = kind_of(situation)
         self.now = now
         self.before = self.kind.from_dict(situation.state)
         self.state = self.before
@@ -104,7 +104,7 @@ class Transition:
 
     def command(self, command: Any, *, actor: AbstractBaseUser | None, nonce: str = "") -> list[dict[str, Any]]:
         """Run one engine command; a RuleError propagates and nothing of it is kept."""
-        draw = self.kind.draw_for(self.state, command)
+        command, draw = self.kind.chance(self.state, command)
         new, events = self.kind.apply(self.state, command, self.now, draw)
         self.state = new
         self.events.extend(events)
@@ -150,7 +150,7 @@ def store_state(situation: Situation, kind: DuelKind, before: Any, after: Any, n
     if kind.is_ended(after):
         situation.ended = True
         situation.ended_at = kind.ended_at(after) or now
-    elif not participants:
+    elif kind.is_empty(after):
         # Everything undone: an empty situation holds nobody and never ends by
         # itself, so close the row (the state stays the replay of the log).
         situation.ended = True
@@ -158,6 +158,7 @@ def store_state(situation: Situation, kind: DuelKind, before: Any, after: Any, n
     situation.save(update_fields=["state", "version", "next_deadline", "ended", "ended_at", "updated_at"])
     situation.participants.set(participants)
     write_back(situation, kind, before, after)
+    kind.after_save(situation, before, after)
     if situation.next_deadline is not None and situation.next_deadline != old_deadline:
         schedule_expiry(situation.pk, situation.next_deadline)
 
