@@ -1,6 +1,6 @@
 from django.urls import path
 
-from cards import views, views_arsenal, views_matrix, views_player, views_transfer
+from cards import views, views_arsenal, views_mass, views_matrix, views_player, views_transfer
 
 app_name = "cards"
 
@@ -13,6 +13,8 @@ urlpatterns = [
     path("events/<int:event_id>/catalogue/counter-rules/", views_matrix.counter_matrix, name="counter-matrix"),
     path("events/<int:event_id>/catalogue/import/", views_transfer.catalogue_import, name="catalogue-import"),
     path("events/<int:event_id>/catalogue/export/", views_transfer.catalogue_export, name="catalogue-export"),
+    path("events/<int:event_id>/mass-battles/data/", views_mass.mass_data, name="mass-data"),
+    path("events/<int:event_id>/mass-battles/data/export/", views_mass.mass_export, name="mass-export"),
     path("organize/characters/<int:character_id>/arsenal/", views_arsenal.arsenal_builder, name="arsenal-builder"),
     path("organize/characters/<int:character_id>/arsenal/select/", views_arsenal.arsenal_select, name="arsenal-select"),
     path("organize/characters/<int:character_id>/arsenal/pool/", views_arsenal.pool_add, name="pool-add"),

@@ -1,0 +1,67 @@
+"""Organizers' mass-battle data: magic cards, armlist and warriors in and out as files (M1, M3, M5)."""
+
+import json
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from cards.models_mass import Army, MagicCard, Warrior, WarriorType
+
+pytestmark = pytest.mark.django_db
+
+CARDS_CSV = (
+    "name_ru,name_en,deck,magic_type,text,negative,keepable,copies\n"
+    "Огненный дождь,Fire Rain,2,огонь,Burns one unit,yes,no,2\n"
+    "Попутный ветер,Fair Wind,5,Wind,Move again,no,yes,1\n"
+)
+
+
+def upload(client, event, what, text, name="data.csv"):
+    file = SimpleUploadedFile(name, text.encode(), content_type="text/csv")
+    return client.post(reverse("cards:mass-data", args=[event.pk]), {"what": what, "file": file})
+
+
+def test_M1_M2_magic_cards_import_by_label_in_any_language_and_export_back(as_user, organizer, event):
+    client = as_user(organizer)
+    assert upload(client, event, "magic_cards", CARDS_CSV).status_code == 302
+    rain = MagicCard.objects.get(name_ru="Огненный дождь")
+    assert (rain.deck, rain.magic_type, rain.negative, rain.keepable, rain.copies) == (2, "fire", True, False, 2)
+    again = upload(client, event, "magic_cards", CARDS_CSV)  # updates, no duplicates
+    assert again.status_code == 302 and MagicCard.objects.count() == 2
+    exported = client.get(reverse("cards:mass-export", args=[event.pk]), {"what": "magic_cards", "file_format": "json"})
+    rows = json.loads(exported.content)
+    assert {r["name_ru"]: r["deck"] for r in rows} == {"Огненный дождь": "2", "Попутный ветер": "5"}
+
+
+def test_M5_a_keepable_card_in_deck_4_is_refused_and_nothing_is_imported(as_user, organizer, event):
+    bad = CARDS_CSV + "Ливень,Downpour,4,water,,yes,yes,1\n"
+    response = upload(as_user(organizer), event, "magic_cards", bad)
+    assert response.status_code == 400 and MagicCard.objects.count() == 0
+    assert "not deck 4" in response.content.decode()
+
+
+def test_M3_armlist_and_warriors_import_with_protections_and_new_armies(as_user, organizer, event, character):
+    client = as_user(organizer)
+    types = "name_ru,name_en,protections,description\nСаламандра,Salamander,\"огонь, Water\",Fire lizard\n"
+    assert upload(client, event, "warrior_types", types).status_code == 302
+    assert WarriorType.objects.get().protections == "fire,water"
+    warriors = f"army,name,warrior_type,character,state\nRed,7,Саламандра,{character.name},hospital\nRed,8,Саламандра,,\n"
+    assert upload(client, event, "warriors", warriors).status_code == 302
+    army = Army.objects.get(event=event, name="Red")
+    assert {(w.name, w.state, w.character_id) for w in army.warriors.all()} == {
+        ("7", "hospital", character.pk),
+        ("8", "field", None),
+    }
+    bad = "army,name,warrior_type,character,state\nBlue,1,Nobody,,\n"
+    response = upload(client, event, "warriors", bad)
+    assert response.status_code == 400 and not Army.objects.filter(name="Blue").exists()
+    assert Warrior.objects.count() == 2
+    page = client.get(reverse("cards:mass-data", args=[event.pk]))
+    assert "Salamander" in page.content.decode() or "Саламандра" in page.content.decode()
+
+
+def test_only_organizers_reach_the_mass_data(as_user, referee, player, event):
+    for user in (referee, player, None):
+        response = as_user(user).get(reverse("cards:mass-data", args=[event.pk]))
+        assert response.status_code in (302, 404)
