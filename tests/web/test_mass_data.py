@@ -43,10 +43,12 @@ def test_M5_a_keepable_card_in_deck_4_is_refused_and_nothing_is_imported(as_user
 
 def test_M3_armlist_and_warriors_import_with_protections_and_new_armies(as_user, organizer, event, character):
     client = as_user(organizer)
-    types = "name_ru,name_en,protections,description\nСаламандра,Salamander,\"огонь, Water\",Fire lizard\n"
+    types = 'name_ru,name_en,protections,description\nСаламандра,Salamander,"огонь, Water",Fire lizard\n'
     assert upload(client, event, "warrior_types", types).status_code == 302
     assert WarriorType.objects.get().protections == "fire,water"
-    warriors = f"army,name,warrior_type,character,state\nRed,7,Саламандра,{character.name},hospital\nRed,8,Саламандра,,\n"
+    warriors = (
+        f"army,name,warrior_type,character,state\nRed,7,Саламандра,{character.name},hospital\nRed,8,Саламандра,,\n"
+    )
     assert upload(client, event, "warriors", warriors).status_code == 302
     army = Army.objects.get(event=event, name="Red")
     assert {(w.name, w.state, w.character_id) for w in army.warriors.all()} == {
