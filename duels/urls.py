@@ -1,6 +1,6 @@
 from django.urls import path
 
-from duels import views_fight, views_live, views_referee
+from duels import views_fight, views_live, views_mass, views_mass_live, views_referee
 
 app_name = "duels"
 
@@ -13,6 +13,13 @@ urlpatterns = [
     path("fights/<int:situation_id>/undo/", views_fight.undo, name="undo"),
     path("fights/<int:situation_id>/log/", views_fight.log_page, name="log"),
     path("fights/<int:situation_id>/export.json", views_fight.export, name="export"),
+    # Mass battles (M1-M8): the referee's tablet, a commander's phone, spectators
+    path("events/<int:event_id>/mass-battles/", views_mass.start, name="mass-start"),
+    path("mass/<int:situation_id>/", views_mass.battle, name="mass"),
+    path("mass/<int:situation_id>/act/", views_mass.act, name="mass-act"),
+    path("mass/<int:situation_id>/undo/", views_mass.undo, name="mass-undo"),
+    path("mass/<int:situation_id>/side/<str:side>/", views_mass_live.commander, name="mass-commander"),
+    path("mass/<int:situation_id>/watch/", views_mass_live.watch, name="mass-watch"),
     # Players: their own fight, by account or by the secret link
     path("characters/<int:character_id>/live/", views_live.player_live, name="player-live"),
     path("characters/<int:character_id>/focus/", views_live.player_focus, name="player-focus"),

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
@@ -96,6 +96,8 @@ def _render(request: HttpRequest, situation: Situation, alert: Alert | None = No
 @require_GET
 def situation_page(request: HttpRequest, situation_id: int) -> HttpResponse:
     situation = services.refresh(situation_for_staff(request.user, situation_id))
+    if situation.kind == Situation.Kind.MASS_BATTLE:
+        return redirect("duels:mass", situation.pk)  # its own tablet page
     if request.htmx:
         unchanged = not_modified(request, situation_etag(situation, REFEREE_VIEW, "fight"))
         if unchanged is not None:
@@ -138,6 +140,8 @@ def _submit(
 @require_POST
 def act(request: HttpRequest, situation_id: int) -> HttpResponse:
     situation = situation_for_staff(request.user, situation_id)
+    if situation.kind == Situation.Kind.MASS_BATTLE:
+        raise Http404  # a mass battle takes its commands at duels:mass-act
     form_class = ACTION_FORMS.get(request.POST.get("action", ""))
     if form_class is None:
         return _refused(request, situation, Alert("danger", gettext("Unknown action.")), 400)
@@ -156,6 +160,8 @@ def act(request: HttpRequest, situation_id: int) -> HttpResponse:
 @require_POST
 def undo(request: HttpRequest, situation_id: int) -> HttpResponse:
     situation = situation_for_staff(request.user, situation_id)
+    if situation.kind == Situation.Kind.MASS_BATTLE:
+        raise Http404
     return _submit(
         request,
         situation,
@@ -170,6 +176,8 @@ def undo(request: HttpRequest, situation_id: int) -> HttpResponse:
 @require_GET
 def log_page(request: HttpRequest, situation_id: int) -> HttpResponse:
     situation = services.refresh(situation_for_staff(request.user, situation_id))
+    if situation.kind == Situation.Kind.MASS_BATTLE:
+        return redirect("duels:mass", situation.pk)  # its log is on its own page and in the export
     state = services.state_of(situation)
     page = Paginator(situation.log.select_related("actor").order_by("-seq"), LOG_PAGE).get_page(request.GET.get("page"))
     names = card_names(card_ids(state))

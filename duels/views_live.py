@@ -160,6 +160,8 @@ def player_focus_token(request: HttpRequest, token: str) -> HttpResponse:
 @require_GET
 def watch(request: HttpRequest, situation_id: int) -> HttpResponse:
     situation = services.refresh(public_situation(situation_id))
+    if situation.kind == Situation.Kind.MASS_BATTLE:
+        return redirect("duels:mass-watch", situation.pk)
     etag = situation_etag(situation, SPECTATOR_VIEW, "watch")
     if request.htmx and (unchanged := not_modified(request, etag)) is not None:
         return unchanged

@@ -25,7 +25,10 @@ REFEREE_VIEW = Viewer(REFEREE)
 def _running(event: Event) -> list[tuple[Situation, Any]]:
     """Unfinished situations, each refreshed first so an overdue one drops out (S2)."""
     rows = []
-    for situation in Situation.objects.filter(event=event, ended=False).order_by("-pk"):
+    # Mass battles have their own list (duels:mass-start): the duel presenter cannot show them.
+    for situation in (
+        Situation.objects.filter(event=event, ended=False).exclude(kind=Situation.Kind.MASS_BATTLE).order_by("-pk")
+    ):
         situation = services.refresh(situation)
         if not situation.ended:
             rows.append((situation, present(services.state_of(situation), REFEREE_VIEW)))
