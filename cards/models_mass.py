@@ -209,7 +209,7 @@ class Warrior(models.Model):
     army = models.ForeignKey(Army, on_delete=models.CASCADE, related_name="warriors", verbose_name=_("army"))
     name = models.CharField(_("name or number"), max_length=120)
     warrior_type = models.ForeignKey(
-        WarriorType, on_delete=models.PROTECT, related_name="warriors", verbose_name=_("warrior type")
+        WarriorType, on_delete=models.RESTRICT, related_name="warriors", verbose_name=_("warrior type")
     )
     character = models.ForeignKey(
         Character,

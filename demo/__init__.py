@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from cards.models import ArsenalCard, Card, Catalogue, CounterRule, PoolEntry, PreparedArsenal, PreparedArsenalCard
 from demo.catalogue import CARDS, COUNTER_RULES, REACTIONS
+from demo.mass import load_mass
 from demo.people import CHARACTERS, DEMO_PASSWORD, ORGANIZER, PLAYERS, REFEREE, CharacterData, parse_cards
 from events.models import Character, Event, StaffRole
 from rules.arsenal import check_arsenal
@@ -154,6 +155,7 @@ def load(today: dt.date | None = None) -> Event:
         ),
         catalogue=catalogue,
         registration_open=True,
+        mass_battles_on=True,
     )
     # One hash for the four logins: a password hash costs about a second by design.
     password_hash = make_password(DEMO_PASSWORD)
@@ -162,6 +164,7 @@ def load(today: dt.date | None = None) -> Event:
     StaffRole.objects.create(event=event, user=users[REFEREE], role=StaffRole.Role.REFEREE)
     for data in CHARACTERS:
         _character(event, data, cards, users)
+    load_mass(event, catalogue, users)
     return event
 
 
