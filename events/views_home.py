@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from events.access import ORGANIZER, REFEREE, staffed_events
 from events.models import Character, Event
 
-HELP_ROLES = ("organizer", "referee", "player")
+HELP_ROLES = ("organizer", "referee", "player", "mass")
 
 
 def home(request: HttpRequest) -> HttpResponse:

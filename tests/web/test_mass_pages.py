@@ -182,3 +182,16 @@ def test_duel_pages_send_a_mass_battle_to_its_own_pages(as_user, referee, battle
     exported = as_user(referee).get(reverse("duels:export", args=[battle.pk]))
     assert exported.status_code == 200 and b"shuffle_decks" in exported.content
     assert services.replayed(battle) is not None
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_M5_M6_the_mass_battle_help_explains_the_readings(client, language):
+    client.cookies["django_language"] = language
+    assert reverse("help-role", args=["mass"]) in client.get(reverse("help")).content.decode()
+    html = client.get(reverse("help-role", args=["mass"])).content.decode()
+    for rule in ("M1", "M3", "M4", "M5", "M6", "M7", "M8"):
+        assert rule in html
+    if language == "ru":
+        assert "колода пуста" in html and "в свой ход" in html and "один игровой цикл" in html
+    else:
+        assert "the deck is empty" in html and "later cycle" in html and "one game cycle" in html
