@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 import rules.magic as magic
-from cards.models_mass import MagicCard, MagicType
+from cards.models_mass import MagicCard, MagicType, Warrior
 
 REFEREE = "referee"
 COMMANDER = "commander"
@@ -193,6 +193,7 @@ def _card(state: magic.MassBattle, uid: str, rows: dict[int, MagicCard]) -> Magi
 
 def present(state: magic.MassBattle, viewer: MassViewer) -> MassView:
     rows = magic_cards(face.card_id for face in state.cards.values())
+    type_names = _type_names(state)
     pending_face = state.cards[state.pending.uid] if state.pending else None
     sides: dict[str, SideView] = {}
     for key, side in state.sides.items():
@@ -203,7 +204,7 @@ def present(state: magic.MassBattle, viewer: MassViewer) -> MassView:
             w = WarriorView(
                 wid=warrior.wid,
                 name=warrior.name,
-                type_name=warrior.type_name,
+                type_name=type_names.get(warrior.wid, warrior.type_name),
                 place=warrior.place,
                 protections=[str(MagicType(p).label) for p in warrior.protections],
                 protected=bool(pending_face and warrior.protected_from(pending_face)),
@@ -261,3 +262,10 @@ def present(state: magic.MassBattle, viewer: MassViewer) -> MassView:
 def _order(state: magic.MassBattle, rows: dict[int, MagicCard]) -> dict[int, list[MagicCardView]]:
     """M7: each deck top first; the referee's only (a player who knew it would know their next draw)."""
     return {d: [_card(state, u, rows) for u in state.decks[d]] for d in magic.DECKS}
+
+
+def _type_names(state: magic.MassBattle) -> dict[str, str]:
+    """Warrior types in the reader's language (the state keeps the Russian name it started with)."""
+    ids = [int(wid) for wid in state.warriors if wid.isdigit()]
+    rows = Warrior.objects.filter(pk__in=ids).select_related("warrior_type")
+    return {str(w.pk): w.warrior_type.name for w in rows}
