@@ -15,7 +15,8 @@ game cycle: it ends when the next cycle begins.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from ..errors import INPUT, RuleError, gettext_noop
 from ..events import EngineEvent
@@ -313,7 +314,7 @@ def _end(state: MassBattle, cmd: EndBattle, events: Events) -> None:
     events.append(ev.BattleEnded(cycle=state.cycle, reason=cmd.reason))
 
 
-_HANDLERS = {
+_HANDLERS: dict[type, Callable[[MassBattle, Any, Events], None]] = {
     RollInitiative: _roll,
     ChooseStarter: _choose,
     UsePoints: _use_points,

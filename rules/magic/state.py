@@ -216,7 +216,7 @@ def from_dict(d: Mapping[str, Any]) -> MassBattle:
         cards={c["uid"]: MagicFace(**c) for c in d["cards"]},
         warriors={w["wid"]: Warrior(**{**w, "protections": tuple(w["protections"])}) for w in d["warriors"]},
         sides={
-            s["key"]: Side(**{**s, "kept": [Kept(**k) for k in s["kept"]]})  # type: ignore[arg-type]
+            s["key"]: Side(**{**s, "kept": [Kept(**k) for k in s["kept"]]})
             for s in d["sides"]
         },
         decks={int(deck): list(order) for deck, order in d["decks"]},
