@@ -200,13 +200,17 @@ SPECS: dict[str, Spec] = {
     ),
     "events:character-create": Spec(
         "organizer",
-        strict=("player_username", "side", "kind", "power_level", "arsenal_limit", "condition", "status"),
+        strict=("side", "kind", "power_level", "arsenal_limit", "condition", "status"),
         posts=[_character_form],
     ),
     "events:character-edit": Spec(
         "organizer",
-        strict=("player_username", "side", "kind", "power_level", "arsenal_limit", "condition", "status"),
+        strict=("side", "kind", "power_level", "arsenal_limit", "condition", "status"),
         posts=[_character_form],
+    ),
+    # The world invites the player to play their own character again: only they may answer.
+    "events:invitation-answer": Spec(
+        "owner", methods=POST_ONLY, strict=("answer",), posts=[lambda w: {"answer": "decline"}]
     ),
     "events:link-revoke": Spec("organizer", methods=POST_ONLY),
     "events:link-regenerate": Spec("organizer", methods=POST_ONLY),
