@@ -215,10 +215,7 @@ def from_dict(d: Mapping[str, Any]) -> MassBattle:
         settings=MagicSettings(keepable_decks=tuple(d["settings"]["keepable_decks"])),
         cards={c["uid"]: MagicFace(**c) for c in d["cards"]},
         warriors={w["wid"]: Warrior(**{**w, "protections": tuple(w["protections"])}) for w in d["warriors"]},
-        sides={
-            s["key"]: Side(**{**s, "kept": [Kept(**k) for k in s["kept"]]})
-            for s in d["sides"]
-        },
+        sides={s["key"]: Side(**{**s, "kept": [Kept(**k) for k in s["kept"]]}) for s in d["sides"]},
         decks={int(deck): list(order) for deck, order in d["decks"]},
         shuffled=d["shuffled"],
         cycle=d["cycle"],
