@@ -67,3 +67,19 @@ def test_only_organizers_reach_the_mass_data(as_user, referee, player, event):
     for user in (referee, player, None):
         response = as_user(user).get(reverse("cards:mass-data", args=[event.pk]))
         assert response.status_code in (302, 404)
+
+
+def test_M5_the_event_settings_page_keeps_and_checks_the_keepable_decks(as_user, organizer, event):
+    from tests.web.test_event_settings import event_data
+
+    client = as_user(organizer)
+    url = reverse("events:event-settings", args=[event.pk])
+    assert 'name="magic_keepable_decks"' in client.get(url).content.decode()
+    assert 'value="2,5"' in client.get(url).content.decode()
+    client.post(url, event_data(catalogue=event.catalogue_id, magic_keepable_decks="2, 4,5"))
+    event.refresh_from_db()
+    assert event.keepable_decks == (2, 4, 5)
+    refused = client.post(url, event_data(catalogue=event.catalogue_id, magic_keepable_decks="3"))
+    assert refused.status_code == 200 and "2, 4, 5 and 6" in refused.content.decode()
+    event.refresh_from_db()
+    assert event.keepable_decks == (2, 4, 5)
