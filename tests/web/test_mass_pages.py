@@ -195,3 +195,14 @@ def test_M5_M6_the_mass_battle_help_explains_the_readings(client, language):
         assert "колода пуста" in html and "в свой ход" in html and "один игровой цикл" in html
     else:
         assert "the deck is empty" in html and "later cycle" in html and "one game cycle" in html
+
+
+def test_the_tablet_reads_russian(as_user, referee, battle):
+    client = as_user(referee)
+    client.cookies["django_language"] = "ru"
+    html = client.get(reverse("duels:mass", args=[battle.pk])).content.decode()
+    assert "Бросить оба кубика (сервер)" in html and "Цикл 1" in html and "Госпиталь" in html
+    ready(battle, referee, 2, 1)
+    act(battle, magic.UsePoints(side="a"), referee)
+    html = client.get(reverse("duels:mass", args=[battle.pk])).content.decode()
+    assert "Оставить на другой цикл" in html and "Wind Ward (ru)" in html  # the card's Russian name
