@@ -17,7 +17,7 @@ from django.utils import translation
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from events.models import MAGIC_DECKS, Character, Event
+from events.models import MAGIC_DECKS, Character, Event, parse_magic_decks
 
 MAX_COPIES = 50
 
@@ -239,3 +239,29 @@ class Warrior(models.Model):
         character = getattr(self, "character", None)
         if army is not None and character is not None and character.event_id != army.event_id:
             raise ValidationError({"character": _("Choose a character of this event.")})
+
+
+def check_keepable_decks(event: Event) -> None:
+    """M5: an event may not stop a deck from holding kept cards while its catalogue has some there."""
+    if event.catalogue_id is None or event.magic_keepable_decks is None:
+        return
+    try:
+        allowed = parse_magic_decks(event.magic_keepable_decks)
+    except ValueError:
+        return  # the field's own validator reports it
+    stray = (
+        MagicCard.objects.filter(catalogue_id=event.catalogue_id, keepable=True)
+        .exclude(deck__in=allowed)
+        .order_by("deck", "name_ru")
+        .first()
+    )
+    if stray is not None:
+        raise ValidationError(
+            {
+                "magic_keepable_decks": _(
+                    "The magic card “%(name)s” in deck %(deck)s is to use when you see fit: "
+                    "keep deck %(deck)s in the list, or change the card first (M5)."
+                )
+                % {"name": stray.name, "deck": stray.deck}
+            }
+        )

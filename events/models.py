@@ -1,6 +1,7 @@
 """Events, their staff, and the characters registered to them."""
 
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -40,6 +41,11 @@ def validate_magic_decks(value: str) -> None:
         parse_magic_decks(value)
     except ValueError:
         raise ValidationError(_("List deck numbers among 2, 4, 5 and 6, separated by commas.")) from None
+
+
+# Checks other apps add on an event's settings (filled in their AppConfig.ready, as
+# DESIGN.md §2 says: events never imports them). Each raises ValidationError.
+EVENT_CHECKS: list[Callable[["Event"], None]] = []
 
 
 class Event(models.Model):
@@ -99,6 +105,11 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        super().clean()
+        for check in EVENT_CHECKS:
+            check(self)
 
     @property
     def keepable_decks(self) -> tuple[int, ...]:

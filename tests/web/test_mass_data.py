@@ -83,3 +83,16 @@ def test_M5_the_event_settings_page_keeps_and_checks_the_keepable_decks(as_user,
     assert refused.status_code == 200 and "2, 4, 5 and 6" in refused.content.decode()
     event.refresh_from_db()
     assert event.keepable_decks == (2, 4, 5)
+
+
+def test_M5_the_event_cannot_drop_a_deck_that_holds_a_keepable_card(as_user, organizer, event):
+    from tests.web.test_event_settings import event_data
+
+    MagicCard.objects.create(
+        catalogue=event.catalogue, name_ru="Ветер", name_en="Fair Wind", deck=5, magic_type="wind", keepable=True
+    )
+    url = reverse("events:event-settings", args=[event.pk])
+    refused = as_user(organizer).post(url, event_data(catalogue=event.catalogue_id, magic_keepable_decks="2"))
+    assert refused.status_code == 200 and "Fair Wind" in refused.content.decode()
+    event.refresh_from_db()
+    assert event.keepable_decks == (2, 5)
