@@ -107,8 +107,13 @@ def undo(situation: Situation, user: Any, reason: str = "misread the die") -> se
     return services.undo_last(situation.pk, user=user, reason=reason, seen_version=situation.version, nonce=nonce())
 
 
+def events(performed: services.Performed) -> list[dict[str, Any]]:
+    """The events of a service call as logged (typed events become their dicts)."""
+    return [e if isinstance(e, dict) else e.to_dict() for e in performed.events]
+
+
 def types(performed: services.Performed) -> list[str]:
-    return [e["type"] for e in performed.events]
+    return [e["type"] for e in events(performed)]
 
 
 def wid(situation: Situation, name: str) -> str:

@@ -13,6 +13,7 @@ from tests.services.mass_kit import (
     act,
     armies,
     assert_replays,
+    events,
     in_catalogue_order,
     magic_cards,
     nonce,
@@ -119,14 +120,14 @@ def test_M3_protected_from_fire_unaffected_by_negative_fire_and_affected_by_nega
     salamander, spear = wid(battle, "Blue salamander"), wid(battle, "Blue spear 1")
     act(battle, magic.UsePoints(side="a"), referee)
     done = act(battle, magic.CarryOut(side="a", targets=(salamander, spear), move_to="hospital"), referee)
-    carried = next(e for e in done.events if e["type"] == "mass_card_carried_out")
+    carried = next(e for e in events(done) if e["type"] == "mass_card_carried_out")
     assert carried["unaffected"] == [salamander] and carried["affected"] == [spear]
     assert state(battle).warriors[salamander].place == "field"  # not moved by the card
     assert Warrior.objects.get(pk=int(spear)).state == "hospital"
     act(battle, magic.EndTurn(side="a"), referee)
     act(battle, magic.UsePoints(side="b"), referee)  # Water Lash, negative water
     done = act(battle, magic.CarryOut(side="b", targets=(wid(battle, "Red salamander"),), move_to="hospital"), referee)
-    carried = next(e for e in done.events if e["type"] == "mass_card_carried_out")
+    carried = next(e for e in events(done) if e["type"] == "mass_card_carried_out")
     assert carried["affected"] == [wid(battle, "Red salamander")] and carried["unaffected"] == []
     assert state(battle).warriors[wid(battle, "Red salamander")].place == "hospital"
     assert_replays(battle)
@@ -140,7 +141,7 @@ def test_M3_a_positive_card_of_the_protected_type_still_acts(event, referee, car
     act(battle, magic.UsePoints(side="a"), referee)
     sylph = wid(battle, "Red sylph")
     done = act(battle, magic.CarryOut(side="a", targets=(sylph,)), referee)
-    assert next(e for e in done.events if e["type"] == "mass_card_carried_out")["affected"] == [sylph]
+    assert next(e for e in events(done) if e["type"] == "mass_card_carried_out")["affected"] == [sylph]
 
 
 def test_M4_the_winner_chooses_who_starts_and_a_tie_is_rolled_again(battle, referee):
@@ -162,7 +163,7 @@ def test_M5_a_one_with_an_empty_hospital_does_nothing(battle, referee):
     act(battle, magic.CarryOut(side="b"), referee)
     act(battle, magic.EndTurn(side="b"), referee)
     done = act(battle, magic.UsePoints(side="a"), referee)
-    assert {"type": "mass_nothing_happens", "side": "a", "points": 1, "why": "empty_hospital"} in done.events
+    assert {"type": "mass_nothing_happens", "side": "a", "points": 1, "why": "empty_hospital"} in events(done)
     assert [w.place for w in state(battle).warriors.values() if w.side == "a"] == [
         w.place for w in before.warriors.values() if w.side == "a"
     ]
@@ -193,12 +194,12 @@ def test_M5_a_keepable_card_from_deck_2_is_kept_and_one_from_deck_4_is_not(event
     battle = start(event, referee, red, blue)
     ready(battle, referee, 2, 4)
     drawn = act(battle, magic.UsePoints(side="a"), referee)
-    assert next(e for e in drawn.events if e["type"] == "mass_card_drawn")["may_keep"] is True
+    assert next(e for e in events(drawn) if e["type"] == "mass_card_drawn")["may_keep"] is True
     act(battle, magic.KeepCard(side="a"), referee)
     assert state(battle).kept_uids("a") == [uid_of(cards["Wind Ward"])]
     act(battle, magic.EndTurn(side="a"), referee)
     drawn = act(battle, magic.UsePoints(side="b"), referee)
-    assert next(e for e in drawn.events if e["type"] == "mass_card_drawn")["may_keep"] is False
+    assert next(e for e in events(drawn) if e["type"] == "mass_card_drawn")["may_keep"] is False
     refused("M5", battle, magic.KeepCard(side="b"), referee)
     assert state(battle).kept_uids("b") == []
 
@@ -277,7 +278,7 @@ def test_M5_M7_a_mandatory_draw_from_an_empty_deck_does_not_block_the_phase(even
     act(battle, magic.NextCycle(), referee)
     ready(battle, referee, 3, 2, starter="b")
     done = act(battle, magic.UsePoints(side="b"), referee)
-    assert {"type": "mass_nothing_happens", "side": "b", "points": 2, "why": "empty_deck"} in done.events
+    assert {"type": "mass_nothing_happens", "side": "b", "points": 2, "why": "empty_deck"} in events(done)
     act(battle, magic.EndTurn(side="b"), referee)  # the phase goes on
     assert state(battle).whose_turn() == "a"
 

@@ -14,7 +14,7 @@ import pytest
 import rules.magic as magic
 from cards.models_mass import MagicCard
 from duels.models import LogEntry
-from tests.services.mass_kit import act, armies, start, undo
+from tests.services.mass_kit import act, armies, events, start, undo
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +34,7 @@ def test_M8_server_dice_are_uniform(event, referee):
     rolls = 150
     for _ in range(rolls):
         done = act(battle, magic.RollInitiative(source=magic.SERVER), referee)
-        rolled = done.events[0]
+        rolled = events(done)[0]
         faces.update([rolled["a"], rolled["b"]])
         if magic.from_dict(_state(battle)).stage != magic.INITIATIVE:
             undo(battle, referee, "measuring the dice")
