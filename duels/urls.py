@@ -18,6 +18,7 @@ urlpatterns = [
     path("mass/<int:situation_id>/", views_mass.battle, name="mass"),
     path("mass/<int:situation_id>/act/", views_mass.act, name="mass-act"),
     path("mass/<int:situation_id>/undo/", views_mass.undo, name="mass-undo"),
+    path("mass/<int:situation_id>/log/", views_mass.log_page, name="mass-log"),
     path("mass/<int:situation_id>/side/<str:side>/", views_mass_live.commander, name="mass-commander"),
     path("mass/<int:situation_id>/watch/", views_mass_live.watch, name="mass-watch"),
     # Players: their own fight, by account or by the secret link

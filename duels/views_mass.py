@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -39,6 +40,7 @@ from duels.views_common import (
 from events.access import event_for_referee
 
 LOG_LINES = 30
+LOG_PAGE = 100
 REFEREE_VIEW = MassViewer(REFEREE)
 
 
@@ -167,3 +169,20 @@ def undo(request: HttpRequest, situation_id: int) -> HttpResponse:
             situation.pk, user=request.user, reason=d["reason"], seen_version=d["version"], nonce=d["nonce"]
         ),
     )
+
+
+@login_required
+@require_GET
+def log_page(request: HttpRequest, situation_id: int) -> HttpResponse:
+    """The whole log, newest first, a page at a time (the tablet shows the latest lines only)."""
+    situation = mass_for_staff(request, situation_id)
+    state = services.state_of(situation)
+    page = Paginator(situation.log.select_related("actor").order_by("-seq"), LOG_PAGE).get_page(request.GET.get("page"))
+    names = magic_cards(face.card_id for face in state.cards.values())
+    context = {
+        "situation": situation,
+        "event": situation.event,
+        "page": page,
+        "log_lines": describe(page.object_list, state, names),
+    }
+    return render(request, "duels/mass_log.html", context)

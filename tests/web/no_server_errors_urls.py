@@ -391,6 +391,7 @@ SPECS: dict[str, Spec] = {
         params={"situation_id": "mass"},
         posts=[lambda w: _mass(w, reason="mistake")],
     ),
+    "duels:mass-log": Spec("staff", methods=GET_ONLY, params={"situation_id": "mass"}, get={"page": "2"}),
     "duels:mass-commander": Spec("staff", methods=GET_ONLY, params={"situation_id": "mass"}),
     "duels:mass-watch": Spec("public", login=False, methods=GET_ONLY, params={"situation_id": "mass"}),
 }

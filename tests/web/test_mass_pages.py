@@ -206,3 +206,11 @@ def test_the_tablet_reads_russian(as_user, referee, battle):
     act(battle, magic.UsePoints(side="a"), referee)
     html = client.get(reverse("duels:mass", args=[battle.pk])).content.decode()
     assert "Оставить на другой цикл" in html and "Wind Ward (ru)" in html  # the card's Russian name
+
+
+def test_the_full_log_pages_through_every_entry(as_user, referee, battle, player):
+    ready(battle, referee, 4, 2)
+    html = as_user(referee).get(reverse("duels:mass-log", args=[battle.pk])).content.decode()
+    assert "The server shuffled the four decks (M1)" in html and "entered by the referee" in html
+    assert as_user(referee).get(reverse("duels:mass-log", args=[battle.pk]), {"page": "abc"}).status_code == 200
+    assert as_user(player).get(reverse("duels:mass-log", args=[battle.pk])).status_code == 404
