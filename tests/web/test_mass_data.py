@@ -96,3 +96,18 @@ def test_M5_the_event_cannot_drop_a_deck_that_holds_a_keepable_card(as_user, org
     assert refused.status_code == 200 and "Fair Wind" in refused.content.decode()
     event.refresh_from_db()
     assert event.keepable_decks == (2, 5)
+
+
+def test_every_mass_battle_admin_page_opens(as_user, event):
+    from django.contrib.auth.models import User
+
+    from tests.services.mass_kit import armies, magic_cards
+
+    root = as_user(User.objects.create_superuser("root", "root@example.org", "pass-root"))
+    card = next(iter(magic_cards(event).values()))
+    red, _blue = armies(event)
+    warrior = red.warriors.first()
+    for model, obj in (("magiccard", card), ("warriortype", warrior.warrior_type), ("army", red), ("warrior", warrior)):
+        assert root.get(reverse(f"admin:cards_{model}_changelist")).status_code == 200
+        assert root.get(reverse(f"admin:cards_{model}_change", args=[obj.pk])).status_code == 200
+        assert root.get(reverse(f"admin:cards_{model}_add")).status_code == 200
