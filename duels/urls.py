@@ -1,6 +1,6 @@
 from django.urls import path
 
-from duels import views_fight, views_live, views_mass, views_mass_live, views_referee
+from duels import views_archive, views_fight, views_live, views_mass, views_mass_live, views_referee
 
 app_name = "duels"
 
@@ -21,6 +21,9 @@ urlpatterns = [
     path("mass/<int:situation_id>/log/", views_mass.log_page, name="mass-log"),
     path("mass/<int:situation_id>/side/<str:side>/", views_mass_live.commander, name="mass-commander"),
     path("mass/<int:situation_id>/watch/", views_mass_live.watch, name="mass-watch"),
+    # A whole event as a file (organizers; the import for those allowed to create events)
+    path("events/<int:event_id>/export.json", views_archive.event_export, name="event-export"),
+    path("events/import/", views_archive.event_import, name="event-import"),
     # Players: their own fight, by account or by the secret link
     path("characters/<int:character_id>/live/", views_live.player_live, name="player-live"),
     path("characters/<int:character_id>/focus/", views_live.player_focus, name="player-focus"),

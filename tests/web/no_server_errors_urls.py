@@ -97,6 +97,13 @@ def _characters_csv() -> SimpleUploadedFile:
     return SimpleUploadedFile("characters.csv", b"name,side,power_level\nNewcomer,light,5\n", "text/csv")
 
 
+def _event_file(w: Any) -> SimpleUploadedFile:
+    """The world's own event as a file: its ids are taken here, so the import refuses it."""
+    from duels.archive import dumps, export_event
+
+    return SimpleUploadedFile("event.json", dumps(export_event(w.event)).encode(), "application/json")
+
+
 def _cards_csv() -> SimpleUploadedFile:
     return SimpleUploadedFile("cards.csv", "name_ru,kind\nНовая,attack\n".encode(), "text/csv")
 
@@ -332,6 +339,8 @@ SPECS: dict[str, Spec] = {
     ),
     "duels:log": Spec("staff", methods=GET_ONLY, get={"page": "2"}),
     "duels:export": Spec("staff", methods=GET_ONLY),
+    "duels:event-export": Spec("organizer", methods=GET_ONLY),
+    "duels:event-import": Spec("signed_in", strict=("file",), posts=[lambda w: {"file": _event_file(w)}]),
     # Fights: players and spectators.
     "duels:player-live": Spec("owner", login=False, methods=GET_ONLY),
     "duels:player-focus": Spec(
