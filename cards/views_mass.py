@@ -37,7 +37,8 @@ class MassImportForm(forms.Form):
     MAX_BYTES = 2 * 1024 * 1024
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         upload = cleaned.get("file")
         if upload is None:
             return cleaned
@@ -56,7 +57,7 @@ class MassExportForm(forms.Form):
 
 
 def _context(event: Event) -> dict[str, Any]:
-    cards = MagicCard.objects.filter(catalogue_id=event.catalogue_id).order_by("deck", "name_ru")
+    cards = MagicCard.objects.filter(catalogue=event.catalogue).order_by("deck", "name_ru") if event.catalogue else []
     decks = {deck: [c for c in cards if c.deck == deck] for deck in (2, 4, 5, 6)}
     warriors = Warrior.objects.select_related("warrior_type", "character").order_by("name")
     armies = Army.objects.filter(event=event).prefetch_related(Prefetch("warriors", queryset=warriors))

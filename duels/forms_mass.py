@@ -15,12 +15,19 @@ SIDE_CHOICES = [(s, s) for s in magic.SIDES]
 PLACE_CHOICES = [(p, p) for p in magic.WARRIOR_PLACES]
 
 
-class RollServerForm(ActionForm):
+class MassActionForm(ActionForm):
+    """A request of the mass battle's tablet: well-formed, it becomes one engine command."""
+
+    def command(self) -> Any:
+        raise NotImplementedError
+
+
+class RollServerForm(MassActionForm):
     def command(self) -> Any:
         return magic.RollInitiative(source=magic.SERVER)  # the dice are the server's (MassBattleKind.chance)
 
 
-class RollEnteredForm(ActionForm):
+class RollEnteredForm(MassActionForm):
     dice_a = forms.IntegerField(min_value=1, max_value=6, label=_("die of the first side"))
     dice_b = forms.IntegerField(min_value=1, max_value=6, label=_("die of the second side"))
 
@@ -29,7 +36,7 @@ class RollEnteredForm(ActionForm):
         return magic.RollInitiative(source=magic.REFEREE, dice=(d["dice_a"], d["dice_b"]))
 
 
-class ChooseForm(ActionForm):
+class ChooseForm(MassActionForm):
     side = forms.ChoiceField(choices=SIDE_CHOICES)
     starts = forms.ChoiceField(choices=YES_NO)
 
@@ -37,7 +44,7 @@ class ChooseForm(ActionForm):
         return magic.ChooseStarter(side=self.cleaned_data["side"], starts=self.cleaned_data["starts"] == "yes")
 
 
-class PointsForm(ActionForm):
+class PointsForm(MassActionForm):
     side = forms.ChoiceField(choices=SIDE_CHOICES)
     warrior = forms.CharField(max_length=UID_MAX, required=False)
     take = forms.ChoiceField(choices=YES_NO, required=False)
@@ -47,14 +54,14 @@ class PointsForm(ActionForm):
         return magic.UsePoints(side=d["side"], warrior=d["warrior"] or None, take=d["take"] != "no")
 
 
-class KeepForm(ActionForm):
+class KeepForm(MassActionForm):
     side = forms.ChoiceField(choices=SIDE_CHOICES)
 
     def command(self) -> Any:
         return magic.KeepCard(side=self.cleaned_data["side"])
 
 
-class CarryOutForm(ActionForm):
+class CarryOutForm(MassActionForm):
     side = forms.ChoiceField(choices=SIDE_CHOICES)
     targets = forms.MultipleChoiceField(required=False)
     target_side = forms.ChoiceField(choices=[("", "—"), *SIDE_CHOICES], required=False)
@@ -74,7 +81,7 @@ class CarryOutForm(ActionForm):
         )
 
 
-class UseKeptForm(ActionForm):
+class UseKeptForm(MassActionForm):
     side = forms.ChoiceField(choices=SIDE_CHOICES)
     uid = forms.CharField(max_length=UID_MAX)
 
@@ -82,14 +89,14 @@ class UseKeptForm(ActionForm):
         return magic.UseKept(side=self.cleaned_data["side"], uid=self.cleaned_data["uid"])
 
 
-class EndTurnForm(ActionForm):
+class EndTurnForm(MassActionForm):
     side = forms.ChoiceField(choices=SIDE_CHOICES)
 
     def command(self) -> Any:
         return magic.EndTurn(side=self.cleaned_data["side"])
 
 
-class MoveForm(ActionForm):
+class MoveForm(MassActionForm):
     warrior = forms.CharField(max_length=UID_MAX)
     to = forms.ChoiceField(choices=PLACE_CHOICES)
 
@@ -97,19 +104,19 @@ class MoveForm(ActionForm):
         return magic.MoveWarrior(warrior=self.cleaned_data["warrior"], to=self.cleaned_data["to"])
 
 
-class NextCycleForm(ActionForm):
+class NextCycleForm(MassActionForm):
     def command(self) -> Any:
         return magic.NextCycle()
 
 
-class EndBattleForm(ActionForm):
+class EndBattleForm(MassActionForm):
     reason = forms.CharField(max_length=REASON_MAX, required=False)
 
     def command(self) -> Any:
         return magic.EndBattle(reason=self.cleaned_data["reason"].strip())
 
 
-MASS_FORMS: dict[str, type[ActionForm]] = {
+MASS_FORMS: dict[str, type[MassActionForm]] = {
     "roll_server": RollServerForm,
     "roll_entered": RollEnteredForm,
     "choose": ChooseForm,
@@ -138,7 +145,8 @@ class StartMassForm(forms.Form):
         self.fields["army_b"].queryset = armies  # type: ignore[attr-defined]
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         a, b = cleaned.get("army_a"), cleaned.get("army_b")
         if a is not None and a == b:
             raise forms.ValidationError(_("Choose two different armies."))

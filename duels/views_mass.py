@@ -21,7 +21,7 @@ import rules.magic as magic
 from cards.models_mass import Army
 from duels import services
 from duels.forms import UndoForm
-from duels.forms_mass import MASS_FORMS, CarryOutForm, StartMassForm
+from duels.forms_mass import MASS_FORMS, CarryOutForm, MassActionForm, StartMassForm
 from duels.models import Situation
 from duels.presenters_mass import REFEREE, MassViewer, magic_cards, present
 from duels.presenters_mass_log import describe
@@ -139,6 +139,7 @@ def act(request: HttpRequest, situation_id: int) -> HttpResponse:
     form_class = MASS_FORMS.get(request.POST.get("action", ""))
     if form_class is None:
         return _render(request, situation, Alert("danger", gettext("Unknown action.")), 400)
+    form: MassActionForm
     if form_class is CarryOutForm:
         form = CarryOutForm(request.POST, warriors=list(services.state_of(situation).warriors))
     else:
@@ -149,7 +150,7 @@ def act(request: HttpRequest, situation_id: int) -> HttpResponse:
         form,
         lambda d: services.perform(
             situation.pk,
-            form.command(),  # type: ignore[attr-defined]
+            form.command(),
             user=request.user,
             seen_version=d["version"],
             nonce=d["nonce"],

@@ -41,4 +41,5 @@ def test_M1_M8_a_played_mass_battle_round_trips_with_its_cards_armlist_and_armie
     assert json.loads(dumps(export_event(imported, with_passwords=True))) == data
     mass = Situation.objects.get(event=imported, kind=Situation.Kind.MASS_BATTLE)
     assert replays(mass)
-    assert Army.objects.get(event=imported, name=light.name).commander.username == "anton"
+    commander = Army.objects.get(event=imported, name=light.name).commander
+    assert commander is not None and commander.username == "anton"

@@ -81,8 +81,10 @@ def opening_of(event: Event, army_a: Army, army_b: Army) -> magic.MassBattle:
         raise MassBattlesOff()
     if army_a.pk == army_b.pk or army_a.event_id != event.pk or army_b.event_id != event.pk:
         raise BadArmies()
+    if event.catalogue_id is None:
+        raise NoMagicCards()
     cards = list(MagicCard.objects.filter(catalogue_id=event.catalogue_id).order_by("deck", "pk"))
-    if event.catalogue_id is None or not cards:
+    if not cards:
         raise NoMagicCards()
     keepable = event.keepable_decks
     for card in cards:

@@ -37,6 +37,7 @@ def nonce() -> str:
 
 def magic_cards(event: Event) -> dict[str, MagicCard]:
     out = {}
+    assert event.catalogue is not None
     for name, deck, kind, negative, keepable, copies in CARDS:
         out[name] = MagicCard.objects.create(
             catalogue=event.catalogue,

@@ -107,6 +107,7 @@ def test_every_mass_battle_admin_page_opens(as_user, event):
     card = next(iter(magic_cards(event).values()))
     red, _blue = armies(event)
     warrior = red.warriors.first()
+    assert warrior is not None
     for model, obj in (("magiccard", card), ("warriortype", warrior.warrior_type), ("army", red), ("warrior", warrior)):
         assert root.get(reverse(f"admin:cards_{model}_changelist")).status_code == 200
         assert root.get(reverse(f"admin:cards_{model}_change", args=[obj.pk])).status_code == 200

@@ -54,7 +54,8 @@ def test_M1_the_referee_starts_a_mass_battle_from_the_start_page(as_user, refere
     situation = Situation.objects.get()
     assert done.status_code == 302 and done["Location"] == reverse("duels:mass", args=[situation.pk])
     assert (
-        situation.kind == "mass_battle" and LogEntry.objects.get(situation=situation).command["type"] == "shuffle_decks"
+        situation.kind == "mass_battle"
+        and (LogEntry.objects.get(situation=situation).command or {})["type"] == "shuffle_decks"
     )
     home = client.get(reverse("duels:referee-home", args=[event.pk]))
     assert reverse("duels:mass-start", args=[event.pk]) in home.content.decode()  # and no crash on the running list
