@@ -51,15 +51,19 @@ class DuelKind:
         return engine.expire(state, now)
 
     def chance(self, state: Any, command: Any) -> tuple[Any, int | None]:
-        """The chance a command needs, chosen here with ``secrets`` and logged for replay.
+        """The chance a command needs, chosen with ``secrets`` and logged for replay (the core calls this).
 
         Every kind answers with the command as it is to be logged and applied
         (a mass battle puts its dice and deck order inside it) and the ``draw``
-        column's value (the duel's blind draw, IA3).
+        column's value (here the blind draw, IA3, of ``draw_for``).
         """
+        return command, self.draw_for(state, command)
+
+    def draw_for(self, state: Any, command: Any) -> int | None:
+        """IA3: the blind draw is chosen here, with ``secrets``, and logged for replay."""
         if isinstance(command, engine.InstantAttack):
-            return command, engine.draw_for(state, command)
-        return command, None
+            return engine.draw_for(state, command)
+        return None
 
     def next_deadline(self, state: Any) -> datetime | None:
         return engine.next_deadline(state)
