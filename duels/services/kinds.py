@@ -163,14 +163,18 @@ class DuelKind:
         return next((uid for uid in fighter.hand if state.cards[uid].card_id == card_id), None)
 
 
-def _kinds() -> dict[str, Any]:
-    # Each kind implements DuelKind's interface; the mass battle's lives in its own module.
+# Every kind implements DuelKind's interface (not necessarily by subclassing it).
+KINDS: dict[str, Any] = {Situation.Kind.DUEL: DuelKind()}
+
+
+def _register_mass_battles() -> None:
+    # Imported here: the mass battle's kind lives in its own module and needs this one's models.
     from duels.services.kind_mass import MassBattleKind
 
-    return {Situation.Kind.DUEL: DuelKind(), Situation.Kind.MASS_BATTLE: MassBattleKind()}
+    KINDS[Situation.Kind.MASS_BATTLE] = MassBattleKind()
 
 
-KINDS: dict[str, Any] = _kinds()
+_register_mass_battles()
 
 
 def kind_of(situation: Situation) -> Any:
