@@ -17,7 +17,7 @@ from django.utils import translation
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from events.models import MAGIC_DECKS, Character, Event, parse_magic_decks
+from events.models import MAGIC_DECKS, Character, Event, new_link_token, parse_magic_decks
 
 MAX_COPIES = 50
 
@@ -181,6 +181,8 @@ class Army(models.Model):
         verbose_name=_("commander (account)"),
     )
     commander_name = models.CharField(_("commander (name)"), max_length=120, blank=True)
+    # The commander's phone page without an account, printed as a QR code like a character's link.
+    link_token = models.CharField(_("commander's secret link"), max_length=64, unique=True, default=new_link_token)
 
     class Meta:
         verbose_name = _("army")

@@ -21,6 +21,7 @@ urlpatterns = [
     path("mass/<int:situation_id>/log/", views_mass.log_page, name="mass-log"),
     path("mass/<int:situation_id>/side/<str:side>/", views_mass_live.commander, name="mass-commander"),
     path("mass/<int:situation_id>/watch/", views_mass_live.watch, name="mass-watch"),
+    path("c/<str:token>/army/", views_mass_live.commander_link, name="mass-army-link"),
     # A whole event as a file (organizers; the import for those allowed to create events)
     path("events/<int:event_id>/export.json", views_archive.event_export, name="event-export"),
     path("events/import/", views_archive.event_import, name="event-import"),

@@ -159,6 +159,7 @@ def build_world(personas: dict[str, User | None], event: Event, other_event: Eve
         o_attack=o_attack,
     )
     common = {
+        "army_token": _army_token(mass),
         "mass": mass.pk,
         "side": "a",
         "event": event.pk,
@@ -196,6 +197,7 @@ def build_world(personas: dict[str, User | None], event: Event, other_event: Eve
         "prepared": other_prepared.pk,
         "situation": other_running.pk,
         "mass": other_mass.pk,
+        "army_token": _army_token(other_mass),
         # No "side": a side is "a" or "b" in every battle, so there is no foreign one to mix in.
     }
     revoked = Character.objects.create(event=event, name="Revoked", link_active=False)
@@ -210,6 +212,7 @@ def build_world(personas: dict[str, User | None], event: Event, other_event: Eve
         "prepared": int_missing,
         "situation": int_missing,
         "mass": [*int_missing, running.pk],  # a duel is no mass battle
+        "army_token": ["no-such-token", "t" * 200, "\x00", character.link_token],  # a character's is no army's
         "side": ["c", "\x00", "a" * 300],
         "help": ["nobody", "\x00"],
     }
@@ -232,6 +235,12 @@ def _mass_battle(event: Event, user: User | None) -> Situation:
         Warrior.objects.create(army=army, name="1", warrior_type=kind)
         Warrior.objects.create(army=army, name="2", warrior_type=kind, state=Warrior.State.HOSPITAL)
     return start_mass_battle(event, *armies, user=user, nonce=nonce()).situation
+
+
+def _army_token(mass: Situation) -> str:
+    from cards.models_mass import Army
+
+    return Army.objects.get(pk=mass.opening["armies"]["a"]).link_token
 
 
 def mass_warrior(w: Any) -> str:

@@ -215,3 +215,26 @@ def test_the_full_log_pages_through_every_entry(as_user, referee, battle, player
     assert "The server shuffled the four decks (M1)" in html and "entered by the referee" in html
     assert as_user(referee).get(reverse("duels:mass-log", args=[battle.pk]), {"page": "abc"}).status_code == 200
     assert as_user(player).get(reverse("duels:mass-log", args=[battle.pk])).status_code == 404
+
+
+def test_M5_the_armys_secret_link_shows_its_side_and_only_its_kept_cards(referee, battle, client, event):
+    from cards.models_mass import Army
+
+    red = Army.objects.get(event=event, name="Red")
+    blue = Army.objects.get(event=event, name="Blue")
+    ready(battle, referee, 2, 1)
+    act(battle, magic.UsePoints(side="a"), referee)
+    act(battle, magic.KeepCard(side="a"), referee)
+    mine = client.get(reverse("duels:mass-army-link", args=[red.link_token])).content.decode()
+    assert "Wind Ward" in mine and "kept-cards" in mine
+    theirs = client.get(reverse("duels:mass-army-link", args=[blue.link_token])).content.decode()
+    assert "Wind Ward" not in theirs and "Blue spear 1" in theirs
+    assert client.get(reverse("duels:mass-army-link", args=["no-such-token"])).status_code == 404
+    act(battle, magic.EndBattle(reason="dusk"), referee)
+    idle = client.get(reverse("duels:mass-army-link", args=[red.link_token])).content.decode()
+    assert "No mass battle of your army is running" in idle and "Wind Ward" not in idle
+    first = client.get(reverse("duels:mass-army-link", args=[red.link_token]), HTTP_HX_REQUEST="true")
+    again = client.get(
+        reverse("duels:mass-army-link", args=[red.link_token]), HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=first["ETag"]
+    )
+    assert again.status_code == 304
