@@ -15,6 +15,11 @@ urlpatterns = [
     path("events/<int:event_id>/catalogue/export/", views_transfer.catalogue_export, name="catalogue-export"),
     path("events/<int:event_id>/mass-battles/data/", views_mass.mass_data, name="mass-data"),
     path("events/<int:event_id>/mass-battles/data/export/", views_mass.mass_export, name="mass-export"),
+    path(
+        "events/<int:event_id>/mass-battles/armies/<int:army_id>/new-link/",
+        views_mass.army_new_link,
+        name="army-new-link",
+    ),
     path("organize/characters/<int:character_id>/arsenal/", views_arsenal.arsenal_builder, name="arsenal-builder"),
     path("organize/characters/<int:character_id>/arsenal/select/", views_arsenal.arsenal_select, name="arsenal-select"),
     path("organize/characters/<int:character_id>/arsenal/pool/", views_arsenal.pool_add, name="pool-add"),

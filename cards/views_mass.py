@@ -13,16 +13,17 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
 
 from cards.forms import FILE_FORMATS
 from cards.models_mass import Army, MagicCard, Warrior, WarriorType
 from cards.resources import UnreadableFile
 from cards.resources_mass import COLUMNS, export_file, import_file
 from events.access import event_for_organizer
-from events.models import Event
+from events.models import Event, new_link_token
 
 WHAT = [
     ("magic_cards", gettext_lazy("magic cards")),
@@ -112,3 +113,15 @@ def mass_export(request: HttpRequest, event_id: int) -> HttpResponse:
     response = HttpResponse(content, content_type=content_type)
     response["Content-Disposition"] = f'attachment; filename="event-{event.pk}-{what}.{extension}"'
     return response
+
+
+@login_required
+@require_POST
+def army_new_link(request: HttpRequest, event_id: int, army_id: int) -> HttpResponse:
+    """A leaked or lost army QR code: a new secret link, the old one opens nothing any more."""
+    event = event_for_organizer(request.user, event_id)
+    army = get_object_or_404(Army, pk=army_id, event=event)
+    army.link_token = new_link_token()
+    army.save(update_fields=["link_token"])
+    messages.success(request, _("%(army)s has a new secret link; the old one no longer works.") % {"army": army.name})
+    return redirect("cards:mass-data", event.pk)

@@ -159,6 +159,7 @@ def build_world(personas: dict[str, User | None], event: Event, other_event: Eve
         o_attack=o_attack,
     )
     common = {
+        "army": _army(mass).pk,
         "army_token": _army_token(mass),
         "mass": mass.pk,
         "side": "a",
@@ -198,6 +199,7 @@ def build_world(personas: dict[str, User | None], event: Event, other_event: Eve
         "situation": other_running.pk,
         "mass": other_mass.pk,
         "army_token": _army_token(other_mass),
+        "army": _army(other_mass).pk,
         # No "side": a side is "a" or "b" in every battle, so there is no foreign one to mix in.
     }
     revoked = Character.objects.create(event=event, name="Revoked", link_active=False)
@@ -212,6 +214,7 @@ def build_world(personas: dict[str, User | None], event: Event, other_event: Eve
         "prepared": int_missing,
         "situation": int_missing,
         "mass": [*int_missing, running.pk],  # a duel is no mass battle
+        "army": int_missing,
         "army_token": ["no-such-token", "t" * 200, "\x00", character.link_token],  # a character's is no army's
         "side": ["c", "\x00", "a" * 300],
         "help": ["nobody", "\x00"],
@@ -237,10 +240,14 @@ def _mass_battle(event: Event, user: User | None) -> Situation:
     return start_mass_battle(event, *armies, user=user, nonce=nonce()).situation
 
 
-def _army_token(mass: Situation) -> str:
+def _army(mass: Situation) -> Any:
     from cards.models_mass import Army
 
-    return Army.objects.get(pk=mass.opening["armies"]["a"]).link_token
+    return Army.objects.get(pk=mass.opening["armies"]["a"])
+
+
+def _army_token(mass: Situation) -> str:
+    return str(_army(mass).link_token)
 
 
 def mass_warrior(w: Any) -> str:
@@ -359,5 +366,6 @@ PARAM_KINDS = {
     "prepared_id": "prepared",
     "situation_id": "situation",
     "side": "side",
+    "army_id": "army",
     "role": "help",
 }

@@ -372,6 +372,7 @@ SPECS: dict[str, Spec] = {
             lambda w: {"what": "warrior_types", "file": _warrior_types_csv},
         ],
     ),
+    "cards:army-new-link": Spec("organizer", methods=POST_ONLY, posts=[lambda w: {}]),
     "cards:mass-export": Spec("organizer", get={"what": "warriors", "file_format": "json"}),
     "duels:mass-start": Spec(
         "staff",

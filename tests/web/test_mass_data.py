@@ -112,3 +112,18 @@ def test_every_mass_battle_admin_page_opens(as_user, event):
         assert root.get(reverse(f"admin:cards_{model}_changelist")).status_code == 200
         assert root.get(reverse(f"admin:cards_{model}_change", args=[obj.pk])).status_code == 200
         assert root.get(reverse(f"admin:cards_{model}_add")).status_code == 200
+
+
+def test_an_organizer_gives_an_army_a_new_secret_link(as_user, organizer, referee, event, client):
+    from tests.services.mass_kit import armies
+
+    red, _blue = armies(event)
+    old = red.link_token
+    url = reverse("cards:army-new-link", args=[event.pk, red.pk])
+    assert as_user(referee).post(url).status_code == 404
+    assert as_user(organizer).get(url).status_code == 405
+    assert as_user(organizer).post(url).status_code == 302
+    red.refresh_from_db()
+    assert red.link_token != old
+    assert client.get(reverse("duels:mass-army-link", args=[old])).status_code == 404
+    assert client.get(reverse("duels:mass-army-link", args=[red.link_token])).status_code == 200
