@@ -245,6 +245,8 @@ def import_event(data: Any, *, rotate_links: bool = False) -> Event:
     if rotate_links:
         for character_id in Character.objects.filter(event=event).values_list("pk", flat=True):
             Character.objects.filter(pk=character_id).update(link_token=new_link_token())
+        for army_id in Army.objects.filter(event=event).values_list("pk", flat=True):
+            Army.objects.filter(pk=army_id).update(link_token=new_link_token())  # commanders' QR codes too
     broken = [s.pk for s in Situation.objects.filter(event=event) if not replays(s)]
     if broken:
         raise ArchiveError(

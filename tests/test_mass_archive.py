@@ -43,3 +43,13 @@ def test_M1_M8_a_played_mass_battle_round_trips_with_its_cards_armlist_and_armie
     assert replays(mass)
     commander = Army.objects.get(event=imported, name=light.name).commander
     assert commander is not None and commander.username == "anton"
+
+
+def test_rotating_links_on_import_gives_the_armies_new_qr_codes_too():
+    event = demo.load()
+    data = json.loads(dumps(export_event(event)))
+    before = dict(Army.objects.values_list("pk", "link_token"))
+    remove_everything(event, data)
+    import_event(data, rotate_links=True)
+    after = dict(Army.objects.values_list("pk", "link_token"))
+    assert after.keys() == before.keys() and all(after[pk] != before[pk] for pk in before)
