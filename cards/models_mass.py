@@ -17,6 +17,7 @@ from django.utils import translation
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+import rules.magic as magic
 from events.models import MAGIC_DECKS, Character, Event, new_link_token, parse_magic_decks
 
 MAX_COPIES = 50
@@ -25,11 +26,11 @@ MAX_COPIES = 50
 class MagicType(models.TextChoices):
     """M2: the five types of magic; the values are the engine's (rules/magic)."""
 
-    UNIVERSAL = "universal", _("Universal")
-    WIND = "wind", _("Wind")
-    EARTH = "earth", _("Earth")
-    WATER = "water", _("Water")
-    FIRE = "fire", _("Fire")
+    UNIVERSAL = magic.UNIVERSAL, _("Universal")
+    WIND = magic.WIND, _("Wind")
+    EARTH = magic.EARTH, _("Earth")
+    WATER = magic.WATER, _("Water")
+    FIRE = magic.FIRE, _("Fire")
 
 
 def magic_type_of(text: str) -> str:
@@ -204,9 +205,9 @@ class Warrior(models.Model):
     """A warrior of an army, with where they are now: on the field, wounded in hospital, or dead."""
 
     class State(models.TextChoices):
-        FIELD = "field", _("on the field")
-        HOSPITAL = "hospital", _("wounded, in hospital")
-        DEAD = "dead", _("dead")
+        FIELD = magic.FIELD, _("on the field")
+        HOSPITAL = magic.HOSPITAL, _("wounded, in hospital")
+        DEAD = magic.DEAD, _("dead")
 
     army = models.ForeignKey(Army, on_delete=models.CASCADE, related_name="warriors", verbose_name=_("army"))
     name = models.CharField(_("name or number"), max_length=120)

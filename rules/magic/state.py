@@ -18,7 +18,12 @@ from typing import Any, Final
 from ..errors import INPUT, RuleError, gettext_noop
 
 DECKS: Final[tuple[int, ...]] = (2, 4, 5, 6)  # M1
-MAGIC_TYPES: Final[tuple[str, ...]] = ("universal", "wind", "earth", "water", "fire")  # M2
+UNIVERSAL: Final = "universal"
+WIND: Final = "wind"
+EARTH: Final = "earth"
+WATER: Final = "water"
+FIRE: Final = "fire"
+MAGIC_TYPES: Final[tuple[str, ...]] = (UNIVERSAL, WIND, EARTH, WATER, FIRE)  # M2
 SERVER: Final = "server"
 REFEREE: Final = "referee"
 DICE_SOURCES: Final[tuple[str, ...]] = (SERVER, REFEREE)  # M8

@@ -127,3 +127,11 @@ def test_an_organizer_gives_an_army_a_new_secret_link(as_user, organizer, refere
     assert red.link_token != old
     assert client.get(reverse("duels:mass-army-link", args=[old])).status_code == 404
     assert client.get(reverse("duels:mass-army-link", args=[red.link_token])).status_code == 200
+
+
+def test_M2_the_catalogue_and_the_armlist_speak_the_engines_words():
+    import rules.magic as magic
+    from cards.models_mass import MagicType
+
+    assert tuple(MagicType.values) == magic.MAGIC_TYPES
+    assert tuple(Warrior.State.values) == magic.WARRIOR_PLACES
