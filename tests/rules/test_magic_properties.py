@@ -27,10 +27,38 @@ WARRIORS = [
     for i, place in enumerate(["field", "hospital", "field", "hospital", "dead", "field"])
 ]
 
-taps = st.lists(st.tuples(st.integers(0, 9), st.integers(0, 6), st.integers(0, 6)), min_size=1, max_size=40)
+# Taps 0-8 are any command (often refused); 9 and above take the phase one legal step further,
+# so long sequences reach kept cards used in later cycles, not only refusals.
+taps = st.lists(st.tuples(st.integers(0, 13), st.integers(0, 6), st.integers(0, 6)), min_size=1, max_size=40)
+
+
+def progress(state, x, y):
+    """The next legal step of the phase, with some choices left to x and y."""
+    side = state.whose_turn()
+    if state.stage == magic.INITIATIVE:
+        return magic.RollInitiative("referee", (1 + x % 6, 1 + y % 6))
+    if state.stage == magic.CHOOSE:
+        return magic.ChooseStarter(state.winner, starts=bool(x % 2))
+    if state.stage == magic.OVER:
+        return magic.NextCycle()
+    pending = state.pending
+    if pending is not None:
+        face = state.cards[pending.uid]
+        if face.keepable and not pending.from_kept and x % 2:
+            return magic.KeepCard(side)
+        return magic.CarryOut(side, targets=tuple(sorted(state.warriors))[: y % 3], move_to=[None, "hospital"][x % 2])
+    usable = [k.uid for k in state.sides[side].kept if k.cycle < state.cycle]
+    if usable:
+        return magic.UseKept(side, usable[0])
+    if side not in state.used_points:
+        hospital = state.hospital(side)
+        return magic.UsePoints(side, warrior=hospital[0] if hospital else None, take=x % 3 != 0)
+    return magic.EndTurn(side)
 
 
 def command_for(state, tap, x, y):
+    if tap >= 9:
+        return progress(state, x, y)
     side = state.whose_turn() or "ab"[x % 2]
     if tap == 0:
         return magic.RollInitiative("referee" if x % 2 else "server", (1 + x % 6, 1 + y % 6))
@@ -51,7 +79,7 @@ def command_for(state, tap, x, y):
         return magic.EndTurn(side)
     if tap == 7:
         return magic.MoveWarrior(str(x % len(WARRIORS)), magic.WARRIOR_PLACES[y % 3])
-    return magic.NextCycle()
+    return magic.NextCycle()  # tap 8
 
 
 @settings(max_examples=200, deadline=None)
