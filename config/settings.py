@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "events",
     "cards",
     "duels",
+    "lab",
 ]
 
 MIDDLEWARE = [

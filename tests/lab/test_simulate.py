@@ -111,3 +111,12 @@ def test_the_report_adds_up_and_names_what_never_mattered():
 def test_one_duel_ends_within_its_rounds():
     tally = play(FIRE_SIDE, ICE_SIDE, COUNTERS, LabSettings(duels=1, seed=5, max_rounds=2), 0)
     assert tally.duels == 1 and 1 <= tally.rounds <= 2
+
+
+def test_a_tally_survives_json_as_a_saved_run_stores_it():
+    import json
+
+    from lab.codec import tally_from_dict, tally_to_dict
+
+    tally = run(duels=80, instant_share=0.5)
+    assert tally_from_dict(json.loads(json.dumps(tally_to_dict(tally)))) == tally
