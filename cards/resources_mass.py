@@ -1,7 +1,8 @@
 """Import and export of mass-battle data: magic cards, the armlist, and the armies' warriors.
 
-Same conventions as ``cards.resources``: choices by value or by label in any
-of the site's languages; an import is all or nothing; matching by name so a
+Same conventions as ``cards.resources``, through the shared pipeline
+(events/tables.py: encodings, limits, row numbers, all or nothing): choices
+by value or by label in any of the site's languages; matching by name so a
 second import updates instead of duplicating. Magic cards belong to the
 event's catalogue; warrior types and warriors to the event.
 """
@@ -10,17 +11,15 @@ from __future__ import annotations
 
 from typing import Any
 
-import tablib
-from django.db import transaction
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 from import_export import fields, resources, widgets
 
 from cards.models import Catalogue
 from cards.models_mass import Army, MagicCard, MagicType, Warrior, WarriorType
-from cards.resources import FORMATS, ImportOutcome, UnreadableFile, _report
 from events.models import Character, Event
 from events.resources import ChoiceWidget, YesNoWidget
+from events.tables import ImportReport, TableError, export_bytes, read_table, run_import
 
 MAGIC_CARD_COLUMNS = ("name_ru", "name_en", "deck", "magic_type", "text", "negative", "keepable", "copies")
 WARRIOR_TYPE_COLUMNS = ("name_ru", "name_en", "protections", "description")
@@ -162,45 +161,18 @@ class WarriorResource(_Strings, resources.ModelResource):
 def resource_for(what: str, event: Event) -> resources.ModelResource:
     if what == "magic_cards":
         if event.catalogue is None:
-            raise UnreadableFile(_("The event has no card catalogue yet."))
+            raise TableError(_("The event has no card catalogue yet."))
         return MagicCardResource(event.catalogue)
     return WarriorTypeResource(event) if what == "warrior_types" else WarriorResource(event)
 
 
-def read_file(raw: bytes, file_format: str, what: str) -> tablib.Dataset:
-    fmt = FORMATS[file_format]()
-    try:
-        content: bytes | str = raw if fmt.is_binary() else raw.decode("utf-8-sig")
-        dataset = fmt.create_dataset(content)
-    except UnicodeDecodeError:
-        raise UnreadableFile(_("The file is not UTF-8 text; save the CSV or JSON as UTF-8.")) from None
-    except Exception:
-        raise UnreadableFile(_("The file cannot be read as %(format)s.") % {"format": file_format.upper()}) from None
-    headers = [str(h).strip() if h is not None else "" for h in (dataset.headers or [])]
-    if any(c not in headers for c in REQUIRED[what]) or not len(dataset):
-        raise UnreadableFile(
-            _("The file needs a header row with the columns %(columns)s, and at least one row below it.")
-            % {"columns": ", ".join(COLUMNS[what])}
-        )
-    if any(isinstance(cell, str) and "\x00" in cell for row in dataset for cell in row):
-        raise UnreadableFile(_("The file cannot be read as %(format)s.") % {"format": file_format.upper()})
-    dataset.headers = headers
-    return dataset
+def import_file(event: Event, what: str, raw: bytes, file_format: str) -> ImportReport:
+    """All or nothing (armies a warriors' file names are created only if every row is good). Raises TableError."""
+    resource_for(what, event)  # no catalogue: refused before reading
+    table = read_table(raw, file_format, columns=COLUMNS[what], required=REQUIRED[what])
+    return run_import(lambda: resource_for(what, event), table)
 
 
-def import_file(event: Event, what: str, raw: bytes, file_format: str) -> ImportOutcome:
-    """All or nothing: any bad row rolls the whole file back (armies created on the way too)."""
-    dataset = read_file(raw, file_format, what)
-    with transaction.atomic():
-        result = resource_for(what, event).import_data(
-            dataset, use_transactions=True, rollback_on_validation_errors=True
-        )
-        if result.has_errors() or result.has_validation_errors():
-            transaction.set_rollback(True)
-            return ImportOutcome(report=_report(result))
-    return ImportOutcome(created=result.totals.get("new", 0), updated=result.totals.get("update", 0))
-
-
-def export_file(event: Event, what: str, file_format: str) -> tuple[bytes | str, str, str]:
-    fmt = FORMATS[file_format]()
-    return fmt.export_data(resource_for(what, event).export()), fmt.get_content_type(), fmt.get_extension()
+def export_file(event: Event, what: str, file_format: str) -> bytes:
+    """Magic cards, the armlist or the warriors as a file, safe to open in a spreadsheet."""
+    return export_bytes(resource_for(what, event).export(), file_format)

@@ -20,6 +20,8 @@ urlpatterns = [
         views_mass.army_new_link,
         name="army-new-link",
     ),
+    path("events/<int:event_id>/arsenals/import/", views_transfer.arsenal_import, name="arsenals-import"),
+    path("events/<int:event_id>/arsenals/export/", views_transfer.arsenal_export, name="arsenals-export"),
     path("organize/characters/<int:character_id>/arsenal/", views_arsenal.arsenal_builder, name="arsenal-builder"),
     path("organize/characters/<int:character_id>/arsenal/select/", views_arsenal.arsenal_select, name="arsenal-select"),
     path("organize/characters/<int:character_id>/arsenal/pool/", views_arsenal.pool_add, name="pool-add"),

@@ -18,11 +18,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from cards.forms import FILE_FORMATS
 from cards.models_mass import Army, MagicCard, Warrior, WarriorType
-from cards.resources import UnreadableFile
 from cards.resources_mass import COLUMNS, export_file, import_file
+from events import tables
 from events.access import event_for_organizer
+from events.forms import ImportForm as TableForm
 from events.models import Event, new_link_token
 
 WHAT = [
@@ -32,29 +32,15 @@ WHAT = [
 ]
 
 
-class MassImportForm(forms.Form):
+class MassImportForm(TableForm):
     what = forms.ChoiceField(label=gettext_lazy("what"), choices=WHAT)
-    file = forms.FileField(label=gettext_lazy("file"), help_text=gettext_lazy("CSV (UTF-8), XLSX or JSON."))
-    MAX_BYTES = 2 * 1024 * 1024
 
-    def clean(self) -> dict[str, Any]:
-        super().clean()
-        cleaned = self.cleaned_data
-        upload = cleaned.get("file")
-        if upload is None:
-            return cleaned
-        if upload.size > self.MAX_BYTES:
-            raise forms.ValidationError(_("The file is too large (at most 2 MB)."))
-        suffix = upload.name.rsplit(".", 1)[-1].lower() if "." in upload.name else ""
-        if suffix not in dict(FILE_FORMATS):
-            raise forms.ValidationError(_("Upload a .csv, .xlsx or .json file."))
-        cleaned["file_format"] = suffix
-        return cleaned
+    field_order = ["what", "file"]
 
 
 class MassExportForm(forms.Form):
     what = forms.ChoiceField(label=gettext_lazy("what"), choices=WHAT)
-    file_format = forms.ChoiceField(label=gettext_lazy("format"), choices=FILE_FORMATS)
+    file_format = forms.ChoiceField(label=gettext_lazy("format"), choices=[(f, f.upper()) for f in tables.FORMATS])
 
 
 def _context(event: Event) -> dict[str, Any]:
@@ -70,6 +56,7 @@ def _context(event: Event) -> dict[str, Any]:
         "armies": armies,
         "columns": COLUMNS,
         "export_form": MassExportForm(),
+        "limits": tables.page_limits(),
     }
 
 
@@ -84,16 +71,13 @@ def mass_data(request: HttpRequest, event_id: int) -> HttpResponse:
         return render(request, "cards/mass_data.html", context, status=400)
     data = form.cleaned_data
     try:
-        outcome = import_file(event, data["what"], data["file"].read(), data["file_format"])
-    except UnreadableFile as err:
-        messages.error(request, str(err))
-        return render(request, "cards/mass_data.html", context, status=400)
-    if outcome.report:
-        messages.error(request, _("The file has errors; nothing was imported. Fix the rows below and try again."))
-        return render(request, "cards/mass_data.html", {**context, "report": outcome.report}, status=400)
-    messages.success(
-        request, _("Imported: %(new)s new, %(updated)s updated.") % {"new": outcome.created, "updated": outcome.updated}
-    )
+        report = import_file(event, data["what"], data["file"].read(), form.file_format)
+    except tables.TableError as err:
+        return render(request, "cards/mass_data.html", {**context, "errors": [(None, str(err))]}, status=400)
+    if report.errors:
+        return render(request, "cards/mass_data.html", {**context, "errors": report.errors}, status=400)
+    counts = {"new": report.created, "updated": report.updated}
+    messages.success(request, _("Imported: %(new)s new, %(updated)s updated.") % counts)
     return redirect("cards:mass-data", event.pk)
 
 
@@ -104,14 +88,14 @@ def mass_export(request: HttpRequest, event_id: int) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, _("Choose what to export and the file format."))
         return redirect("cards:mass-data", event.pk)
-    what = form.cleaned_data["what"]
+    what, file_format = form.cleaned_data["what"], form.cleaned_data["file_format"]
     try:
-        content, content_type, extension = export_file(event, what, form.cleaned_data["file_format"])
-    except UnreadableFile as err:
+        content = export_file(event, what, file_format)
+    except tables.TableError as err:
         messages.error(request, str(err))
         return redirect("cards:mass-data", event.pk)
-    response = HttpResponse(content, content_type=content_type)
-    response["Content-Disposition"] = f'attachment; filename="event-{event.pk}-{what}.{extension}"'
+    response = HttpResponse(content, content_type=tables.CONTENT_TYPES[file_format])
+    response["Content-Disposition"] = f'attachment; filename="event-{event.pk}-{what}.{file_format}"'
     return response
 
 

@@ -96,7 +96,11 @@ def report(tally: Tally, faces: list[CardFace], counters: list[CounterRule]) -> 
         instant={key: _shares(counts) for key, counts in instant.items()},
     )
     result.findings = static_findings(faces, counters)
+    defence_cards = {face.card_id for face in faces if face.is_defence}
     for card, counts in defence.items():
+        # An attack card drawn blind in an instant attack (IA3) is no defence that failed.
+        if card not in defence_cards:
+            continue
         if sum(counts.values()) and not counts[engine.PARRIED] and not counts[engine.SOFTENED]:
             # The pair it met most often is the matrix cell to look at.
             met = max(

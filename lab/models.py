@@ -38,6 +38,7 @@ class LabRun(models.Model):
     settings = models.JSONField(_("settings"), default=dict)
     arsenals = models.JSONField(_("arsenals"), default=list)
     counters = models.JSONField(_("counter rules"), default=list)
+    faces = models.JSONField(_("catalogue cards"), default=list)
     status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.QUEUED)
     done = models.PositiveIntegerField(_("duels played"), default=0)
     total = models.PositiveIntegerField(_("duels"), default=0)

@@ -35,6 +35,7 @@ from duels import services
 from duels.models import LogEntry, Situation
 from events.creators import allow_event_creation
 from events.models import Character, Event, Side, StaffRole
+from lab.models import LabRun
 from tests.services.kit import arm, nonce, parries
 
 # --- garbage ------------------------------------------------------------------------------------
@@ -202,6 +203,12 @@ def build_world(personas: dict[str, User | None], event: Event, other_event: Eve
         "army": _army(other_mass).pk,
         # No "side": a side is "a" or "b" in every battle, so there is no foreign one to mix in.
     }
+    lab_run = LabRun.objects.create(event=event, settings={"duels": 10}, total=10, status=LabRun.Status.DONE)
+    other_run = LabRun.objects.create(event=other_event, settings={"duels": 10}, total=10)
+    for real in w.reals:
+        real["run"] = lab_run.pk
+    w.foreign["run"] = other_run.pk
+    w.lab_run = lab_run
     revoked = Character.objects.create(event=event, name="Revoked", link_active=False)
     int_missing = [987654, int(HUGE)]
     w.missing = {
@@ -217,6 +224,7 @@ def build_world(personas: dict[str, User | None], event: Event, other_event: Eve
         "army": int_missing,
         "army_token": ["no-such-token", "t" * 200, "\x00", character.link_token],  # a character's is no army's
         "side": ["c", "\x00", "a" * 300],
+        "run": int_missing,
         "help": ["nobody", "\x00"],
     }
     return w
@@ -267,6 +275,7 @@ FINGERPRINTED = (
     (User, ("id", "username", "password", "email", "is_active", "is_staff", "is_superuser")),
     (StaffRole, None),
     (Event, None),
+    (LabRun, None),
     (Character, None),
     (Catalogue, None),
     (Card, None),
@@ -368,4 +377,5 @@ PARAM_KINDS = {
     "side": "side",
     "army_id": "army",
     "role": "help",
+    "run_id": "run",
 }
