@@ -167,6 +167,16 @@ class DuelKind:
 KINDS: dict[str, Any] = {Situation.Kind.DUEL: DuelKind()}
 
 
+def _register_battles() -> None:
+    # Imported here: the battle kind builds on DuelKind, defined above.
+    from duels.services.battle_kind import BattleKind
+
+    KINDS[Situation.Kind.BATTLE] = BattleKind()
+
+
+_register_battles()
+
+
 def _register_mass_battles() -> None:
     # Imported here: the mass battle's kind lives in its own module and needs this one's models.
     from duels.services.kind_mass import MassBattleKind
