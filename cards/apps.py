@@ -7,6 +7,13 @@ class CardsConfig(AppConfig):
     verbose_name = _("Cards and arsenals")
 
     def ready(self) -> None:
+        # The layers run one way (docs/architecture.md): the character page is
+        # the events app's, its arsenal part is ours.
+        from cards.views_player import character_page_part
+        from events.hooks import register_character_page_part
+
+        register_character_page_part(character_page_part)
+
         from cards.models_mass import check_keepable_decks
         from events.models import EVENT_CHECKS
 

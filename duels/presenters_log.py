@@ -96,15 +96,15 @@ class _Words:
                 return _("%(name)s does not answer.") % {"name": who}
             return _("%(name)s answers with %(card)s.") % {"name": who, "card": self.card(e["card"], e.get("card_id"))}
         if t == "result_proposed":
-            return _("Proposed result: %(outcome)s.") % {"outcome": OUTCOME_LABELS.get(e.get("outcome"), "")}
+            return _("Proposed result: %(outcome)s.") % {"outcome": OUTCOME_LABELS.get(e.get("outcome", ""), "")}
         if t == "answer_timed_out":
             return _("%(name)s did not answer in time: the attack takes full effect (D8).") % {"name": who}
         if t == "result_applied":
-            outcome = OUTCOME_LABELS.get(e.get("outcome"), "")
+            outcome = OUTCOME_LABELS.get(e.get("outcome", ""), "")
             if e.get("overridden"):
                 return _("Result: %(outcome)s — overridden (proposed: %(proposed)s). Reason: %(reason)s") % {
                     "outcome": outcome,
-                    "proposed": OUTCOME_LABELS.get(e.get("proposed"), ""),
+                    "proposed": OUTCOME_LABELS.get(e.get("proposed", ""), ""),
                     "reason": e.get("reason", ""),
                 }
             return _("Result: %(outcome)s.") % {"outcome": outcome}
@@ -139,7 +139,7 @@ class _Words:
         if t == "duel_ended":
             text = _("Duel %(number)s ends: %(result)s.") % {
                 "number": e.get("duel", 0) + 1,
-                "result": RESULT_LABELS.get(e.get("result"), e.get("result")),
+                "result": RESULT_LABELS.get(e.get("result", ""), e.get("result")),
             }
             return f"{text} {e['reason']}" if e.get("reason") else text
         if t == "situation_ended":

@@ -54,4 +54,5 @@ urlpatterns = [
     # History of fights, for the event's staff
     path("events/<int:event_id>/fights/history/", views_public.event_history, name="history"),
     path("characters/<int:character_id>/fights/", views_public.character_history, name="character-history"),
+    path("watch/<int:situation_id>/record/", views_live.record, name="record"),
 ]

@@ -12,17 +12,18 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from events.names import NameField, name_key
+from rules import conditions
 
 
 class Condition(models.TextChoices):
-    # The values are the engine's condition names (rules/conditions.py).
-    FIT = "fit", _("fit")
-    LIGHTLY_WOUNDED = "lightly_wounded", _("lightly wounded")
-    HEAVILY_WOUNDED = "heavily_wounded", _("heavily wounded")
-    PARALYSED = "paralysed", _("paralysed")
-    SUBDUED = "subdued", _("subdued")
-    HELPLESS = "helpless", _("helpless")
-    DEAD = "dead", _("dead")
+    # The values are the engine's condition names (tests/test_vocabulary.py checks that none is missing).
+    FIT = conditions.FIT, _("fit")
+    LIGHTLY_WOUNDED = conditions.LIGHTLY_WOUNDED, _("lightly wounded")
+    HEAVILY_WOUNDED = conditions.HEAVILY_WOUNDED, _("heavily wounded")
+    PARALYSED = conditions.PARALYSED, _("paralysed")
+    SUBDUED = conditions.SUBDUED, _("subdued")
+    HELPLESS = conditions.HELPLESS, _("helpless")
+    DEAD = conditions.DEAD, _("dead")
 
 
 MAGIC_DECKS = (2, 4, 5, 6)  # M1: the numbers on the backs of the magic decks

@@ -80,7 +80,7 @@ class Tally:
     results: Counter[tuple[str, str, str]] = field(default_factory=Counter)  # (a label, b label, a|b|draw)
     attack_outcomes: Counter[tuple[int, str]] = field(default_factory=Counter)  # (card id, outcome|timed_out)
     defence_outcomes: Counter[tuple[int, str]] = field(default_factory=Counter)  # (card id, outcome)
-    pairs: Counter[tuple[int, int | None, str]] = field(default_factory=Counter)  # (defence|None, attack, outcome)
+    pairs: Counter[tuple[int | None, int, str]] = field(default_factory=Counter)  # (defence|None, attack, outcome)
     rounds: int = 0
     steps: int = 0
     instant: Counter[tuple[bool, str]] = field(default_factory=Counter)  # (focused, succeeded|parried|softened)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from datetime import datetime
 
 from .commands import (
@@ -25,7 +24,7 @@ from .events import Event
 from .instant import instant_attack
 from .rounds import end_duel_command, end_situation_command, round_choice
 from .situation import check_current, join, set_focus
-from .state import Situation
+from .state import Situation, clone
 from .steps import answer, attack, confirm_result
 
 
@@ -33,25 +32,38 @@ def apply(state: Situation, command: Command, now: datetime, draw: int | None = 
     """Apply one command at ``now`` (aware); ``draw`` is the IA3 blind-draw index.
 
     Returns the new state and what happened, or raises RuleError. The input
-    state is never changed: handlers work on a deep copy, so a refusal half-way
+    state is never changed: handlers work on a clone (``state.clone``: the
+    containers copied, the immutable leaves shared), so a refusal half-way
     through leaves nothing behind.
+    """
+    new = clone(state)
+    events = apply_in_place(new, command, now, draw)
+    return new, events
+
+
+def apply_in_place(state: Situation, command: Command, now: datetime, draw: int | None = None) -> list[Event]:
+    """``apply`` on a state the caller owns and gives up: changed where it lies.
+
+    For replay, which owns its private state: no copy per entry keeps a
+    replay linear in the length of the log. A refusal may leave ``state``
+    half-changed, so only a caller that discards the state on RuleError
+    (replay: a refused entry means a corrupt log) may use it.
     """
     now = utc(now)
     check_current(state, now)
     if draw is not None and not isinstance(command, InstantAttack):
         raise RuleError(INPUT, gettext_noop("Only an instant attack draws a card."))
-    new = copy.deepcopy(state)
     events: list[Event] = []
     match command:
         case Join():
-            join(new, command, now, events)
+            join(state, command, now, events)
         case SetFocus():
-            set_focus(new, command, now, events)
+            set_focus(state, command, now, events)
         case _:
-            _combat(new, command, now, draw, events)
+            _combat(state, command, now, draw, events)
             # S2: every other accepted command is a combat action.
-            combat_action(new, now)
-    return new, events
+            combat_action(state, now)
+    return events
 
 
 def _combat(state: Situation, command: Command, now: datetime, draw: int | None, events: list[Event]) -> None:

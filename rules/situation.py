@@ -8,7 +8,6 @@ the engine accepts and a replay of the log can never diverge.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 
@@ -19,7 +18,7 @@ from .conditions import is_condition
 from .core import conditions_of, end_duel, get_fighter, hand_card, mint, utc
 from .errors import INPUT, RuleError, gettext_noop
 from .events import FIGHTER_JOINED, FOCUS_SET, SITUATION_ENDED, Event, ev
-from .state import AWAIT_ANSWER, ENDED, STEP_OPEN, Fighter, Settings, Situation
+from .state import AWAIT_ANSWER, ENDED, STEP_OPEN, Fighter, Settings, Situation, clone
 from .state import SITUATION_ENDED as RESULT_SITUATION_ENDED
 from .steps import timeout_step
 
@@ -133,10 +132,30 @@ def expire(state: Situation, now: datetime) -> tuple[Situation, list[Event]]:
     """Apply every deadline that ``now`` is past, in time order, each at its own time.
 
     Idempotent: afterwards no deadline before ``now`` remains, so a second
-    call finds nothing to do. The input state is not changed.
+    call finds nothing to do. The input state is not changed; when nothing is
+    due (every poll and every command asks) it is returned as it is, uncopied.
     """
     now = utc(now)
-    state = copy.deepcopy(state)
+    if not is_due(state, now):
+        return state, []
+    state = clone(state)
+    return state, expire_in_place(state, now)
+
+
+def is_due(state: Situation, now: datetime) -> bool:
+    """Whether some deadline is past at ``now`` (``now`` aware)."""
+    if state.ended:
+        return False
+    answers = _answer_deadlines(state)
+    if answers and now > answers[0][0]:
+        return True
+    gap_end = situation_deadline(state)
+    return gap_end is not None and now > gap_end
+
+
+def expire_in_place(state: Situation, now: datetime) -> list[Event]:
+    """``expire`` on a state the caller owns (replay): changed where it lies."""
+    now = utc(now)
     events: list[Event] = []
     while not state.ended:
         answers = _answer_deadlines(state)
@@ -150,4 +169,4 @@ def expire(state: Situation, now: datetime) -> tuple[Situation, list[Event]]:
             end_situation(state, gap_end, events)
         else:
             break
-    return state, events
+    return events

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from .cards import NOT_PARRIED, OUTCOMES, PARRIED, SOFTENED, CardFace, CounterTable, effect_of
+from .cards import NOT_PARRIED, OUTCOMES, PARRIED, SOFTENED, CardFace, effect_of
 from .commands import Answer, Attack, ConfirmResult
 from .conditions import apply_effect
 from .core import (
@@ -51,6 +51,7 @@ from .state import (
     Situation,
     Step,
     StepRecord,
+    counter_table,
 )
 from .state import (
     FIGHTER_OUT as RESULT_FIGHTER_OUT,
@@ -108,8 +109,8 @@ def show_attack(
 
 
 def propose_for(state: Situation, defence: CardFace | None, attack: CardFace) -> str:
-    # The counters are the snapshot taken when the situation opened.
-    return CounterTable(state.counters).propose(defence, attack)
+    # The counters are the snapshot taken when the situation opened, indexed once.
+    return counter_table(state).propose(defence, attack)
 
 
 def attack(state: Situation, cmd: Attack, now: datetime, events: list[Event]) -> None:

@@ -97,13 +97,13 @@ def test_a_program_that_keeps_dying_stops_everything_with_a_message():
     try:
         with pytest.raises(launcher.LaunchError, match="the worker keeps stopping; giving up"):
             for _ in range(launcher.MAX_RESTARTS + 2):
-                wait_for(lambda: dying.process.poll() is not None, 10, "it did not die")
+                wait_for(lambda: dying.process is not None and dying.process.poll() is not None, 10, "it did not die")
                 sup.check()
         assert len(dying.restarts) == launcher.MAX_RESTARTS + 1
     finally:
         group = sleeping.pid
         sup.stop_all()
-        assert not group_alive(group)
+        assert group is not None and not group_alive(group)
 
 
 def test_the_modes_set_debug_and_the_lan_key(tmp_path, monkeypatch):

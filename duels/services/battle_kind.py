@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from duels.models import LogEntry, Situation
-from duels.services.kinds import DuelKind, FighterResult
+from duels.services.duel_kind import DuelKind, FighterResult
 from rules import battle as B
 from rules.cards import CounterRule
 

@@ -31,7 +31,9 @@ def test_IA3_each_of_five_cards_is_drawn_equally_often_chi_square():
     for _ in range(trials):
         draw = rng.randrange(instant_attack_draw_size(state, ZAVULON))
         new, _ = apply(state, command, at(1), draw)
-        counts[new.duels[0].step.answer_card] += 1
+        step = new.duels[0].step
+        assert step is not None and step.answer_card is not None
+        counts[step.answer_card] += 1
     assert set(counts) == set(hand)
     expected = trials / len(hand)
     chi2 = sum((counts[u] - expected) ** 2 / expected for u in hand)
@@ -67,7 +69,9 @@ def test_IA3_a_draw_never_returns_a_discarded_card():
     rng = random.Random(1)
     for _ in range(500):
         new, _ = apply(f.state, command, at(9), rng.randrange(len(hand)))
-        drawn.add(new.duels[-1].step.answer_card)
+        step = new.duels[-1].step
+        assert step is not None
+        drawn.add(step.answer_card)
     assert drawn == set(hand) and not drawn & discards
     for bad in (len(hand), len(hand) + 1):
         try:

@@ -9,6 +9,7 @@ from rules import (
     EVENT_TYPES,
     Answer,
     Attack,
+    Command,
     ConfirmResult,
     DeclareAggression,
     EndDuel,
@@ -30,7 +31,7 @@ from rules import (
 
 from .kit import ANTON, DART, FIRE, HEAL, OLGA, SHIELD, WARD, ZAVULON, Fight, at, setup
 
-ALL_COMMANDS = [
+ALL_COMMANDS: list[Command] = [
     Join(setup(OLGA, FIRE, SHIELD, focus=SHIELD.card_id, condition="lightly_wounded")),
     InstantAttack(ANTON, ZAVULON, "1:1:0", True, False, max_rounds=2),
     DeclareAggression(ANTON, ZAVULON, None),

@@ -130,7 +130,8 @@ def test_D8_answer_at_14_9_seconds_is_accepted():
     f.do(DeclareAggression(ANTON, ZAVULON, f.uid(ANTON, 1)), 0)
     assert f.duel.step.answer_deadline == at(15)
     new, _ = apply(f.state, Answer(0, ZAVULON, f.uid(ZAVULON, 10)), at(14.9))
-    assert new.duels[0].step.answered
+    step = new.duels[0].step
+    assert step is not None and step.answered
 
 
 def test_D8_answer_at_exactly_the_deadline_is_still_in_time():

@@ -11,6 +11,10 @@ from duels import services
 from duels.models import LogEntry, Situation
 from events.models import Character
 
+# D4: the names of the cards in ``secret_hands`` (tests/conftest.py), never played.
+SECRET_ANTON = ("Покров тайны", "Veil of Secrets")
+SECRET_ZAVULON = ("Тёмное зеркало", "Dark Mirror")
+
 
 def nonce() -> str:
     return uuid.uuid4().hex

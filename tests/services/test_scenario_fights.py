@@ -148,7 +148,7 @@ def test_IA6_another_pair_joining_the_situation_gets_an_ordinary_attack_and_S2_a
     assert kinds(first)[-2:] == ["join", "instant_attack"]
     duel = state(first).duels[1]
     assert (duel.opened_by, duel.phase) == ("aggression", "await_answer")
-    entry = LogEntry.objects.filter(situation=first).last()
+    entry = LogEntry.objects.filter(situation=first).latest("seq")
     assert not any(e["type"] == "card_drawn" for e in entry.events)
     do(first, engine.Answer(duel=1, fighter=anton.pk, card=None), referee, 61)
     do(first, engine.ConfirmResult(duel=1), referee, 62)

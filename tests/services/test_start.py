@@ -6,6 +6,7 @@ import json
 import pytest
 
 import rules as engine
+from cards.words import explain
 from duels import services
 from duels.models import LogEntry, Situation
 from events.models import Character
@@ -58,8 +59,13 @@ def test_the_opening_snapshot_keeps_event_settings_and_counter_rules(armed, refe
 
 def test_IA3_the_blind_draw_is_made_by_the_service_and_recorded(armed, referee, attack_card, monkeypatch):
     anton, zavulon = armed
-    drawn = []
-    monkeypatch.setattr("secrets.randbelow", lambda n: drawn.append(n) or n - 1)
+    drawn: list[int] = []
+
+    def randbelow(n: int) -> int:
+        drawn.append(n)
+        return n - 1
+
+    monkeypatch.setattr("secrets.randbelow", randbelow)
     done = services.start_instant_attack(
         anton.event, anton, zavulon, attack_card.pk, out_of_sight=True, within_reach=True, user=referee, nonce=nonce()
     )
@@ -129,7 +135,7 @@ def test_a_card_not_in_the_attackers_arsenal_is_refused_clearly(armed, referee, 
     anton, zavulon = armed
     with pytest.raises(services.CardNotHeld) as err:
         services.declare_aggression(anton.event, anton, zavulon, spark.pk, user=referee, nonce=nonce())
-    assert services.explain(err.value) == "Anton does not hold the card Spark."
+    assert explain(err.value) == "Anton does not hold the card Spark."
     assert not Situation.objects.exists()
 
 
@@ -169,7 +175,7 @@ def test_D1_starting_a_fight_between_two_already_fighting_each_other_is_refused(
     services.declare_aggression(anton.event, anton, zavulon, None, user=referee, nonce=nonce())
     with pytest.raises(services.CharacterBusy) as err:
         services.declare_aggression(anton.event, zavulon, anton, None, user=referee, nonce=nonce())
-    assert services.explain(err.value) == "Zavulon is already fighting Anton."
+    assert explain(err.value) == "Zavulon is already fighting Anton."
 
 
 def test_S2_two_characters_in_different_situations_cannot_start_a_fight(armed, referee, bystander, event, spark):
@@ -207,7 +213,8 @@ def test_in_active_situation_during_the_fight_only(armed, referee, bystander, ev
     situation = services.declare_aggression(event, anton, zavulon, None, user=referee, nonce=nonce()).situation
     assert services.in_active_situation(anton) and services.in_active_situation(zavulon.pk)
     assert not services.in_active_situation(bystander)
-    assert services.active_situation_for(anton).pk == situation.pk
+    active = services.active_situation_for(anton)
+    assert active is not None and active.pk == situation.pk
 
 
 def test_the_log_is_json_safe(armed, referee, attack_card):
