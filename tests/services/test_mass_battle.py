@@ -5,6 +5,7 @@ from django.core.exceptions import ValidationError
 
 import rules.magic as magic
 from cards.models_mass import MagicCard, Warrior
+from cards.words import explain
 from duels import services
 from duels.models import LogEntry
 from duels.services.mass import KeepableInWrongDeck, MassBattlesOff, NoMagicCards, start_mass_battle
@@ -94,7 +95,7 @@ def test_M5_a_keepable_card_outside_the_event_decks_is_refused_with_a_clear_mess
     event.save()
     with pytest.raises(KeepableInWrongDeck) as refused_start:
         start_mass_battle(event, red, blue, user=referee, nonce=nonce())
-    assert "Дождь" in services.explain(refused_start.value)
+    assert "Дождь" in explain(refused_start.value)
     event.magic_keepable_decks = "2,4,5"
     event.save()
     card.full_clean()  # allowed by the event setting now
