@@ -11,7 +11,7 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
@@ -38,13 +38,14 @@ from duels.views_common import (
     situation_for_staff,
 )
 from events.access import event_for_referee
+from events.requests import HtmxRequest
 
 LOG_LINES = 30
 LOG_PAGE = 100
 REFEREE_VIEW = MassViewer(REFEREE)
 
 
-def mass_for_staff(request: HttpRequest, situation_id: int) -> Situation:
+def mass_for_staff(request: HtmxRequest, situation_id: int) -> Situation:
     situation = situation_for_staff(request.user, situation_id)
     if situation.kind != Situation.Kind.MASS_BATTLE:
         raise Http404
@@ -52,7 +53,7 @@ def mass_for_staff(request: HttpRequest, situation_id: int) -> Situation:
 
 
 @login_required
-def start(request: HttpRequest, event_id: int) -> HttpResponse:
+def start(request: HtmxRequest, event_id: int) -> HttpResponse:
     """Running mass battles of the event, and a new one between two armies."""
     event = event_for_referee(request.user, event_id)
     form = StartMassForm(request.POST or None, event_id=event.pk)
@@ -99,7 +100,7 @@ def _context(situation: Situation, alert: Alert | None = None) -> dict[str, Any]
     }
 
 
-def _render(request: HttpRequest, situation: Situation, alert: Alert | None = None, status: int = 200) -> HttpResponse:
+def _render(request: HtmxRequest, situation: Situation, alert: Alert | None = None, status: int = 200) -> HttpResponse:
     etag = situation_etag(situation, REFEREE_VIEW, "mass")  # type: ignore[arg-type]
     template = "duels/mass.html#live" if request.htmx else "duels/mass.html"
     return render_live(request, template, _context(situation, alert), etag, status=status)
@@ -107,7 +108,7 @@ def _render(request: HttpRequest, situation: Situation, alert: Alert | None = No
 
 @login_required
 @require_GET
-def battle(request: HttpRequest, situation_id: int) -> HttpResponse:
+def battle(request: HtmxRequest, situation_id: int) -> HttpResponse:
     situation = mass_for_staff(request, situation_id)
     if request.htmx and (unchanged := not_modified(request, situation_etag(situation, REFEREE_VIEW, "mass"))):  # type: ignore[arg-type]
         return unchanged
@@ -118,7 +119,7 @@ def _fresh(situation: Situation) -> Situation:
     return Situation.objects.select_related("event").get(pk=situation.pk)
 
 
-def _submit(request: HttpRequest, situation: Situation, form: Any, call: Any) -> HttpResponse:
+def _submit(request: HtmxRequest, situation: Situation, form: Any, call: Any) -> HttpResponse:
     if not form.is_valid():
         return _render(request, _fresh(situation), form_problem(form), 400)
     try:
@@ -134,7 +135,7 @@ def _submit(request: HttpRequest, situation: Situation, form: Any, call: Any) ->
 
 @login_required
 @require_POST
-def act(request: HttpRequest, situation_id: int) -> HttpResponse:
+def act(request: HtmxRequest, situation_id: int) -> HttpResponse:
     situation = mass_for_staff(request, situation_id)
     form_class = MASS_FORMS.get(request.POST.get("action", ""))
     if form_class is None:
@@ -160,7 +161,7 @@ def act(request: HttpRequest, situation_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def undo(request: HttpRequest, situation_id: int) -> HttpResponse:
+def undo(request: HtmxRequest, situation_id: int) -> HttpResponse:
     situation = mass_for_staff(request, situation_id)
     return _submit(
         request,
@@ -174,7 +175,7 @@ def undo(request: HttpRequest, situation_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def log_page(request: HttpRequest, situation_id: int) -> HttpResponse:
+def log_page(request: HtmxRequest, situation_id: int) -> HttpResponse:
     """The whole log, newest first, a page at a time (the tablet shows the latest lines only)."""
     situation = mass_for_staff(request, situation_id)
     state = services.state_of(situation)

@@ -11,7 +11,7 @@ the army's side in its running mass battle.
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
@@ -22,6 +22,7 @@ from duels.models import Situation
 from duels.presenters_mass import COMMANDER, SPECTATOR, MassViewer, present
 from duels.views_common import not_modified, public_situation, quoted_hash, render_live, situation_etag
 from events.access import is_referee
+from events.requests import HtmxRequest
 
 SPECTATOR_VIEW = MassViewer(SPECTATOR)
 
@@ -34,7 +35,7 @@ def _armies(situation: Situation) -> dict[str, int]:
 
 @login_required
 @require_GET
-def commander(request: HttpRequest, situation_id: int, side: str) -> HttpResponse:
+def commander(request: HtmxRequest, situation_id: int, side: str) -> HttpResponse:
     """The commander of the army on ``side`` (or the event's staff, to hand the phone over)."""
     situation = public_situation(situation_id)
     army_id = _armies(situation).get(side)
@@ -48,7 +49,7 @@ def commander(request: HttpRequest, situation_id: int, side: str) -> HttpRespons
 
 
 @require_GET
-def commander_link(request: HttpRequest, token: str) -> HttpResponse:
+def commander_link(request: HtmxRequest, token: str) -> HttpResponse:
     """The army's secret link: its side in its latest running mass battle, or its warriors between battles."""
     army = None if "\x00" in token else Army.objects.filter(link_token=token).select_related("event").first()
     if army is None:
@@ -68,7 +69,7 @@ def commander_link(request: HttpRequest, token: str) -> HttpResponse:
     return render_live(request, template, context, etag)
 
 
-def _commander_page(request: HttpRequest, situation: Situation, side: str, live_url: str) -> HttpResponse:
+def _commander_page(request: HtmxRequest, situation: Situation, side: str, live_url: str) -> HttpResponse:
     viewer = MassViewer(COMMANDER, side)
     etag = situation_etag(situation, viewer, "mass-commander")  # type: ignore[arg-type]
     if request.htmx and (unchanged := not_modified(request, etag)) is not None:
@@ -86,7 +87,7 @@ def _commander_page(request: HttpRequest, situation: Situation, side: str, live_
 
 
 @require_GET
-def watch(request: HttpRequest, situation_id: int) -> HttpResponse:
+def watch(request: HtmxRequest, situation_id: int) -> HttpResponse:
     situation = public_situation(situation_id)
     if situation.kind != Situation.Kind.MASS_BATTLE:
         raise Http404

@@ -5,7 +5,7 @@ import pytest
 import rules.magic as magic
 from duels import services
 from duels.models import LogEntry, Situation
-from tests.concurrency.test_races import race
+from tests.concurrency.race_kit import race
 from tests.services.mass_kit import armies, magic_cards, nonce, start
 
 pytestmark = pytest.mark.concurrency
