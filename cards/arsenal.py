@@ -169,7 +169,7 @@ def set_focus(character: Character, card_id: int | None) -> None:
     locked = _locked(character)
     if card_id is not None:
         hand = [face_of(ac.card) for ac in ArsenalCard.objects.filter(character=locked).select_related("card")]
-        check_focus(hand, card_id)
+        check_focus(hand, card_id, abilities=locked.event.focus_abilities)
     Character.objects.filter(pk=locked.pk).update(focus_card_id=card_id)
     character.focus_card_id = card_id
 

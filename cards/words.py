@@ -23,7 +23,7 @@ from django.utils.translation import gettext_lazy as _
 import rules as engine
 from cards.models import Card, Effect
 from events.ids import is_id
-from events.models import Condition
+from events.models import Condition, condition_set_label
 from rules import state as engine_state
 
 OUTCOME_LABELS: dict[str, Promise] = {
@@ -45,7 +45,10 @@ EFFECT_LABELS: dict[str, Promise | str] = {**dict(Effect.choices), **dict(Condit
 
 
 def condition_label(condition: str) -> str:
-    return str(EFFECT_LABELS.get(condition, condition))
+    """One effect, or every condition of a set (CR1 reading: "heavily wounded, paralysed")."""
+    if condition in EFFECT_LABELS:
+        return str(EFFECT_LABELS[condition])
+    return condition_set_label(condition)
 
 
 def card_names(ids: Iterable[int]) -> dict[int, str]:

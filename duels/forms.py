@@ -257,6 +257,10 @@ class StartForm(forms.Form):
     max_rounds = forms.IntegerField(min_value=1, max_value=99, required=False, label=_("Maximum number of rounds"))
     out_of_sight = forms.TypedChoiceField(choices=YES_NO, coerce=_yes, required=False)
     within_reach = forms.TypedChoiceField(choices=YES_NO, coerce=_yes, required=False)
+    # IA3: does the victim try to parry? F1: is the focused card held in front of them?
+    # The page offers "yes" checked; a form without them (an older page) means yes.
+    parry = forms.TypedChoiceField(choices=YES_NO, coerce=_yes, required=False, empty_value=True)
+    focus_held = forms.TypedChoiceField(choices=YES_NO, coerce=_yes, required=False, empty_value=True)
 
     def __init__(self, *args: Any, cards: list[tuple[int, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -279,3 +283,13 @@ class StartForm(forms.Form):
             if data.get("card") is None:
                 self.add_error("card", _("Choose the attack card the attacker strikes with."))
         return data
+
+
+class ConditionChangeForm(forms.Form):
+    """CR1/D11 outside a step: add a condition (a blow) or clear one (a healing), always with a reason."""
+
+    CHANGES = [("add", _("add: a blow outside a fight step")), ("clear", _("clear: healed or worn off"))]
+
+    change = forms.ChoiceField(choices=CHANGES, label=_("change"))
+    condition = forms.ChoiceField(choices=[(c, Condition(c).label) for c in engine.CONDITIONS], label=_("condition"))
+    reason = forms.CharField(max_length=REASON_MAX, label=_("reason"))

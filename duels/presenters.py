@@ -126,6 +126,7 @@ class StepView:
     answer_card: CardView | None
     instant: bool
     proposed: str | None
+    answer_by: str = ""  # IA3/F1: how the answer was chosen, from the record
 
     @property
     def proposed_label(self) -> str:
@@ -148,6 +149,7 @@ class RecordView:
     reason: str
     timed_out: bool
     instant: bool
+    answer_by: str = ""
 
     @property
     def outcome_label(self) -> str:
@@ -255,6 +257,13 @@ def card_ids(state: Situation) -> set[int]:
     return {face.card_id for face in state.cards.values()}
 
 
+def _answer_by(step: engine.Step) -> str:
+    """How the step's answer was chosen, from the record (states saved before it was recorded: from the draw)."""
+    if step.answer_by or not step.instant or step.answer_card is None:
+        return step.answer_by
+    return engine.ANSWER_BY_DRAW if step.draw is not None else engine.ANSWER_BY_FOCUS
+
+
 class _Builder:
     def __init__(
         self, state: Situation, viewer: Viewer, names: dict[int, str] | None, recent: int | None = None
@@ -314,6 +323,7 @@ class _Builder:
                 answer_card=answer,
                 instant=s.instant,
                 proposed=s.proposed,
+                answer_by=_answer_by(s),
             )
         records = [self.record(r, by_id) for r in self.tail(duel.steps_done)]
         choices = []
@@ -358,6 +368,7 @@ class _Builder:
             reason=r.override_reason,
             timed_out=r.timed_out,
             instant=r.instant,
+            answer_by=r.answer_by,
         )
 
 

@@ -3,8 +3,10 @@ from django.urls import path
 from duels import (
     views_archive,
     views_battle,
+    views_conditions,
     views_fight,
     views_live,
+    views_log_table,
     views_mass,
     views_mass_live,
     views_public,
@@ -31,6 +33,11 @@ urlpatterns = [
     path("mass/<int:situation_id>/side/<str:side>/", views_mass_live.commander, name="mass-commander"),
     path("mass/<int:situation_id>/watch/", views_mass_live.watch, name="mass-watch"),
     path("c/<str:token>/army/", views_mass_live.commander_link, name="mass-army-link"),
+    path("characters/<int:character_id>/condition/", views_conditions.character_condition, name="condition"),
+    path("fights/<int:situation_id>/log.csv", views_log_table.log_table, {"file_format": "csv"}, name="log-export-csv"),
+    path(
+        "fights/<int:situation_id>/log.xlsx", views_log_table.log_table, {"file_format": "xlsx"}, name="log-export-xlsx"
+    ),
     # Battles (issue 11): the same situation core, their own tablet page
     path("events/<int:event_id>/battles/start/", views_battle.battle_start, name="battle-start"),
     path("battles/<int:situation_id>/", views_battle.battle_page, name="battle"),

@@ -37,6 +37,7 @@ from duels.presenters import (
     present,
 )
 from duels.presenters_log import describe
+from duels.services.draws import related_undone
 from duels.views_common import (
     Alert,
     conflict,
@@ -107,6 +108,8 @@ def fight_context(
         "event": situation.event,
         "view": view,
         "version": situation.version,
+        # The full log page also links a repeated instant attack to an undone one
+        # outside these lines; the fight page keeps its fixed number of queries.
         "log_lines": describe(entries, state, names),
         "alert": alert,
         "notes": fight_notes.conversions(entries, view),
@@ -253,7 +256,7 @@ def log_page(request: HttpRequest, situation_id: int) -> HttpResponse:
     if situation.kind == Situation.Kind.BATTLE:
         lines = describe_battle(page.object_list, state)
     else:
-        lines = describe(page.object_list, state, card_names(card_ids(state)))
+        lines = describe(page.object_list, state, card_names(card_ids(state)), related_undone(situation))
     context = {
         "situation": situation,
         "event": situation.event,

@@ -195,6 +195,8 @@ def _start(event: Event, attacker: Character, target: Character, form: StartForm
             out_of_sight=d["out_of_sight"],
             within_reach=d["within_reach"],
             max_rounds=d["max_rounds"],
+            parry=d["parry"],
+            focus_held=d["focus_held"],
             user=user,
             nonce=d["nonce"],
         )

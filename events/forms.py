@@ -160,9 +160,14 @@ class CharacterFilterForm(forms.Form):
         data = self.cleaned_data
         if data["q"]:
             queryset = queryset.filter(name_matches(data["q"]))
-        for field in ("side", "kind", "status", "condition", "power_level"):
+        for field in ("side", "kind", "status", "power_level"):
             if data[field]:
                 queryset = queryset.filter(**{field: data[field]})
+        if data["condition"] == Condition.FIT:
+            queryset = queryset.filter(condition=Condition.FIT)
+        elif data["condition"]:
+            # CR1: a condition is one of a set ("heavily_wounded+paralysed"); no condition name contains another.
+            queryset = queryset.filter(condition__contains=data["condition"])
         if data["arrived"]:
             queryset = queryset.filter(arrived=data["arrived"] == "yes")
         return queryset
@@ -225,6 +230,7 @@ RULE_SETTINGS = (
     "situation_gap_s",
     "instant_attack_distance_m",
     "reactions_from_round",
+    "focus_abilities",
     "quick_reasons",
 )
 FIGHT_KINDS = ("duels_on", "battles_on", "mass_battles_on", "magic_keepable_decks")

@@ -139,7 +139,8 @@ def play(a: Arsenal, b: Arsenal, counters: Iterable[CounterRule], settings: LabS
     state = engine.open_situation(opening, rules, clock[0])
     instant = rng.random() < settings.instant_share
     focused = instant and rng.random() < settings.focus_share
-    defences_of_b = [face.card_id for face in b.cards if face.is_defence]
+    # F1: only a defence spell can be focused (the lab plays the rule's default, no abilities).
+    defences_of_b = [face.card_id for face in b.cards if face.is_defence and face.is_spell]
     focus = rng.choice(defences_of_b) if focused and defences_of_b else None
     state, _ = engine.apply(state, engine.Join(engine.FighterSetup(A, a.label, a.cards)), _now(clock))
     state, _ = engine.apply(

@@ -56,6 +56,7 @@ RESULTS: Final[tuple[str, ...]] = (
 class Settings:
     answer_window_s: int = 15  # D8
     gap_s: int = 180  # S2
+    focus_abilities: bool = False  # F1: may a defence ability be focused, not only a spell?
 
     def __post_init__(self) -> None:
         if self.answer_window_s <= 0 or self.gap_s <= 0:
@@ -77,6 +78,14 @@ class Step:
     proposed: str | None = None
     instant: bool = False
     draw: int | None = None  # IA3: the recorded index into the victim's hand
+    answer_by: str = ""  # how the answer was chosen: ANSWER_BY_* (the record, not today's focus)
+
+
+# How an instant attack's answering card was chosen (IA3, F1), kept in the step
+# and its record so the screen never guesses it from the focus of the moment.
+ANSWER_BY_FOCUS: Final = "focus"
+ANSWER_BY_DRAW: Final = "draw"
+ANSWER_BY_DECLINED: Final = "declined"  # the victim did not try to parry
 
 
 @dataclass(frozen=True)
@@ -93,6 +102,7 @@ class StepRecord:
     override_reason: str = ""
     timed_out: bool = False
     instant: bool = False
+    answer_by: str = ""
 
 
 @dataclass
@@ -240,6 +250,7 @@ def _step_to_dict(s: Step) -> dict[str, Any]:
         "proposed": s.proposed,
         "instant": s.instant,
         "draw": s.draw,
+        "answer_by": s.answer_by,
     }
 
 
@@ -261,6 +272,7 @@ def _record_to_dict(r: StepRecord) -> dict[str, Any]:
         "override_reason": r.override_reason,
         "timed_out": r.timed_out,
         "instant": r.instant,
+        "answer_by": r.answer_by,
     }
 
 
@@ -337,7 +349,11 @@ def _counter_to_dict(r: CounterRule) -> dict[str, Any]:
 def to_dict(s: Situation) -> dict[str, Any]:
     """A JSON-safe copy of the state: ``from_dict(to_dict(s)) == s``."""
     return {
-        "settings": {"answer_window_s": s.settings.answer_window_s, "gap_s": s.settings.gap_s},
+        "settings": {
+            "answer_window_s": s.settings.answer_window_s,
+            "gap_s": s.settings.gap_s,
+            "focus_abilities": s.settings.focus_abilities,
+        },
         "counters": [_counter_to_dict(r) for r in s.counters],
         "opened_at": _dt(s.opened_at),
         # Lists keep the join order and integer ids through JSON.

@@ -218,3 +218,16 @@ def test_only_the_local_mode_loads_the_public_demo_password(monkeypatch, tmp_pat
     assert (["collectstatic", "--noinput", "-v0"] in calls) is ("--lan" in argv)
     shown = launcher.banner(options, ["192.168.1.20"], public)
     assert ("sumrak-demo" in shown) is public
+
+
+def test_a_declined_demo_does_not_stop_the_start(monkeypatch, tmp_path):
+    """load_demo refuses beside a real event without a yes: the launcher starts without the demo."""
+
+    def manage(env, *args):
+        if args[0] == "load_demo":
+            raise launcher.LaunchError("manage.py load_demo failed (exit code 1)")
+
+    monkeypatch.setattr(launcher, "_manage", manage)
+    options = launcher.parse([])
+    options.var_dir = tmp_path
+    assert launcher.setup(options, {}) is False  # no public logins announced

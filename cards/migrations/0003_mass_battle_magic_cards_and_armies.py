@@ -12,7 +12,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('cards', '0002_initial'),
-        ('events', '0004_event_magic_keepable_decks'),
+        ('events', '0005_event_magic_keepable_decks'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -5,6 +5,7 @@ Battles build on it (battle_kind.py); the registry of kinds is kinds.py.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -14,6 +15,7 @@ from django.db.models import QuerySet
 
 import rules as engine
 from duels.models import LogEntry, Situation
+from duels.services.draws import undone_draw
 
 
 @dataclass(frozen=True)
@@ -41,26 +43,38 @@ class DuelKind:
         return engine.from_dict(data)
 
     # --- transitions -----------------------------------------------------------------------------
-    def apply(self, state: Any, command: Any, now: datetime, draw: int | None) -> tuple[Any, list[dict[str, Any]]]:
+    def apply(self, state: Any, command: Any, now: datetime, draw: int | None) -> tuple[Any, list[engine.EngineEvent]]:
         return engine.apply(state, command, now, draw)
 
-    def expire(self, state: Any, now: datetime) -> tuple[Any, list[dict[str, Any]]]:
+    def expire(self, state: Any, now: datetime) -> tuple[Any, list[engine.EngineEvent]]:
         return engine.expire(state, now)
 
-    def chance(self, state: Any, command: Any) -> tuple[Any, int | None]:
+    def chance(self, state: Any, command: Any, situation: Situation | None = None) -> tuple[Any, int | None]:
         """The chance a command needs, chosen with ``secrets`` and logged for replay (the core calls this).
 
         Every kind answers with the command as it is to be logged and applied
         (a mass battle puts its dice and deck order inside it) and the ``draw``
         column's value (here the blind draw, IA3, of ``draw_for``).
         """
-        return command, self.draw_for(state, command)
+        return command, self.draw_for(state, command, situation)
 
-    def draw_for(self, state: Any, command: Any) -> int | None:
-        """IA3: the blind draw is chosen here, with ``secrets``, and logged for replay."""
-        if isinstance(command, engine.InstantAttack):
-            return engine.draw_for(state, command)
-        return None
+    def draw_for(self, state: Any, command: Any, situation: Situation | None = None) -> int | None:
+        """IA3: the blind draw, chosen here with ``secrets`` (the engine holds no chance) and logged for replay.
+
+        An instant attack repeated after an undo reuses the undone draw's card
+        while the victim still holds it (duels/services/draws.py).
+        """
+        if not isinstance(command, engine.InstantAttack):
+            return None
+        size = engine.draw_size_for(state, command)
+        if not size:
+            return None
+        if situation is not None:
+            card_id = undone_draw(situation, command.attacker, command.victim)
+            hand = [state.cards[uid].card_id for uid in state.fighters[command.victim].hand]
+            if card_id is not None and card_id in hand:
+                return hand.index(card_id)
+        return secrets.randbelow(size)
 
     def next_deadline(self, state: Any) -> datetime | None:
         return engine.next_deadline(state)

@@ -54,14 +54,15 @@ class MassBattleKind:
     # --- transitions -----------------------------------------------------------------------------
     def apply(
         self, state: magic.MassBattle, command: Any, now: datetime, draw: int | None
-    ) -> tuple[magic.MassBattle, list[dict[str, Any]]]:
-        new, events = magic.apply(state, command)
-        return new, [_dict(e) for e in events]
+    ) -> tuple[magic.MassBattle, list[EngineEvent]]:
+        return magic.apply(state, command)  # typed events (rules/magic/events.py)
 
-    def expire(self, state: magic.MassBattle, now: datetime) -> tuple[magic.MassBattle, list[dict[str, Any]]]:
+    def expire(self, state: magic.MassBattle, now: datetime) -> tuple[magic.MassBattle, list[EngineEvent]]:
         return state, []  # the magic phase has no deadlines
 
-    def chance(self, state: magic.MassBattle, command: Any) -> tuple[Any, int | None]:
+    def chance(
+        self, state: magic.MassBattle, command: Any, situation: Situation | None = None
+    ) -> tuple[Any, int | None]:
         if isinstance(command, magic.ShuffleDecks):
             order = tuple((deck, shuffled(uids)) for deck, uids in magic.deck_contents(state).items())
             return magic.ShuffleDecks(order=order), None
@@ -134,7 +135,3 @@ class MassBattleKind:
 
     def uid_in_hand(self, state: magic.MassBattle, character_id: int, card_id: int) -> str | None:
         return None
-
-
-def _dict(event: EngineEvent) -> dict[str, Any]:
-    return event.to_dict()

@@ -37,6 +37,8 @@ def start_instant_attack(
     out_of_sight: bool,
     within_reach: bool,
     max_rounds: int | None = None,
+    parry: bool = True,
+    focus_held: bool = True,
     user: User,
     nonce: str,
     now: dt.datetime | None = None,
@@ -45,7 +47,10 @@ def start_instant_attack(
 
     ``out_of_sight`` / ``within_reach`` are the referee's IA1 checklist; if
     either fails (or IA6 applies) the engine turns the blow into aggression.
-    The blind draw (IA3) is made here with ``secrets`` and logged.
+    ``parry``: the victim tries to parry (IA3; False: nothing is drawn, not
+    parried). ``focus_held``: a focused victim holds the focused card in front
+    of them (F1; False: the draw is blind). The blind draw (IA3) is made by
+    the situation kind with ``secrets`` and logged (see ``kinds.draw_for``).
     """
 
     def build(kind: DuelKind, state: Any) -> Any:
@@ -56,6 +61,8 @@ def start_instant_attack(
             out_of_sight=out_of_sight,
             within_reach=within_reach,
             max_rounds=max_rounds,
+            parry=parry,
+            focus_held=focus_held,
         )
 
     return _start(event, attacker, victim, build, user=user, nonce=nonce, now=now)
@@ -217,7 +224,9 @@ def _situation_for(event: Event, first: Character, second: Character, kind: Duel
 
 
 def _open(event: Event, kind: DuelKind, now: dt.datetime) -> Situation:
-    settings = engine.Settings(answer_window_s=event.answer_window_s, gap_s=event.situation_gap_s)
+    settings = engine.Settings(
+        answer_window_s=event.answer_window_s, gap_s=event.situation_gap_s, focus_abilities=event.focus_abilities
+    )
     counters = [
         counter_rule_of(rule) for rule in CounterRule.objects.filter(defence_card__catalogue=event.catalogue_id)
     ]
@@ -240,11 +249,13 @@ def _setup(character: Character) -> engine.FighterSetup:
     for row in rows:
         hand.extend([face_of(row.card)] * row.copies)
     focus = character.focus_card_id
-    if focus is not None and not any(face.card_id == focus and face.is_defence for face in hand):
+    allowed = [face for face in hand if face.is_defence and (face.is_spell or character.event.focus_abilities)]
+    if focus is not None and not any(face.card_id == focus for face in allowed):
         # A stale focus on a card no longer held is dropped, not an error:
         # F1 focuses a defence card of the arsenal, and this one left it (or
         # the catalogue has since made it an attack card). Refusing would
-        # keep the character out of every fight until someone noticed.
+        # keep the character out of every fight until someone noticed. The
+        # same for an ability focused before the event stopped allowing it.
         focus = None
     return engine.FighterSetup(
         character_id=character.pk,

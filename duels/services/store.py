@@ -26,6 +26,7 @@ from duels.services.errors import BadNonce, SituationNotFound
 from duels.services.kinds import DuelKind, kind_of
 from duels.services.live import publish
 from events.models import Character
+from rules import EngineEvent
 
 logger = logging.getLogger(__name__)
 
@@ -44,13 +45,18 @@ class Performed:
     """What a service call did. ``repeated``: the nonce was seen before, nothing changed."""
 
     situation: Situation
-    events: list[dict[str, Any]] = field(default_factory=list)
+    events: list[EngineEvent] = field(default_factory=list)
     repeated: bool = False
     # The engine state after the change, when the call has it at hand: a
     # view renders from it instead of loading and decoding the row again.
     state: Any = None
     # The newest log entries after the change (newest first, actor loaded).
     recent: list[LogEntry] | None = None
+
+
+def _stored(events: list[Any]) -> list[dict[str, Any]]:
+    """The log's JSON form: typed engine events by ``to_dict``; a kind still emitting dicts, as they are."""
+    return [e.to_dict() if isinstance(e, EngineEvent) else dict(e) for e in events]
 
 
 def check_nonce(nonce: str) -> str:
@@ -104,7 +110,7 @@ class Transition:
         self.before = self.kind.from_dict(situation.state)
         self.state = self.before
         self.entries: list[LogEntry] = []
-        self.events: list[dict[str, Any]] = []
+        self.events: list[EngineEvent] = []
         self.recent: list[LogEntry] = []
         self.next_seq = next_seq_of(situation) if next_seq is None else next_seq
 
@@ -121,12 +127,12 @@ class Transition:
             return False
         self.state = new
         self.events.extend(events)
-        self._entry(kind=LogEntry.Kind.EXPIRE, command=None, events=events)
+        self._entry(kind=LogEntry.Kind.EXPIRE, command=None, events=_stored(events))
         return True
 
-    def command(self, command: Any, *, actor: User | None, nonce: str = "") -> list[dict[str, Any]]:
+    def command(self, command: Any, *, actor: User | None, nonce: str = "") -> list[EngineEvent]:
         """Run one engine command; a RuleError propagates and nothing of it is kept."""
-        command, draw = self.kind.chance(self.state, command)
+        command, draw = self.kind.chance(self.state, command, self.situation)
         new, events = self.kind.apply(self.state, command, self.now, draw)
         self.state = new
         self.events.extend(events)
@@ -137,7 +143,7 @@ class Transition:
             draw=draw,
             nonce=nonce,
             reason=self.kind.reason_of(command),
-            events=events,
+            events=_stored(events),
         )
         return events
 

@@ -47,7 +47,7 @@ def test_S2_situation_ends_more_than_gap_after_the_last_action():
     assert types(events) == ["duel_ended", "situation_ended"]
     assert f.state.ended and f.state.ended_at == at(190)
     assert f.duel.result == "situation_ended"
-    assert events[-1]["conditions"] == {"1": "fit", "2": "fit"}
+    assert events[-1].conditions == {"1": "fit", "2": "fit"}
     assert next_deadline(f.state) is None
 
 

@@ -68,4 +68,4 @@ def act(situation: Situation, command: Any, user: Any, **kwargs: Any) -> service
 
 
 def event_types(performed: services.Performed) -> list[str]:
-    return [e["type"] for e in performed.events]
+    return [e.type for e in performed.events]

@@ -26,7 +26,8 @@ def test_AG1_declaring_aggression_opens_a_situation_joins_both_and_shows_the_car
     entry = LogEntry.objects.get(situation=situation, seq=2)
     assert entry.actor == referee and entry.draw is None
     # Performed.events holds every entry's events in order: two joins, then the attack.
-    assert done.events[-len(entry.events) :] == entry.events and done.events[0]["type"] == "fighter_joined"
+    assert [e.to_dict() for e in done.events[-len(entry.events) :]] == entry.events
+    assert done.events[0].type == "fighter_joined"
     assert situation.version == 1
     st = state(situation)
     duel = st.duels[0]
@@ -72,8 +73,9 @@ def test_IA3_the_blind_draw_is_made_by_the_service_and_recorded(armed, referee, 
     entry = LogEntry.objects.get(situation=done.situation, command__type="instant_attack")
     # Zavulon holds two cards: the draw chooses among two, and the log keeps the index.
     assert drawn == [2] and entry.draw == 1
-    card_drawn = next(e for e in done.events if e["type"] == "card_drawn")
-    assert card_drawn["draw"] == 1 and not card_drawn["by_focus"]
+    card_drawn = next(e for e in done.events if e.type == "card_drawn")
+    assert card_drawn.draw == 1 and not card_drawn.by_focus
+    assert card_drawn.to_dict() in entry.events
     assert state(done.situation).duels[0].phase == "await_result"
     assert_replays(done.situation)
 
@@ -87,10 +89,10 @@ def test_F1_a_focused_victim_answers_with_the_focus_and_nothing_is_drawn(armed, 
     )
     entry = LogEntry.objects.get(situation=done.situation, command__type="instant_attack")
     assert entry.draw is None
-    card_drawn = next(e for e in done.events if e["type"] == "card_drawn")
-    assert card_drawn["by_focus"] and card_drawn["card_id"] == defence_card.pk
+    card_drawn = next(e for e in done.events if e.type == "card_drawn")
+    assert card_drawn.by_focus and card_drawn.card_id == defence_card.pk
     # CR2: Mage Shield parries fire.
-    assert next(e for e in done.events if e["type"] == "result_proposed")["outcome"] == "parried"
+    assert next(e for e in done.events if e.type == "result_proposed").outcome == "parried"
 
 
 def test_F1_a_stale_focus_on_a_card_no_longer_held_is_dropped_on_joining(armed, referee, spark, attack_card):
@@ -106,8 +108,8 @@ def test_IA1_a_failed_checklist_converts_to_aggression(armed, referee, attack_ca
     done = services.start_instant_attack(
         anton.event, anton, zavulon, attack_card.pk, out_of_sight=False, within_reach=True, user=referee, nonce=nonce()
     )
-    converted = next(e for e in done.events if e["type"] == "converted_to_aggression")
-    assert converted["rule"] == "IA1"
+    converted = next(e for e in done.events if e.type == "converted_to_aggression")
+    assert converted.rule == "IA1"
     duel = state(done.situation).duels[0]
     assert (duel.opened_by, duel.phase) == ("aggression", "await_answer")
     assert_replays(done.situation)

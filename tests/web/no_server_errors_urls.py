@@ -398,6 +398,13 @@ SPECS: dict[str, Spec] = {
         "staff", methods=POST_ONLY, posts=[lambda w: {**_fight(w), "character": w.character.pk, "side": "light"}]
     ),
     "duels:export": Spec("staff", methods=GET_ONLY),
+    "duels:condition": Spec(
+        "staff",
+        strict=("change", "condition"),
+        posts=[lambda w: {"change": "add", "condition": "lightly_wounded", "reason": "a blow outside a step"}],
+    ),
+    "duels:log-export-csv": Spec("staff", methods=GET_ONLY),
+    "duels:log-export-xlsx": Spec("staff", methods=GET_ONLY),
     "duels:event-export": Spec("organizer", methods=GET_ONLY),
     # The balance lab and the post-game report.
     "lab:home": Spec(

@@ -193,8 +193,8 @@ def test_the_log_names_fighters_whose_start_was_undone(as_user, referee, fight, 
     assert client.post(reverse("duels:undo", args=[fight.pk]), undo).status_code == 302
     assert not state_of(fight).fighters
     html = client.get(reverse("duels:log", args=[fight.pk])).content.decode()
-    assert f"Duel 1: {character.name} against {rival.name}." in html
-    assert f"Round 1: {character.name} attacks first." in html
+    assert f"Duel 1: {character.name} against {rival.name} (aggression)." in html
+    assert f"Duel 1, round 1: {character.name} attacks first." in html
     assert "#" + str(character.pk) not in html
 
 
