@@ -93,3 +93,6 @@ class ArsenalInline(CardPickerInline):
 # Appended, not replaced: the events app owns CharacterAdmin and may have inlines of its own.
 if PoolInline not in CharacterAdmin.inlines:
     CharacterAdmin.inlines = [*CharacterAdmin.inlines, PoolInline, ArsenalInline]
+
+# Mass battles' data has its own admin module.
+import cards.admin_mass  # noqa: E402, F401

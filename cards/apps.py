@@ -13,3 +13,9 @@ class CardsConfig(AppConfig):
         from events.hooks import register_character_page_part
 
         register_character_page_part(character_page_part)
+
+        from cards.models_mass import check_keepable_decks
+        from events.models import EVENT_CHECKS
+
+        if check_keepable_decks not in EVENT_CHECKS:
+            EVENT_CHECKS.append(check_keepable_decks)

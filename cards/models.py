@@ -235,3 +235,23 @@ class PreparedArsenalCard(models.Model):
 
     def __str__(self) -> str:
         return f"{self.card} ×{self.copies}"
+
+
+# Mass battles (M1-M3) live in their own module; imported here so Django registers them in this app.
+from cards.models_mass import Army, MagicCard, MagicType, Warrior, WarriorType  # noqa: E402
+
+__all__ = [
+    "Army",
+    "ArsenalCard",
+    "Card",
+    "Catalogue",
+    "CounterRule",
+    "Effect",
+    "MagicCard",
+    "MagicType",
+    "PoolEntry",
+    "PreparedArsenal",
+    "PreparedArsenalCard",
+    "Warrior",
+    "WarriorType",
+]

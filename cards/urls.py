@@ -1,6 +1,6 @@
 from django.urls import path
 
-from cards import views, views_arsenal, views_matrix, views_player, views_transfer
+from cards import views, views_arsenal, views_mass, views_matrix, views_player, views_transfer
 
 app_name = "cards"
 
@@ -13,6 +13,13 @@ urlpatterns = [
     path("events/<int:event_id>/catalogue/counter-rules/", views_matrix.counter_matrix, name="counter-matrix"),
     path("events/<int:event_id>/catalogue/import/", views_transfer.catalogue_import, name="catalogue-import"),
     path("events/<int:event_id>/catalogue/export/", views_transfer.catalogue_export, name="catalogue-export"),
+    path("events/<int:event_id>/mass-battles/data/", views_mass.mass_data, name="mass-data"),
+    path("events/<int:event_id>/mass-battles/data/export/", views_mass.mass_export, name="mass-export"),
+    path(
+        "events/<int:event_id>/mass-battles/armies/<int:army_id>/new-link/",
+        views_mass.army_new_link,
+        name="army-new-link",
+    ),
     path("events/<int:event_id>/arsenals/import/", views_transfer.arsenal_import, name="arsenals-import"),
     path("events/<int:event_id>/arsenals/export/", views_transfer.arsenal_export, name="arsenals-export"),
     path("organize/characters/<int:character_id>/arsenal/", views_arsenal.arsenal_builder, name="arsenal-builder"),

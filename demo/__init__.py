@@ -19,6 +19,7 @@ from django.utils import timezone
 from cards.models import ArsenalCard, Card, Catalogue, CounterRule, PoolEntry, PreparedArsenal, PreparedArsenalCard
 from demo.battle import BATTLE_CARDS, BATTLE_COUNTER_RULES, BATTLE_GROUP, BATTLE_REACTIONS
 from demo.catalogue import CARDS, COUNTER_RULES, REACTIONS
+from demo.mass import load_mass
 from demo.people import CHARACTERS, DEMO_PASSWORD, ORGANIZER, PLAYERS, REFEREE, CharacterData, parse_cards
 from events.creators import allow_event_creation
 from events.models import Character, Event, StaffRole
@@ -205,6 +206,7 @@ def load(today: dt.date | None = None, passwords: dict[str, str] | None = None) 
         ),
         catalogue=catalogue,
         registration_open=True,
+        mass_battles_on=True,
     )
     if passwords is None:
         # One hash for the four logins: a password hash costs about a second by design.
@@ -219,6 +221,7 @@ def load(today: dt.date | None = None, passwords: dict[str, str] | None = None) 
     # The battle group (demo/battle.py): three Light against two Dark, ready for a battle.
     for data in CHARACTERS + BATTLE_GROUP:
         _character(event, data, cards, users)
+    load_mass(event, catalogue, users)
     return event
 
 

@@ -45,6 +45,7 @@ from cards.models import (
     PreparedArsenal,
     PreparedArsenalCard,
 )
+from cards.models_mass import Army, MagicCard, Warrior, WarriorType
 from duels.models import LogEntry, Situation
 from duels.services.kinds import kind_of
 from events.models import Character, Event, StaffRole, new_link_token
@@ -57,6 +58,7 @@ MODELS: tuple[type[models.Model], ...] = (
     Catalogue,
     Card,
     CounterRule,
+    MagicCard,
     Event,
     StaffRole,
     Character,
@@ -64,6 +66,10 @@ MODELS: tuple[type[models.Model], ...] = (
     ArsenalCard,
     PreparedArsenal,
     PreparedArsenalCard,
+    # Mass battles: a warrior's id is its uid in a mass battle's state and log.
+    WarriorType,
+    Army,
+    Warrior,
     Situation,
     LogEntry,
 )
@@ -86,6 +92,10 @@ def _rows(event: Event) -> dict[type[models.Model], models.QuerySet[Any]]:
         Catalogue: catalogue,
         Card: cards,
         CounterRule: CounterRule.objects.filter(defence_card__catalogue_id__in=catalogue_ids),
+        MagicCard: MagicCard.objects.filter(catalogue_id__in=catalogue_ids),
+        WarriorType: WarriorType.objects.filter(event=event),
+        Army: Army.objects.filter(event=event),
+        Warrior: Warrior.objects.filter(army__event=event),
         Event: Event.objects.filter(pk=event.pk),
         StaffRole: StaffRole.objects.filter(event=event),
         Character: characters,
@@ -103,6 +113,7 @@ def _accounts(event: Event) -> models.QuerySet[User]:
         set(StaffRole.objects.filter(event=event).values_list("user_id", flat=True))
         | set(Character.objects.filter(event=event, player__isnull=False).values_list("player_id", flat=True))
         | set(LogEntry.objects.filter(situation__event=event, actor__isnull=False).values_list("actor_id", flat=True))
+        | set(Army.objects.filter(event=event, commander__isnull=False).values_list("commander_id", flat=True))
     )
     return User.objects.filter(pk__in=ids).order_by("username")
 
@@ -236,6 +247,8 @@ def import_event(data: Any, *, rotate_links: bool = False) -> Event:
     if rotate_links:
         for character_id in Character.objects.filter(event=event).values_list("pk", flat=True):
             Character.objects.filter(pk=character_id).update(link_token=new_link_token())
+        for army_id in Army.objects.filter(event=event).values_list("pk", flat=True):
+            Army.objects.filter(pk=army_id).update(link_token=new_link_token())  # commanders' QR codes too
     broken = [s.pk for s in Situation.objects.filter(event=event) if not replays(s)]
     if broken:
         raise ArchiveError(

@@ -7,6 +7,8 @@ from duels import (
     views_fight,
     views_live,
     views_log_table,
+    views_mass,
+    views_mass_live,
     views_public,
     views_referee,
 )
@@ -22,6 +24,15 @@ urlpatterns = [
     path("fights/<int:situation_id>/undo/", views_fight.undo, name="undo"),
     path("fights/<int:situation_id>/log/", views_fight.log_page, name="log"),
     path("fights/<int:situation_id>/export.json", views_fight.export, name="export"),
+    # Mass battles (M1-M8): the referee's tablet, a commander's phone, spectators
+    path("events/<int:event_id>/mass-battles/", views_mass.start, name="mass-start"),
+    path("mass/<int:situation_id>/", views_mass.battle, name="mass"),
+    path("mass/<int:situation_id>/act/", views_mass.act, name="mass-act"),
+    path("mass/<int:situation_id>/undo/", views_mass.undo, name="mass-undo"),
+    path("mass/<int:situation_id>/log/", views_mass.log_page, name="mass-log"),
+    path("mass/<int:situation_id>/side/<str:side>/", views_mass_live.commander, name="mass-commander"),
+    path("mass/<int:situation_id>/watch/", views_mass_live.watch, name="mass-watch"),
+    path("c/<str:token>/army/", views_mass_live.commander_link, name="mass-army-link"),
     path("characters/<int:character_id>/condition/", views_conditions.character_condition, name="condition"),
     path("fights/<int:situation_id>/log.csv", views_log_table.log_table, {"file_format": "csv"}, name="log-export-csv"),
     path(

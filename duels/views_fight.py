@@ -13,7 +13,7 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
@@ -139,6 +139,8 @@ def situation_page(request: HtmxRequest, situation_id: int) -> HttpResponse:
     situation = services.refresh(situation_for_staff(request.user, situation_id, whole=not polled(request)))
     if situation.kind == Situation.Kind.BATTLE:
         return redirect("duels:battle", situation.pk)  # a battle has its own tablet page
+    if situation.kind == Situation.Kind.MASS_BATTLE:
+        return redirect("duels:mass", situation.pk)  # its own tablet page
     if request.htmx:
         unchanged = not_modified(request, situation_etag(situation, REFEREE_VIEW, "fight"))
         if unchanged is not None:
@@ -208,6 +210,8 @@ def act(request: HtmxRequest, situation_id: int) -> HttpResponse:
     situation = situation_for_staff(request.user, situation_id)
     if situation.kind == Situation.Kind.BATTLE:
         return redirect("duels:battle", situation.pk)
+    if situation.kind == Situation.Kind.MASS_BATTLE:
+        raise Http404  # a mass battle takes its commands at duels:mass-act
     form_class = ACTION_FORMS.get(request.POST.get("action", ""))
     if form_class is None:
         return _refused(request, situation, Alert("danger", gettext("Unknown action.")), 400)
@@ -229,6 +233,8 @@ def undo(request: HtmxRequest, situation_id: int) -> HttpResponse:
     situation = situation_for_staff(request.user, situation_id)
     if situation.kind == Situation.Kind.BATTLE:
         return redirect("duels:battle", situation.pk)
+    if situation.kind == Situation.Kind.MASS_BATTLE:
+        raise Http404
     return _submit(
         request,
         situation,
@@ -243,6 +249,8 @@ def undo(request: HtmxRequest, situation_id: int) -> HttpResponse:
 @require_GET
 def log_page(request: HttpRequest, situation_id: int) -> HttpResponse:
     situation = services.refresh(situation_for_staff(request.user, situation_id, whole=True))
+    if situation.kind == Situation.Kind.MASS_BATTLE:
+        return redirect("duels:mass", situation.pk)  # its log is on its own page and in the export
     state = services.state_of(situation)
     page = Paginator(situation.log.select_related("actor").order_by("-seq"), LOG_PAGE).get_page(request.GET.get("page"))
     if situation.kind == Situation.Kind.BATTLE:

@@ -208,6 +208,8 @@ def watch(request: HtmxRequest, situation_id: int) -> HttpResponse:
     remember(situation)
     if situation.kind == Situation.Kind.BATTLE:
         return battle_watch(request, situation)
+    if situation.kind == Situation.Kind.MASS_BATTLE:
+        return redirect("duels:mass-watch", situation.pk)
     etag = situation_etag(situation, SPECTATOR_VIEW, "watch")
     if request.htmx and (unchanged := not_modified(request, etag)) is not None:
         return unchanged

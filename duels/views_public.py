@@ -33,7 +33,9 @@ RUNNING_MAX = 50
 def _running(event: Event) -> list[tuple[Situation, SituationView]]:
     """Unfinished situations, newest activity first, each brought up to date first (S2)."""
     rows = []
-    for situation in Situation.objects.filter(event=event, ended=False).order_by("-updated_at", "-pk")[:RUNNING_MAX]:
+    # Mass battles have their own spectator page (duels:mass-watch); the duel presenter cannot show them.
+    running = Situation.objects.filter(event=event, ended=False).exclude(kind=Situation.Kind.MASS_BATTLE)
+    for situation in running.order_by("-updated_at", "-pk")[:RUNNING_MAX]:
         situation = services.refresh(situation)
         if not situation.ended:
             state = services.state_of(situation)
@@ -97,7 +99,11 @@ def _history_rows(situations: Any) -> list[dict[str, Any]]:
 def event_history(request: HttpRequest, event_id: int) -> HttpResponse:
     """The event's finished fights, newest first: result, date, referees, and a link to each log."""
     event = event_for_referee(request.user, event_id)
-    finished = Situation.objects.filter(event=event, ended=True).order_by("-ended_at", "-pk")
+    finished = (
+        Situation.objects.filter(event=event, ended=True)
+        .exclude(kind=Situation.Kind.MASS_BATTLE)  # listed on the mass-battle page, with their own log
+        .order_by("-ended_at", "-pk")
+    )
     page = Paginator(finished, HISTORY_PAGE).get_page(request.GET.get("page"))
     context = {"event": event, "page": page, "rows": _history_rows(page.object_list), "character": None}
     return render(request, "duels/history.html", context)

@@ -69,7 +69,10 @@ def _running_versions(event: Event) -> list[tuple[int, int, Any]]:
     may end it and drop it from the list).
     """
     rows = list(
-        Situation.objects.filter(event=event, ended=False).order_by("-pk").values_list("pk", "version", "next_deadline")
+        Situation.objects.filter(event=event, ended=False)
+        .exclude(kind=Situation.Kind.MASS_BATTLE)  # listed on the mass-battle page
+        .order_by("-pk")
+        .values_list("pk", "version", "next_deadline")
     )
     now = timezone.now()
     if not any(deadline is not None and deadline < now for _pk, _v, deadline in rows):
@@ -78,7 +81,10 @@ def _running_versions(event: Event) -> list[tuple[int, int, Any]]:
         if deadline is not None and deadline < now:
             services.refresh_by_id(pk, now=now)
     return list(
-        Situation.objects.filter(event=event, ended=False).order_by("-pk").values_list("pk", "version", "next_deadline")
+        Situation.objects.filter(event=event, ended=False)
+        .exclude(kind=Situation.Kind.MASS_BATTLE)  # listed on the mass-battle page
+        .order_by("-pk")
+        .values_list("pk", "version", "next_deadline")
     )
 
 

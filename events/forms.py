@@ -233,7 +233,7 @@ RULE_SETTINGS = (
     "focus_abilities",
     "quick_reasons",
 )
-FIGHT_KINDS = ("duels_on", "battles_on", "mass_battles_on")
+FIGHT_KINDS = ("duels_on", "battles_on", "mass_battles_on", "magic_keepable_decks")
 
 
 class EventForm(forms.ModelForm):

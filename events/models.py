@@ -1,6 +1,7 @@
 """Events, their staff, and the characters registered to them."""
 
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -39,6 +40,29 @@ class Condition(models.TextChoices):
     SUBDUED = conditions.SUBDUED, _("subdued")
     HELPLESS = conditions.HELPLESS, _("helpless")
     DEAD = conditions.DEAD, _("dead")
+
+
+MAGIC_DECKS = (2, 4, 5, 6)  # M1: the numbers on the backs of the magic decks
+
+
+def parse_magic_decks(value: str) -> tuple[int, ...]:
+    """ "2, 5" -> (2, 5); raises ValueError for anything that is not a list of magic decks."""
+    decks = sorted({int(part) for part in value.replace(";", ",").split(",") if part.strip()})
+    if any(deck not in MAGIC_DECKS for deck in decks):
+        raise ValueError(value)
+    return tuple(decks)
+
+
+def validate_magic_decks(value: str) -> None:
+    try:
+        parse_magic_decks(value)
+    except ValueError:
+        raise ValidationError(_("List deck numbers among 2, 4, 5 and 6, separated by commas.")) from None
+
+
+# Checks other apps add on an event's settings (filled in their AppConfig.ready, as
+# DESIGN.md §2 says: events never imports them). Each raises ValidationError.
+EVENT_CHECKS: list[Callable[["Event"], None]] = []
 
 
 # What referees most often write when they override a result, take an action
@@ -88,6 +112,15 @@ class Event(models.Model):
     duels_on = models.BooleanField(_("duels"), default=True)
     battles_on = models.BooleanField(_("battles"), default=True)
     mass_battles_on = models.BooleanField(_("mass battles"), default=False)
+    # M5 reading: the decks whose "use when you see fit" cards may be kept.
+    magic_keepable_decks = models.CharField(
+        _("decks with cards to keep (mass battles)"),
+        max_length=20,
+        blank=True,
+        default="2,5",
+        validators=[validate_magic_decks],
+        help_text=_("M5: deck numbers, comma-separated (2, 4, 5, 6); the rules say 2,5."),
+    )
     # One-tap reasons the referee's override, undo and end-of-duel forms offer
     # (one per line); empty: the default list in the referee's language.
     quick_reasons = models.TextField(
@@ -115,6 +148,19 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        super().clean()
+        for check in EVENT_CHECKS:
+            check(self)
+
+    @property
+    def keepable_decks(self) -> tuple[int, ...]:
+        """M5: the decks whose "use when you see fit" cards may be kept (validated on save)."""
+        try:
+            return parse_magic_decks(self.magic_keepable_decks)
+        except ValueError:
+            return ()
 
     @property
     def quick_reason_list(self) -> list[str]:

@@ -14,7 +14,7 @@ from events.creators import may_create_events
 from events.models import Character, Event
 from events.views_player import invitations_for
 
-HELP_ROLES = ("organizer", "referee", "player")
+HELP_ROLES = ("organizer", "referee", "player", "mass")
 
 
 def home(request: HttpRequest) -> HttpResponse:

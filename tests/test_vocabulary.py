@@ -7,12 +7,12 @@ on a page or a value the database refuses.
 """
 
 import rules as engine
-from cards.models import Card, CounterRule, Effect
+from cards.models import Card, CounterRule, Effect, MagicType, Warrior
 from cards.words import EFFECT_LABELS, OUTCOME_LABELS, RESULT_LABELS
 from duels.presenters import OPENED_BY_LABELS, PHASE_LABELS
 from events.models import Condition
 from rules import conditions
-from rules.magic_phase import MAGIC_TYPES
+from rules.magic import MAGIC_TYPES, WARRIOR_PLACES
 
 
 def test_CR1_conditions_and_effects_are_the_engines():
@@ -30,6 +30,8 @@ def test_CR2_card_kinds_and_outcomes_are_the_engines():
 
 def test_M2_magic_types_are_the_engines():
     assert tuple(v for v in Card.MagicType.values if v) == MAGIC_TYPES
+    assert tuple(MagicType.values) == MAGIC_TYPES  # the mass battle's magic cards (rules/magic)
+    assert tuple(Warrior.State.values) == WARRIOR_PLACES
 
 
 def test_every_phase_result_and_opening_has_words():

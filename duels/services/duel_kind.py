@@ -49,6 +49,15 @@ class DuelKind:
     def expire(self, state: Any, now: datetime) -> tuple[Any, list[engine.EngineEvent]]:
         return engine.expire(state, now)
 
+    def chance(self, state: Any, command: Any, situation: Situation | None = None) -> tuple[Any, int | None]:
+        """The chance a command needs, chosen with ``secrets`` and logged for replay (the core calls this).
+
+        Every kind answers with the command as it is to be logged and applied
+        (a mass battle puts its dice and deck order inside it) and the ``draw``
+        column's value (here the blind draw, IA3, of ``draw_for``).
+        """
+        return command, self.draw_for(state, command, situation)
+
     def draw_for(self, state: Any, command: Any, situation: Situation | None = None) -> int | None:
         """IA3: the blind draw, chosen here with ``secrets`` (the engine holds no chance) and logged for replay.
 
@@ -72,6 +81,13 @@ class DuelKind:
 
     def is_ended(self, state: Any) -> bool:
         return bool(state.ended)
+
+    def is_empty(self, state: Any) -> bool:
+        """Nobody is in it any more (an undo took the start back): the row is closed."""
+        return not self.participants(state)
+
+    def after_save(self, situation: Situation, before: Any, after: Any) -> None:
+        """Rows outside the situation that follow its state, besides the characters' write-back."""
 
     def ended_at(self, state: Any) -> datetime | None:
         return state.ended_at

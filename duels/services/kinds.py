@@ -8,15 +8,23 @@ situation; battles and mass battles will add their own ``SituationKind``.
 
 from __future__ import annotations
 
+from typing import Any
+
 from duels.models import Situation
 from duels.services.battle_kind import BattleKind
 from duels.services.duel_kind import DuelKind, FighterResult
+from duels.services.kind_mass import MassBattleKind
 
 __all__ = ["KINDS", "DuelKind", "FighterResult", "kind_of"]
 
 # The registry of fight kinds: the one place a new kind is added (docs/architecture.md).
-KINDS: dict[str, DuelKind] = {Situation.Kind.DUEL: DuelKind(), Situation.Kind.BATTLE: BattleKind()}
+# Every kind implements DuelKind's interface (the mass battle's without subclassing it).
+KINDS: dict[str, Any] = {
+    Situation.Kind.DUEL: DuelKind(),
+    Situation.Kind.BATTLE: BattleKind(),
+    Situation.Kind.MASS_BATTLE: MassBattleKind(),
+}
 
 
-def kind_of(situation: Situation) -> DuelKind:
+def kind_of(situation: Situation) -> Any:
     return KINDS[situation.kind]

@@ -105,7 +105,7 @@ class Transition:
 
     def __init__(self, situation: Situation, now: dt.datetime, *, next_seq: int | None = None) -> None:
         self.situation = situation
-        self.kind: DuelKind = kind_of(situation)
+        self.kind: Any = kind_of(situation)
         self.now = now
         self.before = self.kind.from_dict(situation.state)
         self.state = self.before
@@ -132,7 +132,7 @@ class Transition:
 
     def command(self, command: Any, *, actor: User | None, nonce: str = "") -> list[EngineEvent]:
         """Run one engine command; a RuleError propagates and nothing of it is kept."""
-        draw = self.kind.draw_for(self.state, command, self.situation)
+        command, draw = self.kind.chance(self.state, command, self.situation)
         new, events = self.kind.apply(self.state, command, self.now, draw)
         self.state = new
         self.events.extend(events)
@@ -178,7 +178,7 @@ def store_state(situation: Situation, kind: DuelKind, before: Any, after: Any, n
     if kind.is_ended(after):
         situation.ended = True
         situation.ended_at = kind.ended_at(after) or now
-    elif not participants:
+    elif kind.is_empty(after):
         # Everything undone: an empty situation holds nobody and never ends by
         # itself, so close the row (the state stays the replay of the log).
         situation.ended = True
@@ -190,6 +190,7 @@ def store_state(situation: Situation, kind: DuelKind, before: Any, after: Any, n
         situation.participants.set(participants)
     publish(situation, joined_before | set(participants), participants)
     write_back(situation, kind, before, after)
+    kind.after_save(situation, before, after)
     if situation.next_deadline is not None and situation.next_deadline != old_deadline:
         schedule_expiry(situation.pk, situation.next_deadline)
 

@@ -1,155 +1,137 @@
-"""The magic phase of a mass battle: rules M1-M8."""
+"""The magic phase of a mass battle in the pure engine (rules/magic): M1-M7.
+
+These tests feed the deck order and the dice in directly, as the services do
+after choosing them. That the server itself rolls and shuffles, and logs both
+(M8), is checked through the services in tests/services/test_mass_battle.py
+and test_mass_chance.py, not here.
+"""
 
 import pytest
 
+import rules.magic as magic
 from rules.errors import RuleError
-from rules.magic_phase import (
-    MagicCard,
-    PlayerSide,
-    affects,
-    choose_starter,
-    next_cycle,
-    roll_initiative,
-    setup,
-    use_kept_card,
-    use_points,
-)
 
 CARDS = [
-    MagicCard(20, 2, "fire"),
-    MagicCard(21, 2, "wind", keepable=True),
-    MagicCard(40, 4, "earth"),
-    MagicCard(41, 4, "water", keepable=True),  # deck 4 cards are never kept (M5 reading)
-    MagicCard(50, 5, "universal", keepable=True),
-    MagicCard(60, 6, "water"),
-    MagicCard(61, 6, "fire", negative=False),
+    magic.MagicFace("20.1", 20, 2, "fire"),
+    magic.MagicFace("21.1", 21, 2, "wind", negative=False, keepable=True),
+    magic.MagicFace("40.1", 40, 4, "earth"),
+    magic.MagicFace("50.1", 50, 5, "universal", negative=False, keepable=True),
+    magic.MagicFace("60.1", 60, 6, "water"),
+    magic.MagicFace("61.1", 61, 6, "fire", negative=False),
 ]
-ORDER = {2: [21, 20], 4: [41, 40], 5: [50], 6: [60, 61]}
+ORDER = ((2, ("21.1", "20.1")), (4, ("40.1",)), (5, ("50.1",)), (6, ("60.1", "61.1")))
+WARRIORS = [
+    magic.Warrior("1", "a", "archer", protections=("fire",), place="hospital"),
+    magic.Warrior("2", "a", "knight", protections=("fire",)),
+    magic.Warrior("3", "b", "pikeman"),
+]
 
 
-def phase(hospital_red=("archer",), hospital_blue=()):
-    return setup(
-        CARDS,
-        ORDER,
-        [PlayerSide("red", hospital=list(hospital_red)), PlayerSide("blue", hospital=list(hospital_blue))],
-    )
+def battle(cards=CARDS, order=ORDER):
+    state = magic.open_battle(magic.MagicSettings(), cards, WARRIORS, [magic.Side("a", "Red"), magic.Side("b", "Blue")])
+    state, _ = magic.apply(state, magic.ShuffleDecks(order=order))
+    return state
 
 
-def ready(red: int, blue: int, starter: str = "red", **kwargs):
-    state, _ = roll_initiative(phase(**kwargs), {"red": red, "blue": blue}, "server")
-    winner = state.initiative_winner
-    assert winner is not None  # red and blue never roll the same here
-    return choose_starter(state, winner, starts=winner == starter)
+def run(state, *commands):
+    for command in commands:
+        state, _ = magic.apply(state, command)
+    return state
 
 
-def refused(rule_id, fn, *args, **kwargs):
+def ready(a, b, starter="a"):
+    state = run(battle(), magic.RollInitiative("referee", (a, b)))
+    return run(state, magic.ChooseStarter(state.winner, starts=state.winner == starter))
+
+
+def refused(rule_id, state, command):
     with pytest.raises(RuleError) as caught:
-        fn(*args, **kwargs)
+        magic.apply(state, command)
     assert caught.value.rule_id == rule_id
 
 
-def test_M1_four_decks_by_the_number_on_the_back_each_in_its_shuffled_order():
-    state = phase()
-    assert set(state.decks) == {2, 4, 5, 6}
-    assert state.decks[2] == [21, 20]
-    refused("M1", setup, CARDS, {**ORDER, 2: [20]}, [PlayerSide("red"), PlayerSide("blue")])
-    refused("M1", setup, CARDS, {**ORDER, 2: [20, 21, 40]}, [PlayerSide("red"), PlayerSide("blue")])
-    refused("M1", MagicCard, 1, 3, "fire")
+def test_M1_each_deck_holds_exactly_its_own_cards_in_the_order_given():
+    state = battle()
+    assert state.decks == {2: ["21.1", "20.1"], 4: ["40.1"], 5: ["50.1"], 6: ["60.1", "61.1"]}
+    fresh = magic.open_battle(magic.MagicSettings(), CARDS, WARRIORS, [magic.Side("a", "R"), magic.Side("b", "B")])
+    refused("M1", fresh, magic.ShuffleDecks(order=((2, ("20.1",)), *ORDER[1:])))
+    refused("M1", fresh, magic.ShuffleDecks(order=((2, ("20.1", "21.1", "40.1")), *ORDER[1:])))
+    refused("M1", fresh, magic.UsePoints("a"))  # nothing before the shuffle
+    refused("M1", state, magic.ShuffleDecks(order=ORDER))  # only once
+    with pytest.raises(RuleError):
+        magic.MagicFace("x", 1, 3, "fire")
 
 
 def test_M2_five_types_of_magic():
-    for kind in ("universal", "wind", "earth", "water", "fire"):
-        assert MagicCard(1, 2, kind).magic_type == kind
-    refused("M2", MagicCard, 1, 2, "shadow")
+    for kind in magic.MAGIC_TYPES:
+        assert magic.MagicFace("x", 1, 2, kind).magic_type == kind
+    with pytest.raises(RuleError) as caught:
+        magic.MagicFace("x", 1, 2, "shadow")
+    assert caught.value.rule_id == "M2"
 
 
-def test_M3_protection_blocks_negative_spells_of_the_listed_types_only():
-    protected = frozenset({"wind", "fire"})
-    assert not affects(MagicCard(1, 2, "fire"), protected)
-    assert not affects(MagicCard(2, 2, "wind"), protected)
-    assert affects(MagicCard(3, 2, "universal"), protected)
-    assert affects(MagicCard(4, 2, "earth"), protected)
-    assert affects(MagicCard(5, 2, "fire", negative=False), protected)
+def test_M3_protection_blocks_negative_cards_of_the_listed_types_only():
+    warrior = magic.Warrior("9", "a", "sylph", protections=("wind", "fire"))
+    assert warrior.protected_from(magic.MagicFace("x", 1, 2, "fire"))
+    assert warrior.protected_from(magic.MagicFace("x", 1, 2, "wind"))
+    assert not warrior.protected_from(magic.MagicFace("x", 1, 2, "earth"))
+    assert not warrior.protected_from(magic.MagicFace("x", 1, 2, "fire", negative=False))
 
 
-def test_M4_higher_roll_wins_and_chooses_who_starts():
-    state, _events = roll_initiative(phase(), {"red": 5, "blue": 2}, "server")
-    assert state.initiative_winner == "red"
-    refused("M4", choose_starter, state, "blue", True)
-    state = choose_starter(state, "red", starts=False)
-    assert state.order == ["blue", "red"]
-    refused("M4", use_points, state, "red")  # blue must act first
+def test_M4_higher_roll_wins_a_tie_rolls_again_and_the_winner_chooses():
+    state = run(battle(), magic.RollInitiative("referee", (3, 3)))
+    assert state.winner is None and state.stage == magic.INITIATIVE
+    state = run(state, magic.RollInitiative("referee", (1, 4)))
+    assert state.winner == "b" and [(r.a, r.b) for r in state.rolls] == [(3, 3), (1, 4)]
+    refused("M4", state, magic.ChooseStarter("a", True))
+    state = run(state, magic.ChooseStarter("b", starts=False))
+    assert state.order == ["a", "b"] and state.whose_turn() == "a"
 
 
-def test_M4_a_tie_is_rolled_again():
-    state, events = roll_initiative(phase(), {"red": 3, "blue": 3}, "server")
-    assert state.initiative_winner is None and events[-1]["type"] == "initiative_tied"
-    state, _ = roll_initiative(state, {"red": 1, "blue": 4}, "server")
-    assert state.initiative_winner == "blue"
-    assert [r.value for r in state.rolls] == [3, 3, 1, 4]
+def test_M5_points_one_and_three_act_on_the_chosen_wounded_warrior():
+    state = ready(1, 3, starter="a")
+    refused("M5", state, magic.UsePoints("a", warrior="2"))  # the knight is not wounded
+    state = run(state, magic.UsePoints("a", warrior="1"))
+    assert state.warriors["1"].place == "dead"
 
 
-def test_M5_one_point_kills_a_wounded_warrior_of_the_players_choice():
-    state = ready(1, 6, starter="red", hospital_red=("archer", "knight"))
-    refused("M5", use_points, state, "red", warrior="nobody")
-    state, _ = use_points(state, "red", warrior="knight")
-    assert state.players["red"].dead == ["knight"] and state.players["red"].hospital == ["archer"]
+def test_M5_two_draws_a_keepable_card_that_the_side_keeps():
+    state = run(ready(2, 1), magic.UsePoints("a"), magic.KeepCard("a"))
+    assert state.kept_uids("a") == ["21.1"] and state.decks[2] == ["20.1"] and not state.effects
 
 
-def test_M5_one_or_three_points_with_an_empty_hospital_do_nothing():
-    state = ready(3, 1, starter="red", hospital_red=())
-    state, events = use_points(state, "red")
-    assert events[-1]["type"] == "nothing_happens"
+def test_M5_only_a_keepable_card_in_a_keepable_deck_may_be_kept():
+    with pytest.raises(RuleError) as caught:
+        magic.open_battle(
+            magic.MagicSettings(keepable_decks=(2, 5)),
+            [magic.MagicFace("1.1", 1, 4, "water", keepable=True)],
+            [],
+            [magic.Side("a", "R"), magic.Side("b", "B")],
+        )
+    assert caught.value.rule_id == "M5"
+    state = run(ready(4, 1), magic.UsePoints("a"))
+    refused("M5", state, magic.KeepCard("a"))
 
 
-def test_M5_three_points_return_a_wounded_warrior_to_the_field():
-    state = ready(3, 1, starter="red")
-    state, _ = use_points(state, "red", warrior="archer")
-    assert state.players["red"].field_ == ["archer"] and not state.players["red"].hospital
+def test_M6_M7_a_carried_out_card_acts_one_cycle_and_goes_to_the_bottom():
+    state = run(ready(6, 2), magic.UsePoints("a"), magic.CarryOut("a", target_side="b"))
+    assert state.decks[6] == ["61.1", "60.1"]
+    assert [(e.card_id, e.ends_cycle, e.affected) for e in state.effects] == [(60, 2, ["3"])]
+    state = run(
+        state, magic.EndTurn("a"), magic.UsePoints("b"), magic.CarryOut("b"), magic.EndTurn("b"), magic.NextCycle()
+    )
+    assert state.cycle == 2 and state.effects == []
 
 
-def test_M5_two_points_draw_from_deck_2_and_keep_a_see_fit_card():
-    state = ready(2, 1, starter="red")
-    state, _events = use_points(state, "red")
-    assert state.players["red"].kept == [21]  # "use when you see fit"
-    assert state.decks[2] == [20]
-    assert not state.effects
+def test_M5_the_turn_needs_the_points_used_and_no_card_pending():
+    state = ready(6, 2)
+    refused("M5", state, magic.EndTurn("a"))
+    state = run(state, magic.UsePoints("a"))
+    refused("M5", state, magic.EndTurn("a"))
+    refused("M5", state, magic.UsePoints("a"))
+    refused("M4", run(state, magic.CarryOut("a"), magic.EndTurn("a")), magic.NextCycle())
 
 
-def test_M5_four_five_six_points_may_decline_the_card():
-    state = ready(6, 4, starter="red")
-    state, events = use_points(state, "red", take_card=False)
-    assert events[-1]["type"] == "card_declined" and state.decks[6] == [60, 61]
-    state, _ = use_points(state, "blue")  # blue takes the deck-4 card and must carry it out
-    assert [e.card_id for e in state.effects] == [41]
-    assert state.players["blue"].kept == []  # deck 4 cards are never kept
-
-
-def test_M5_five_points_keep_a_see_fit_card_for_a_later_turn():
-    state = ready(5, 2, starter="red")
-    state, _ = use_points(state, "red")
-    assert state.players["red"].kept == [50]
-    state, _ = use_kept_card(state, "red", 50)
-    assert state.players["red"].kept == [] and [e.card_id for e in state.effects] == [50]
-    refused("M5", use_kept_card, state, "red", 50)
-
-
-def test_M6_an_effect_lasts_one_game_cycle():
-    state = ready(6, 2, starter="red")
-    state, _ = use_points(state, "red")
-    assert [e.card_id for e in state.effects] == [60]
-    state = next_cycle(state)
-    assert state.effects == []
-
-
-def test_M7_a_used_card_goes_to_the_bottom_of_its_own_deck():
-    state = ready(6, 2, starter="red")
-    state, _ = use_points(state, "red")
-    assert state.decks[6] == [61, 60]
-
-
-def test_M8_dice_are_rolled_by_the_server_or_entered_by_the_referee_and_logged():
-    state, _ = roll_initiative(phase(), {"red": 4, "blue": 2}, "referee")
-    assert state.rolls[0].source == "referee"
-    refused("M8", roll_initiative, phase(), {"red": 7, "blue": 2}, "server")
-    refused("M8", roll_initiative, phase(), {"red": 3, "blue": 2}, "guess")
+def test_state_round_trips_through_json():
+    state = run(ready(2, 1), magic.UsePoints("a"), magic.KeepCard("a"))
+    assert magic.from_dict(magic.to_dict(state)) == state

@@ -145,7 +145,12 @@ def build_world(personas: dict[str, User | None], event: Event, other_event: Eve
         other_event, stranger, stranger2, o_attack.pk, user=other_organizer, nonce=nonce()
     ).situation
 
+    # A mass battle in each event (M1-M8), just started: its decks shuffled, initiative to roll.
+    mass = _mass_battle(event, referee)
+    other_mass = _mass_battle(other_event, other_organizer)
+
     w = SimpleNamespace(
+        mass=mass,
         event=event,
         other_event=other_event,
         character=character,
@@ -160,6 +165,10 @@ def build_world(personas: dict[str, User | None], event: Event, other_event: Eve
         o_attack=o_attack,
     )
     common = {
+        "army": _army(mass).pk,
+        "army_token": _army_token(mass),
+        "mass": mass.pk,
+        "side": "a",
         "event": event.pk,
         "card": attack_card.pk,
         "role": StaffRole.objects.get(event=event, user=referee).pk,
@@ -194,6 +203,10 @@ def build_world(personas: dict[str, User | None], event: Event, other_event: Eve
         "entry": PoolEntry.objects.get(character=stranger, card=o_attack).pk,
         "prepared": other_prepared.pk,
         "situation": other_running.pk,
+        "mass": other_mass.pk,
+        "army_token": _army_token(other_mass),
+        "army": _army(other_mass).pk,
+        # No "side": a side is "a" or "b" in every battle, so there is no foreign one to mix in.
     }
     lab_run = LabRun.objects.create(event=event, settings={"duels": 10}, total=10, status=LabRun.Status.DONE)
     other_run = LabRun.objects.create(event=other_event, settings={"duels": 10}, total=10)
@@ -212,13 +225,56 @@ def build_world(personas: dict[str, User | None], event: Event, other_event: Eve
         "entry": int_missing,
         "prepared": int_missing,
         "situation": int_missing,
+        "mass": [*int_missing, running.pk],  # a duel is no mass battle
+        "army": int_missing,
+        "army_token": ["no-such-token", "t" * 200, "\x00", character.link_token],  # a character's is no army's
+        "side": ["c", "\x00", "a" * 300],
         "run": int_missing,
         "help": ["nobody", "\x00"],
     }
     return w
 
 
+def _mass_battle(event: Event, user: User | None) -> Situation:
+    from cards.models_mass import Army, MagicCard, Warrior, WarriorType
+    from duels.services.mass import start_mass_battle
+
+    Event.objects.filter(pk=event.pk).update(mass_battles_on=True)
+    event.refresh_from_db()
+    MagicCard.objects.create(catalogue=event.catalogue, name_ru="Огненный дождь", deck=2, magic_type="fire")
+    MagicCard.objects.create(
+        catalogue=event.catalogue, name_ru="Ветер", deck=5, magic_type="wind", negative=False, keepable=True
+    )
+    kind = WarriorType.objects.create(event=event, name_ru="Саламандра", protections="fire")
+    armies = [Army.objects.create(event=event, name=name) for name in ("Red", "Blue")]
+    for army in armies:
+        Warrior.objects.create(army=army, name="1", warrior_type=kind)
+        Warrior.objects.create(army=army, name="2", warrior_type=kind, state=Warrior.State.HOSPITAL)
+    return start_mass_battle(event, *armies, user=user, nonce=nonce()).situation
+
+
+def _army(mass: Situation) -> Any:
+    from cards.models_mass import Army
+
+    return Army.objects.get(pk=mass.opening["armies"]["a"])
+
+
+def _army_token(mass: Situation) -> str:
+    return str(_army(mass).link_token)
+
+
+def mass_warrior(w: Any) -> str:
+    return str(w.mass.state["warriors"][0]["wid"])
+
+
 # --- the fingerprint ----------------------------------------------------------------------------
+
+
+def _mass_models() -> list[Any]:
+    from cards.models_mass import Army, MagicCard, Warrior, WarriorType
+
+    return [MagicCard, WarriorType, Army, Warrior]
+
 
 FINGERPRINTED = (
     (User, ("id", "username", "password", "email", "is_active", "is_staff", "is_superuser")),
@@ -236,6 +292,7 @@ FINGERPRINTED = (
     # Every change of a situation's state bumps its version (duels.services.store.store_state).
     (Situation, ("id", "version", "ended", "next_deadline")),
     (LogEntry, ("id", "situation_id", "seq", "undone", "nonce")),
+    *((model, None) for model in _mass_models()),
 )
 
 
@@ -322,6 +379,8 @@ PARAM_KINDS = {
     "entry_id": "entry",
     "prepared_id": "prepared",
     "situation_id": "situation",
+    "side": "side",
+    "army_id": "army",
     "role": "help",
     "run_id": "run",
 }

@@ -13,7 +13,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from duels.models import Situation
 from tests.services.kit import nonce
-from tests.web.no_server_errors_kit import HUGE, Spec, uid_in_hand
+from tests.web.no_server_errors_kit import HUGE, Spec, mass_warrior, uid_in_hand
 
 
 def _version(w: Any) -> int:
@@ -72,6 +72,25 @@ def _card_form(w: Any) -> dict[str, Any]:
         "action_kind": "standard",
         "add_another": "1",
     }
+
+
+def _mass(w: Any, **fields: Any) -> dict[str, Any]:
+    return {"version": Situation.objects.get(pk=w.mass.pk).version, "nonce": nonce(), **fields}
+
+
+def _army(w: Any, name: str) -> int:
+    from cards.models_mass import Army
+
+    return Army.objects.get(event=w.event, name=name).pk
+
+
+def _magic_cards_csv() -> SimpleUploadedFile:
+    body = "name_ru,deck,magic_type,keepable\nЛивень,6,water,no\n".encode()
+    return SimpleUploadedFile("magic.csv", body, "text/csv")
+
+
+def _warrior_types_csv() -> SimpleUploadedFile:
+    return SimpleUploadedFile("types.csv", 'name_ru,protections\nСильф,"wind, fire"\n'.encode(), "text/csv")
 
 
 def _characters_csv() -> SimpleUploadedFile:
@@ -432,6 +451,48 @@ SPECS: dict[str, Spec] = {
         posts=[lambda w: {"card": "", "version": _version(w), "nonce": nonce()}],
     ),
     "duels:watch": Spec("public", login=False, methods=GET_ONLY),
+    # Mass battles (M1-M8).
+    "cards:mass-data": Spec(
+        "organizer",
+        strict=("what", "file"),
+        posts=[
+            lambda w: {"what": "magic_cards", "file": _magic_cards_csv},
+            lambda w: {"what": "warrior_types", "file": _warrior_types_csv},
+        ],
+    ),
+    "cards:army-new-link": Spec("organizer", methods=POST_ONLY, posts=[lambda w: {}]),
+    "cards:mass-export": Spec("organizer", get={"what": "warriors", "file_format": "json"}),
+    "duels:mass-start": Spec(
+        "staff",
+        strict=("army_a", "army_b", "nonce"),
+        posts=[lambda w: {"army_a": _army(w, "Red"), "army_b": _army(w, "Blue"), "nonce": nonce()}],
+    ),
+    "duels:mass": Spec("staff", methods=GET_ONLY, params={"situation_id": "mass"}),
+    "duels:mass-act": Spec(
+        "staff",
+        strict=("action", "version", "nonce", "dice_a", "dice_b", "to", "side", "starts", "take", "move_to"),
+        methods=POST_ONLY,
+        params={"situation_id": "mass"},
+        posts=[
+            lambda w: _mass(w, action="roll_entered", dice_a="5", dice_b="2"),
+            lambda w: _mass(w, action="roll_server"),
+            lambda w: _mass(w, action="move", warrior=mass_warrior(w), to="hospital"),
+            lambda w: _mass(w, action="points", side="a", warrior=mass_warrior(w), take="no"),
+            lambda w: _mass(w, action="carry_out", side="a", targets=mass_warrior(w), target_side="b", move_to="dead"),
+            lambda w: _mass(w, action="end_battle", reason="dusk"),
+        ],
+    ),
+    "duels:mass-undo": Spec(
+        "staff",
+        strict=("version", "nonce"),
+        methods=POST_ONLY,
+        params={"situation_id": "mass"},
+        posts=[lambda w: _mass(w, reason="mistake")],
+    ),
+    "duels:mass-log": Spec("staff", methods=GET_ONLY, params={"situation_id": "mass"}, get={"page": "2"}),
+    "duels:mass-commander": Spec("staff", methods=GET_ONLY, params={"situation_id": "mass"}),
+    "duels:mass-army-link": Spec("public", login=False, methods=GET_ONLY, params={"token": "army_token"}),
+    "duels:mass-watch": Spec("public", login=False, methods=GET_ONLY, params={"situation_id": "mass"}),
     "duels:event-fights": Spec("public", login=False, methods=GET_ONLY),
     "duels:big-screen": Spec("public", login=False, methods=GET_ONLY),
     "duels:history": Spec("staff", methods=GET_ONLY, get={"page": "2"}),

@@ -1,0 +1,178 @@
+"""Import and export of mass-battle data: magic cards, the armlist, and the armies' warriors.
+
+Same conventions as ``cards.resources``, through the shared pipeline
+(events/tables.py: encodings, limits, row numbers, all or nothing): choices
+by value or by label in any of the site's languages; matching by name so a
+second import updates instead of duplicating. Magic cards belong to the
+event's catalogue; warrior types and warriors to the event.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from django.utils.translation import gettext as _
+from import_export import fields, resources, widgets
+
+from cards.models import Catalogue
+from cards.models_mass import Army, MagicCard, MagicType, Warrior, WarriorType
+from events.models import Character, Event
+from events.resources import ChoiceWidget, YesNoWidget
+from events.tables import ImportReport, TableError, export_bytes, read_table, run_import
+
+MAGIC_CARD_COLUMNS = ("name_ru", "name_en", "deck", "magic_type", "text", "negative", "keepable", "copies")
+WARRIOR_TYPE_COLUMNS = ("name_ru", "name_en", "protections", "description")
+WARRIOR_COLUMNS = ("army", "name", "warrior_type", "character", "state")
+COLUMNS = {"magic_cards": MAGIC_CARD_COLUMNS, "warrior_types": WARRIOR_TYPE_COLUMNS, "warriors": WARRIOR_COLUMNS}
+REQUIRED = {
+    "magic_cards": ("name_ru", "deck", "magic_type"),
+    "warrior_types": ("name_ru",),
+    "warriors": COLUMNS["warriors"][:3],
+}
+
+
+class _Strings:
+    text_columns: tuple[str, ...] = ()
+
+    def before_import_row(self, row: Any, **kwargs: Any) -> None:
+        for column in self.text_columns:
+            if column in row:
+                value = row[column]
+                if isinstance(value, float) and value.is_integer():
+                    value = int(value)  # a spreadsheet's warrior "7.0" is warrior 7
+                row[column] = "" if value is None else str(value).strip()
+
+
+class MagicCardResource(_Strings, resources.ModelResource):
+    deck = fields.Field("deck", "deck", widget=ChoiceWidget([(d, str(d)) for d in (2, 4, 5, 6)]))
+    magic_type = fields.Field("magic_type", "magic_type", widget=ChoiceWidget(MagicType.choices))
+    negative = fields.Field("negative", "negative", widget=YesNoWidget())
+    keepable = fields.Field("keepable", "keepable", widget=YesNoWidget())
+    text_columns = ("name_ru", "name_en", "text")
+
+    class Meta:
+        model = MagicCard
+        fields = MAGIC_CARD_COLUMNS
+        export_order = MAGIC_CARD_COLUMNS
+        import_id_fields = ("name_ru",)
+        clean_model_instances = True
+        skip_diff = True
+
+    def __init__(self, catalogue: Catalogue) -> None:
+        super().__init__()
+        self.catalogue = catalogue
+
+    def get_queryset(self) -> QuerySet[MagicCard]:
+        return MagicCard.objects.filter(catalogue=self.catalogue).order_by("deck", "name_ru")
+
+    def init_instance(self, row: Any = None) -> MagicCard:
+        return MagicCard(catalogue=self.catalogue)
+
+
+class WarriorTypeResource(_Strings, resources.ModelResource):
+    text_columns = WARRIOR_TYPE_COLUMNS
+
+    class Meta:
+        model = WarriorType
+        fields = WARRIOR_TYPE_COLUMNS
+        export_order = WARRIOR_TYPE_COLUMNS
+        import_id_fields = ("name_ru",)
+        clean_model_instances = True
+        skip_diff = True
+
+    def __init__(self, event: Event) -> None:
+        super().__init__()
+        self.event = event
+
+    def get_queryset(self) -> QuerySet[WarriorType]:
+        return WarriorType.objects.filter(event=self.event).order_by("name_ru")
+
+    def init_instance(self, row: Any = None) -> WarriorType:
+        return WarriorType(event=self.event)
+
+
+class _ByName(widgets.ForeignKeyWidget):
+    """A row of this event by its name (an army is created on first mention; the rest must exist)."""
+
+    def __init__(self, model: Any, event: Event, field: str, *, create: bool = False, required: bool = True) -> None:
+        super().__init__(model, field=field)
+        self.event, self.create, self.required = event, create, required
+
+    def clean(self, value: Any, row: Any = None, **kwargs: Any) -> Any:
+        name = "" if value is None else str(value).strip()
+        if not name:
+            if self.required:
+                raise ValueError(_("This column may not be empty."))
+            return None
+        found = self.model.objects.filter(event=self.event, **{self.field: name}).first()
+        if found is None and self.create:
+            found = self.model.objects.create(event=self.event, **{self.field: name})
+        if found is None:
+            raise ValueError(_("“%(name)s” is not in this event.") % {"name": name})
+        return found
+
+    def render(self, value: Any, obj: Any = None, **kwargs: Any) -> str:
+        return "" if value is None else str(getattr(value, self.field))
+
+
+class WarriorResource(_Strings, resources.ModelResource):
+    state = fields.Field("state", "state", widget=ChoiceWidget(Warrior.State.choices, required=False))
+    text_columns = ("army", "name", "warrior_type", "character")
+
+    class Meta:
+        model = Warrior
+        fields = WARRIOR_COLUMNS
+        export_order = WARRIOR_COLUMNS
+        import_id_fields = ("army", "name")
+        clean_model_instances = True
+        skip_diff = True
+
+    def __init__(self, event: Event) -> None:
+        self.event = event
+        super().__init__()
+        self.fields["army"] = fields.Field("army", "army", widget=_ByName(Army, event, "name", create=True))
+        self.fields["warrior_type"] = fields.Field(
+            "warrior_type", "warrior_type", widget=_ByName(WarriorType, event, "name_ru")
+        )
+        self.fields["character"] = fields.Field(
+            "character", "character", widget=_ByName(Character, event, "name", required=False)
+        )
+
+    def get_queryset(self) -> QuerySet[Warrior]:
+        return (
+            Warrior.objects.filter(army__event=self.event)
+            .select_related("army", "warrior_type", "character")
+            .order_by("army__name", "name")
+        )
+
+    def get_instance(self, instance_loader: Any, row: Any) -> Warrior | None:
+        try:
+            return super().get_instance(instance_loader, row)
+        except ValueError:
+            return None  # reported as the column's error by import_instance
+
+    def before_import_row(self, row: Any, **kwargs: Any) -> None:
+        super().before_import_row(row, **kwargs)
+        if "state" in row and not row["state"]:
+            row["state"] = Warrior.State.FIELD
+
+
+def resource_for(what: str, event: Event) -> resources.ModelResource:
+    if what == "magic_cards":
+        if event.catalogue is None:
+            raise TableError(_("The event has no card catalogue yet."))
+        return MagicCardResource(event.catalogue)
+    return WarriorTypeResource(event) if what == "warrior_types" else WarriorResource(event)
+
+
+def import_file(event: Event, what: str, raw: bytes, file_format: str) -> ImportReport:
+    """All or nothing (armies a warriors' file names are created only if every row is good). Raises TableError."""
+    resource_for(what, event)  # no catalogue: refused before reading
+    table = read_table(raw, file_format, columns=COLUMNS[what], required=REQUIRED[what])
+    return run_import(lambda: resource_for(what, event), table)
+
+
+def export_file(event: Event, what: str, file_format: str) -> bytes:
+    """Magic cards, the armlist or the warriors as a file, safe to open in a spreadsheet."""
+    return export_bytes(resource_for(what, event).export(), file_format)

@@ -1,0 +1,271 @@
+"""What each viewer of a mass battle may see, built from the engine's state (rules/magic).
+
+Kept cards and the decks' order are the secrets here: the referee (and the
+event's organizers) see both sides' kept cards and every deck's order; a
+commander sees only their own side's kept cards and no order; a spectator
+sees neither. A drawn card that its side may still keep is shown only to
+those who may see that side's kept cards. Nothing here decides a rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+import rules.magic as magic
+from cards.models_mass import MagicCard, MagicType, Warrior
+
+REFEREE = "referee"
+COMMANDER = "commander"
+SPECTATOR = "spectator"
+
+STAGE_LABELS = {
+    magic.INITIATIVE: _("initiative roll (M4)"),
+    magic.CHOOSE: _("the winner chooses who starts (M4)"),
+    magic.TURNS: _("the sides act with their magic points (M5)"),
+    magic.OVER: _("magic phase over: the battle goes on, then the next cycle"),
+}
+PLACE_LABELS = {
+    magic.FIELD: _("on the field"),
+    magic.HOSPITAL: _("in hospital"),
+    magic.DEAD: _("dead"),
+}
+POINTS_LABELS = {
+    1: _("1: one wounded warrior of the side's hospital dies"),
+    2: _("2: take a card from deck 2 and carry it out, or keep it if it says “use when you see fit”"),
+    3: _("3: one wounded warrior returns from hospital to the field"),
+    4: _("4: the side may take a card from deck 4 and carry it out"),
+    5: _("5: the side may take a card from deck 5 and carry it out, or keep it if it says so"),
+    6: _("6: the side may take a card from deck 6 and carry it out"),
+}
+SOURCE_LABELS = {magic.SERVER: _("rolled by the server"), magic.REFEREE: _("entered by the referee")}
+
+
+@dataclass(frozen=True)
+class MassViewer:
+    kind: str
+    side: str | None = None  # the commander's side
+
+    def sees_kept_of(self, side: str) -> bool:
+        return self.kind == REFEREE or (self.kind == COMMANDER and self.side == side)
+
+    @property
+    def sees_deck_order(self) -> bool:
+        return self.kind == REFEREE
+
+    @property
+    def etag_part(self) -> str:
+        return f"mass-{self.kind}-{self.side or ''}"
+
+
+@dataclass(frozen=True)
+class MagicCardView:
+    uid: str
+    card_id: int
+    name: str
+    text: str
+    magic_type: str
+    type_label: str
+    negative: bool
+    keepable: bool
+    deck: int
+
+
+@dataclass
+class WarriorView:
+    wid: str
+    name: str
+    type_name: str
+    place: str
+    protections: list[str]
+    protected: bool = False  # from the card being carried out (M3)
+
+    @property
+    def place_label(self) -> str:
+        return str(PLACE_LABELS[self.place])
+
+
+@dataclass
+class SideView:
+    key: str
+    name: str
+    commander: str
+    points: int | None
+    on_field: list[WarriorView] = field(default_factory=list)
+    hospital: list[WarriorView] = field(default_factory=list)
+    dead: list[WarriorView] = field(default_factory=list)
+    kept: list[tuple[MagicCardView, int, bool]] | None = None  # (card, cycle kept, usable now); None: not shown
+
+    @property
+    def alive(self) -> list[WarriorView]:
+        return self.on_field + self.hospital
+
+    @property
+    def warriors(self) -> list[WarriorView]:
+        return self.on_field + self.hospital + self.dead
+
+    @property
+    def points_label(self) -> str:
+        return str(POINTS_LABELS[self.points]) if self.points else ""
+
+
+@dataclass
+class EffectView:
+    card: MagicCardView
+    side: str
+    cycle: int
+    ends_cycle: int
+    affected: list[str]
+    unaffected: list[str]
+    target_side: str | None
+
+
+@dataclass
+class MassView:
+    cycle: int
+    stage: str
+    ended: bool
+    sides: dict[str, SideView]
+    winner: str | None
+    whose_turn: str | None
+    points_used: bool
+    rolls: list[tuple[int, int, int, str]]  # this cycle's rolls: (a, b, ...) with the source label
+    pending: MagicCardView | None
+    pending_side: str | None
+    may_keep: bool
+    from_kept: bool
+    effects: list[EffectView]
+    deck_sizes: dict[int, int]
+    deck_order: dict[int, list[MagicCardView]] | None
+
+    @property
+    def stage_label(self) -> str:
+        return str(STAGE_LABELS[self.stage])
+
+    @property
+    def turn_side(self) -> SideView | None:
+        return self.sides[self.whose_turn] if self.whose_turn else None
+
+    @property
+    def sides_pending_name(self) -> str:
+        return self.sides[self.pending_side].name if self.pending_side else ""
+
+    @property
+    def sides_winner_name(self) -> str:
+        return self.sides[self.winner].name if self.winner else ""
+
+    @property
+    def sides_loser_name(self) -> str:
+        loser = next((k for k in self.sides if k != self.winner), None) if self.winner else None
+        return self.sides[loser].name if loser else ""
+
+    @property
+    def deck_summary(self) -> str:
+        return ", ".join(
+            ngettext("deck %(deck)s: %(n)s card", "deck %(deck)s: %(n)s cards", n) % {"deck": d, "n": n}
+            for d, n in self.deck_sizes.items()
+        )
+
+
+def magic_cards(card_ids: Iterable[int]) -> dict[int, MagicCard]:
+    return {c.pk: c for c in MagicCard.objects.filter(pk__in=set(card_ids))}
+
+
+def _card(state: magic.MassBattle, uid: str, rows: dict[int, MagicCard]) -> MagicCardView:
+    face = state.cards[uid]
+    row = rows.get(face.card_id)
+    # A card deleted from the catalogue mid-battle still shows what the rules know of it.
+    return MagicCardView(
+        uid=uid,
+        card_id=face.card_id,
+        name=row.name if row else f"#{face.card_id}",
+        text=row.text if row else "",
+        magic_type=face.magic_type,
+        type_label=str(MagicType(face.magic_type).label),
+        negative=face.negative,
+        keepable=face.keepable,
+        deck=face.deck,
+    )
+
+
+def present(state: magic.MassBattle, viewer: MassViewer) -> MassView:
+    rows = magic_cards(face.card_id for face in state.cards.values())
+    type_names = _type_names(state)
+    pending_face = state.cards[state.pending.uid] if state.pending else None
+    sides: dict[str, SideView] = {}
+    for key, side in state.sides.items():
+        view = SideView(key=key, name=side.name, commander=side.commander, points=state.points.get(key))
+        for warrior in state.warriors.values():
+            if warrior.side != key:
+                continue
+            w = WarriorView(
+                wid=warrior.wid,
+                name=warrior.name,
+                type_name=type_names.get(warrior.wid, warrior.type_name),
+                place=warrior.place,
+                protections=[str(MagicType(p).label) for p in warrior.protections],
+                protected=bool(pending_face and warrior.protected_from(pending_face)),
+            )
+            {magic.FIELD: view.on_field, magic.HOSPITAL: view.hospital, magic.DEAD: view.dead}[warrior.place].append(w)
+        if viewer.sees_kept_of(key):
+            turn = state.whose_turn() == key and state.pending is None
+            view.kept = [(_card(state, k.uid, rows), k.cycle, turn and k.cycle < state.cycle) for k in side.kept]
+        sides[key] = view
+    pending = state.pending
+    may_keep = bool(
+        pending
+        and not pending.from_kept
+        and pending_face
+        and pending_face.keepable
+        and pending_face.deck in state.settings.keepable_decks
+    )
+    # A card its side may still keep is that side's secret until it is carried out.
+    shown = pending is not None and (not may_keep or viewer.sees_kept_of(pending.side))
+    effects = [
+        EffectView(
+            card=_card(state, e.uid, rows),
+            side=e.side,
+            cycle=e.cycle,
+            ends_cycle=e.ends_cycle,
+            affected=[state.warriors[w].name for w in e.affected],
+            unaffected=[state.warriors[w].name for w in e.unaffected],
+            target_side=e.target_side,
+        )
+        for e in state.effects
+    ]
+    return MassView(
+        cycle=state.cycle,
+        stage=state.stage,
+        ended=state.ended,
+        sides=sides,
+        winner=state.winner,
+        whose_turn=state.whose_turn(),
+        points_used=state.whose_turn() in state.used_points,
+        rolls=[(r.a, r.b, r.cycle, str(SOURCE_LABELS[r.source])) for r in state.rolls if r.cycle == state.cycle],
+        pending=_card(state, pending.uid, rows) if shown and pending else None,
+        pending_side=pending.side if pending else None,
+        may_keep=may_keep,
+        from_kept=bool(pending and pending.from_kept),
+        effects=effects,
+        deck_sizes={d: len(state.decks[d]) for d in magic.DECKS},
+        deck_order=(
+            {d: [_card(state, u, rows) for u in state.decks[d]] for d in magic.DECKS}
+            if viewer.sees_deck_order
+            else None
+        ),
+    )
+
+
+def _order(state: magic.MassBattle, rows: dict[int, MagicCard]) -> dict[int, list[MagicCardView]]:
+    """M7: each deck top first; the referee's only (a player who knew it would know their next draw)."""
+    return {d: [_card(state, u, rows) for u in state.decks[d]] for d in magic.DECKS}
+
+
+def _type_names(state: magic.MassBattle) -> dict[str, str]:
+    """Warrior types in the reader's language (the state keeps the Russian name it started with)."""
+    ids = [int(wid) for wid in state.warriors if wid.isdigit()]
+    rows = Warrior.objects.filter(pk__in=ids).select_related("warrior_type")
+    return {str(w.pk): w.warrior_type.name for w in rows}

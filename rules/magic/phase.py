@@ -1,0 +1,328 @@
+"""The magic phase of a mass battle (rules M1-M8, seed 002): state + command -> state + events.
+
+Chance is an input: the deck order (M1) and the dice (M4, M8) arrive inside
+the commands, chosen by the services with ``secrets`` or typed in by the
+referee from real dice, so a battle replays exactly from its log.
+
+Readings (docs/mass-battle-rules.md): with no wounded warrior, 1 and 3 points
+do nothing; the side chooses which wounded warrior; only the decks of the
+event setting (default 2 and 5) hold cards that may be kept; a kept card is
+used in a *later* cycle during its side's own turn; a draw from a deck emptied
+by kept cards does nothing and never blocks the phase; an effect lasts one
+game cycle: it ends when the next cycle begins.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from ..errors import INPUT, RuleError, gettext_noop
+from ..events import EngineEvent
+from . import events as ev
+from .commands import (
+    CarryOut,
+    ChooseStarter,
+    EndBattle,
+    EndTurn,
+    KeepCard,
+    MoveWarrior,
+    NextCycle,
+    RollInitiative,
+    ShuffleDecks,
+    UseKept,
+    UsePoints,
+)
+from .state import (
+    CHOOSE,
+    DEAD,
+    DECKS,
+    DICE_SOURCES,
+    FIELD,
+    INITIATIVE,
+    MANDATORY_DRAW,
+    OPTIONAL_DRAWS,
+    OVER,
+    SIDES,
+    TURNS,
+    WARRIOR_PLACES,
+    Effect,
+    Kept,
+    MassBattle,
+    Pending,
+    Roll,
+)
+
+Events = list[EngineEvent]
+
+
+def deck_contents(state: MassBattle) -> dict[int, list[str]]:
+    """Which uids each deck must hold, sorted: what the services shuffle (M1)."""
+    return {deck: sorted(uid for uid, face in state.cards.items() if face.deck == deck) for deck in DECKS}
+
+
+def apply(state: MassBattle, command: object) -> tuple[MassBattle, Events]:
+    """One command; a refusal raises ``RuleError`` and leaves ``state`` untouched."""
+    if isinstance(command, ShuffleDecks):
+        return _shuffle(state, command)
+    if not state.shuffled:
+        raise RuleError("M1", gettext_noop("Shuffle the four decks first."))
+    if state.ended:
+        raise RuleError(INPUT, gettext_noop("The mass battle has ended."))
+    handler = _HANDLERS.get(type(command))
+    if handler is None:
+        raise RuleError(INPUT, gettext_noop("Unknown command."))
+    new = copy.deepcopy(state)
+    events: Events = []
+    handler(new, command, events)
+    return new, events
+
+
+def _shuffle(state: MassBattle, cmd: ShuffleDecks) -> tuple[MassBattle, Events]:
+    if state.shuffled:
+        raise RuleError("M1", gettext_noop("The decks are already shuffled."))
+    if cmd.order is None:
+        raise RuleError("M1", gettext_noop("The decks are shuffled by the server."))
+    order: Mapping[int, tuple[str, ...]] = dict(cmd.order)
+    expected = deck_contents(state)
+    for deck in DECKS:
+        if sorted(order.get(deck, ())) != expected[deck]:
+            raise RuleError("M1", gettext_noop("Deck %(deck)s must hold exactly its own cards."), deck=deck)
+    new = copy.deepcopy(state)
+    new.decks = {deck: list(order[deck]) for deck in DECKS}
+    new.shuffled = True
+    return new, [ev.DecksShuffled(sizes={str(d): len(new.decks[d]) for d in DECKS})]
+
+
+def _check_side(state: MassBattle, side: str) -> None:
+    if side not in SIDES:
+        raise RuleError(INPUT, gettext_noop("Unknown side."))
+
+
+def _roll(state: MassBattle, cmd: RollInitiative, events: Events) -> None:
+    if state.stage != INITIATIVE:
+        raise RuleError("M4", gettext_noop("Initiative is already decided in this cycle."))
+    if cmd.source not in DICE_SOURCES:
+        raise RuleError("M8", gettext_noop("A roll is made by the server or entered by the referee."))
+    if cmd.dice is None or len(cmd.dice) != 2:
+        raise RuleError("M4", gettext_noop("Both sides roll one die."))
+    a, b = cmd.dice
+    for value in (a, b):
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 6:
+            raise RuleError("M8", gettext_noop("A die shows 1 to 6, not %(value)s."), value=value)
+    state.rolls.append(Roll(cycle=state.cycle, a=a, b=b, source=cmd.source))
+    events.append(ev.InitiativeRolled(cycle=state.cycle, a=a, b=b, source=cmd.source))
+    if a == b:
+        events.append(ev.InitiativeTied(cycle=state.cycle))  # M4: rolled again
+        return
+    state.winner = SIDES[0] if a > b else SIDES[1]
+    state.points = {SIDES[0]: a, SIDES[1]: b}  # M5: a side's own roll is its magic points
+    state.stage = CHOOSE
+    events.append(ev.InitiativeWon(cycle=state.cycle, side=state.winner))
+
+
+def _choose(state: MassBattle, cmd: ChooseStarter, events: Events) -> None:
+    if state.stage != CHOOSE or cmd.side != state.winner:
+        raise RuleError("M4", gettext_noop("Only the winner of the initiative chooses who starts."))
+    starter = cmd.side if cmd.starts else state.other(cmd.side)
+    state.order = [starter, state.other(starter)]
+    state.stage = TURNS
+    events.append(ev.StarterChosen(chooser=cmd.side, starter=starter))
+
+
+def _own_turn(state: MassBattle, side: str) -> None:
+    _check_side(state, side)
+    if state.stage != TURNS:
+        raise RuleError("M4", gettext_noop("Roll for initiative and choose who starts first."))
+    if state.whose_turn() != side:
+        raise RuleError("M4", gettext_noop("It is not this side's turn in the magic phase."))
+
+
+def _no_pending(state: MassBattle) -> None:
+    if state.pending is not None:
+        raise RuleError("M5", gettext_noop("Carry out the drawn card first."))
+
+
+def _use_points(state: MassBattle, cmd: UsePoints, events: Events) -> None:
+    _own_turn(state, cmd.side)
+    _no_pending(state)
+    if cmd.side in state.used_points:
+        raise RuleError("M5", gettext_noop("This side has already used its magic points in this cycle."))
+    points = state.points[cmd.side]
+    state.used_points.append(cmd.side)
+    events.append(ev.PointsUsed(side=cmd.side, points=points))
+    if points in (1, 3):
+        wounded = state.hospital(cmd.side)
+        if not wounded:
+            events.append(ev.NothingHappens(side=cmd.side, points=points, why="empty_hospital"))
+            return
+        if cmd.warrior not in wounded:
+            raise RuleError("M5", gettext_noop("Choose one of this side's wounded warriors in the hospital."))
+        _move(state, cmd.warrior, DEAD if points == 1 else FIELD, "points", events)
+        return
+    if points in OPTIONAL_DRAWS and not cmd.take:
+        events.append(ev.CardDeclined(side=cmd.side, deck=points))  # no card moves
+        return
+    assert points == MANDATORY_DRAW or points in OPTIONAL_DRAWS
+    deck = state.decks[points]
+    if not deck:
+        # Every card of the deck is kept: the draw does nothing and the phase goes on.
+        events.append(ev.NothingHappens(side=cmd.side, points=points, why="empty_deck"))
+        return
+    uid = deck.pop(0)
+    face = state.cards[uid]
+    state.pending = Pending(uid=uid, side=cmd.side)
+    events.append(
+        ev.CardDrawn(side=cmd.side, deck=points, uid=uid, card_id=face.card_id, may_keep=_may_keep(state, uid))
+    )
+
+
+def _may_keep(state: MassBattle, uid: str) -> bool:
+    face = state.cards[uid]
+    pending = state.pending
+    return face.keepable and face.deck in state.settings.keepable_decks and not (pending and pending.from_kept)
+
+
+def _keep(state: MassBattle, cmd: KeepCard, events: Events) -> None:
+    _own_turn(state, cmd.side)
+    pending = state.pending
+    if pending is None or pending.side != cmd.side:
+        raise RuleError("M5", gettext_noop("There is no drawn card to keep."))
+    if not _may_keep(state, pending.uid):
+        raise RuleError("M5", gettext_noop("Only a card that says “use when you see fit” may be kept."))
+    state.sides[cmd.side].kept.append(Kept(uid=pending.uid, cycle=state.cycle))
+    state.pending = None
+    events.append(ev.CardKept(side=cmd.side, uid=pending.uid, card_id=state.cards[pending.uid].card_id))
+
+
+def _use_kept(state: MassBattle, cmd: UseKept, events: Events) -> None:
+    _check_side(state, cmd.side)
+    kept = next((k for k in state.sides[cmd.side].kept if k.uid == cmd.uid), None)
+    if kept is None:
+        raise RuleError("M5", gettext_noop("This side does not hold that card."))
+    if state.stage != TURNS or state.whose_turn() != cmd.side:
+        raise RuleError("M5", gettext_noop("A kept card is used only during its side's own turn."))
+    _no_pending(state)
+    if kept.cycle >= state.cycle:
+        raise RuleError("M5", gettext_noop("A kept card is used in a later cycle, not in the one it was drawn."))
+    state.sides[cmd.side].kept.remove(kept)
+    state.pending = Pending(uid=cmd.uid, side=cmd.side, from_kept=True)
+    events.append(ev.KeptCardUsed(side=cmd.side, uid=cmd.uid, card_id=state.cards[cmd.uid].card_id))
+
+
+def _carry_out(state: MassBattle, cmd: CarryOut, events: Events) -> None:
+    _check_side(state, cmd.side)
+    pending = state.pending
+    if pending is None or pending.side != cmd.side:
+        raise RuleError("M5", gettext_noop("There is no drawn card to carry out."))
+    if cmd.move_to is not None and cmd.move_to not in WARRIOR_PLACES:
+        raise RuleError(INPUT, gettext_noop("Unknown place for a warrior."))
+    if cmd.target_side is not None:
+        _check_side(state, cmd.target_side)
+    targets = list(dict.fromkeys(cmd.targets))
+    if any(t not in state.warriors for t in targets):
+        raise RuleError(INPUT, gettext_noop("Unknown warrior."))
+    if cmd.target_side is not None:
+        targets += [
+            w.wid
+            for w in state.warriors.values()
+            if w.side == cmd.target_side and w.place == FIELD and w.wid not in targets
+        ]
+    if cmd.move_to is not None and not targets:
+        raise RuleError("M6", gettext_noop("Choose the warriors the card acts on."))
+    face = state.cards[pending.uid]
+    affected = [t for t in targets if not state.warriors[t].protected_from(face)]
+    unaffected = [t for t in targets if state.warriors[t].protected_from(face)]  # M3
+    effect = Effect(
+        uid=face.uid,
+        card_id=face.card_id,
+        side=cmd.side,
+        cycle=state.cycle,
+        ends_cycle=state.cycle + 1,  # M6
+        target_side=cmd.target_side,
+        affected=affected,
+        unaffected=unaffected,
+    )
+    state.effects.append(effect)
+    state.decks[face.deck].append(face.uid)  # M7: to the bottom of its own deck
+    state.pending = None
+    events.append(
+        ev.CardCarriedOut(
+            side=cmd.side,
+            uid=face.uid,
+            card_id=face.card_id,
+            target_side=cmd.target_side,
+            affected=affected,
+            unaffected=unaffected,
+            ends_cycle=effect.ends_cycle,
+            to_bottom_of=face.deck,
+        )
+    )
+    if cmd.move_to is not None:
+        for wid in affected:  # M3: a protected warrior does not obey the card
+            if state.warriors[wid].place != cmd.move_to:
+                _move(state, wid, cmd.move_to, "card", events)
+
+
+def _end_turn(state: MassBattle, cmd: EndTurn, events: Events) -> None:
+    _own_turn(state, cmd.side)
+    _no_pending(state)
+    if cmd.side not in state.used_points:
+        raise RuleError("M5", gettext_noop("Use the magic points first."))
+    state.done.append(cmd.side)
+    events.append(ev.TurnEnded(side=cmd.side))
+    if len(state.done) == len(SIDES):
+        state.stage = OVER
+        events.append(ev.PhaseOver(cycle=state.cycle))
+
+
+def _move(state: MassBattle, wid: str, to: str, by: str, events: Events) -> None:
+    warrior = state.warriors[wid]
+    old = warrior.place
+    warrior.place = to
+    events.append(ev.WarriorMoved(warrior=wid, side=warrior.side, old=old, new=to, by=by))
+
+
+def _casualty(state: MassBattle, cmd: MoveWarrior, events: Events) -> None:
+    if cmd.warrior not in state.warriors:
+        raise RuleError(INPUT, gettext_noop("Unknown warrior."))
+    if cmd.to not in WARRIOR_PLACES:
+        raise RuleError(INPUT, gettext_noop("Unknown place for a warrior."))
+    _no_pending(state)
+    if state.warriors[cmd.warrior].place == cmd.to:
+        raise RuleError(INPUT, gettext_noop("The warrior is already there."))
+    _move(state, cmd.warrior, cmd.to, "casualties", events)
+
+
+def _next_cycle(state: MassBattle, cmd: NextCycle, events: Events) -> None:
+    if state.stage != OVER:
+        raise RuleError("M4", gettext_noop("Finish this cycle's magic phase first."))
+    state.cycle += 1
+    for effect in state.effects:
+        if effect.ends_cycle <= state.cycle:  # M6: one game cycle after it was applied
+            events.append(ev.EffectEnded(uid=effect.uid, card_id=effect.card_id, cycle=effect.cycle))
+    state.effects = [e for e in state.effects if e.ends_cycle > state.cycle]
+    state.stage = INITIATIVE
+    state.points, state.winner, state.order, state.used_points, state.done = {}, None, [], [], []
+    events.append(ev.CycleStarted(cycle=state.cycle))
+
+
+def _end(state: MassBattle, cmd: EndBattle, events: Events) -> None:
+    _no_pending(state)
+    state.ended = True
+    events.append(ev.BattleEnded(cycle=state.cycle, reason=cmd.reason))
+
+
+_HANDLERS: dict[type, Callable[[MassBattle, Any, Events], None]] = {
+    RollInitiative: _roll,
+    ChooseStarter: _choose,
+    UsePoints: _use_points,
+    KeepCard: _keep,
+    UseKept: _use_kept,
+    CarryOut: _carry_out,
+    EndTurn: _end_turn,
+    MoveWarrior: _casualty,
+    NextCycle: _next_cycle,
+    EndBattle: _end,
+}
