@@ -82,6 +82,19 @@ ensure_chromium() {
     say "$(chromium --version 2>/dev/null || echo 'chromium installed')"
 }
 
+ensure_print_tools() {
+    # WeasyPrint's text layout (Pango) for the PDF prints; poppler-utils (pdftoppm, pdftotext)
+    # and zbar-tools (zbarimg) let the print tests look at the PDFs and decode their QR codes.
+    local missing=()
+    ldconfig -p 2>/dev/null | grep -q 'libpango-1.0.so' || missing+=(libpango-1.0-0)
+    ldconfig -p 2>/dev/null | grep -q 'libpangoft2-1.0.so' || missing+=(libpangoft2-1.0-0)
+    ldconfig -p 2>/dev/null | grep -q 'libharfbuzz-subset.so' || missing+=(libharfbuzz-subset0)
+    command -v pdftoppm >/dev/null || missing+=(poppler-utils)
+    command -v zbarimg >/dev/null || missing+=(zbar-tools)
+    fc-list 2>/dev/null | grep -qi dejavu || missing+=(fonts-dejavu-core)
+    if [[ ${#missing[@]} -gt 0 ]]; then apt_install "${missing[@]}"; fi
+}
+
 ensure_venv
 ensure_requirements requirements-dev.txt
 
@@ -89,6 +102,7 @@ if [[ "$CI" == true ]]; then
     ensure_postgresql
     ensure_redis
     ensure_chromium
+    ensure_print_tools
     export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/sumrak}"
     export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379/0}"
 fi
