@@ -1,6 +1,7 @@
 """Forms of the events app: applications, review, characters, filters, staff, import, the event itself."""
 
 from decimal import Decimal
+from urllib.parse import urlsplit
 
 from django import forms
 from django.contrib.auth import get_user_model
@@ -195,6 +196,7 @@ class ImportForm(forms.Form):
 EVENT_DETAILS = ("name", "starts_on", "ends_on", "place", "description", "catalogue", "registration_open")
 RULE_SETTINGS = ("answer_window_s", "situation_gap_s", "instant_attack_distance_m", "reactions_from_round")
 FIGHT_KINDS = ("duels_on", "battles_on", "mass_battles_on")
+PRINTING = ("public_url",)
 
 
 class EventForm(forms.ModelForm):
@@ -209,7 +211,7 @@ class EventForm(forms.ModelForm):
 
     class Meta:
         model = Event
-        fields = [*EVENT_DETAILS, *RULE_SETTINGS, *FIGHT_KINDS]
+        fields = [*EVENT_DETAILS, *RULE_SETTINGS, *FIGHT_KINDS, *PRINTING]
         widgets = {
             "starts_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "ends_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
@@ -262,6 +264,18 @@ class EventForm(forms.ModelForm):
                 _("Characters of this event own or hold cards of the current catalogue; the catalogue cannot change.")
             )
         return catalogue
+
+    def clean_public_url(self) -> str:
+        """A base address only: QR codes add their own paths to it (events/public_url.py)."""
+        value = (self.cleaned_data.get("public_url") or "").strip()
+        if not value:
+            return ""
+        parts = urlsplit(value)
+        if parts.scheme not in {"http", "https"} or parts.path.strip("/") or parts.query or parts.fragment:
+            raise forms.ValidationError(
+                _("Give only the scheme, host and port, e.g. http://192.168.1.10:8000 (no path).")
+            )
+        return f"{parts.scheme}://{parts.netloc}"
 
     def clean(self):
         data = super().clean()

@@ -51,6 +51,17 @@ class Event(models.Model):
     duels_on = models.BooleanField(_("duels"), default=True)
     battles_on = models.BooleanField(_("battles"), default=True)
     mass_battles_on = models.BooleanField(_("mass battles"), default=False)
+    # Printed QR codes point here when set (events/public_url.py), e.g. a name the game
+    # site's router gives the server; empty: the deployment's SUMRAK_PUBLIC_URL.
+    public_url = models.URLField(
+        _("public address for QR codes"),
+        max_length=200,
+        blank=True,
+        help_text=_(
+            "The address phones open when they scan a printed QR code, e.g. http://192.168.1.10:8000. "
+            "Leave empty to use the server's own setting."
+        ),
+    )
 
     class Meta:
         verbose_name = _("event")

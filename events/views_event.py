@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from events.access import ORGANIZER, event_for_organizer
 from events.forms import EventForm
 from events.models import Event, StaffRole
+from events.public_url import address_note
 
 
 def _form_page(request: HttpRequest, form: EventForm, event: Event | None) -> HttpResponse:
@@ -22,6 +23,7 @@ def _form_page(request: HttpRequest, form: EventForm, event: Event | None) -> Ht
         "event": event,
         # The settings page sits among the event's organizer pages; a new event has none yet.
         "base_template": "events/organizer_base.html" if event else "base.html",
+        **address_note(event),
     }
     return render(request, "events/event_form.html", context)
 

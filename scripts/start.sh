@@ -73,6 +73,15 @@ if [[ "$LAN" == true ]]; then
     # Extra names (e.g. a DNS name of the game site's router) come on top.
     export ALLOWED_HOSTS="$hosts${ALLOWED_HOSTS:+,$ALLOWED_HOSTS}"
 fi
+# Printed QR codes point here (events/public_url.py): the first address printed below for
+# tablets and phones in LAN mode, this machine only otherwise (the QR pages then warn).
+if [[ -z "${SUMRAK_PUBLIC_URL:-}" ]]; then
+    if [[ "$LAN" == true && ${#ADDRESSES[@]} -gt 0 ]]; then
+        export SUMRAK_PUBLIC_URL="http://${ADDRESSES[0]}:$PORT"
+    else
+        export SUMRAK_PUBLIC_URL="http://127.0.0.1:$PORT"
+    fi
+fi
 
 # Another server on the port would answer our readiness check in its place.
 "$VENV_PY" -c 'import socket, sys
@@ -181,6 +190,7 @@ fi
     else
         echo "  Open http://127.0.0.1:$PORT/"
     fi
+    echo "  Printed QR codes point to $SUMRAK_PUBLIC_URL (set SUMRAK_PUBLIC_URL to change it)"
     if [[ "$DEMO" == true ]]; then
         echo
         echo "  Demo logins (password sumrak-demo for all):"
