@@ -215,3 +215,7 @@ class PreparedArsenalCard(models.Model):
 
     def __str__(self) -> str:
         return f"{self.card} ×{self.copies}"
+
+
+# Printing's model lives with the printing code; imported here so that Django finds it.
+from cards.printing.models import PrintRun  # noqa: E402, F401
