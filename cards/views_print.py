@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 
+from cards.forms import MAX_ID
 from cards.printing import content
 from cards.printing import render as printing
 from cards.printing.models import PrintRun
@@ -72,9 +73,20 @@ def character_sheet(request: HttpRequest, character_id: int) -> HttpResponse:
     return _deliver(request, character.event, html, pdf_html, _file_name(character.name, "sheet"))
 
 
+class _CharacterChoice(forms.ModelMultipleChoiceField):
+    def _check_values(self, value):
+        # A number past the database's integer range would overflow the lookup (a 500): no such character.
+        for pk in value or ():
+            if not str(pk).isdigit() or int(pk) > MAX_ID:
+                raise forms.ValidationError(
+                    self.error_messages["invalid_choice"], code="invalid_choice", params={"value": pk}
+                )
+        return super()._check_values(value)
+
+
 class PrintRunForm(forms.Form):
     everyone = forms.BooleanField(label=gettext_lazy("All accepted characters"), required=False, initial=True)
-    characters = forms.ModelMultipleChoiceField(
+    characters = _CharacterChoice(
         label=gettext_lazy("Or only these characters"),
         queryset=Character.objects.none(),
         required=False,

@@ -11,6 +11,7 @@ from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.cache import cache_control
+from django.views.decorators.http import require_safe
 
 from cards.models import Card, CounterRule
 
@@ -27,6 +28,7 @@ def counter_rules_of(card: Card) -> list[CounterRule]:
     )
 
 
+@require_safe
 @cache_control(public=True, max_age=300)
 def card_entry(request: HttpRequest, card_id: int) -> HttpResponse:
     card = get_object_or_404(Card.objects.select_related("catalogue"), pk=card_id)

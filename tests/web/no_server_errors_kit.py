@@ -31,6 +31,7 @@ from cards.models import (
     PreparedArsenal,
     PreparedArsenalCard,
 )
+from cards.printing.models import PrintRun
 from duels import services
 from duels.models import LogEntry, Situation
 from events.models import Character, Event, Side, StaffRole
@@ -153,6 +154,7 @@ def build_world(personas: dict[str, User | None], event: Event, other_event: Eve
         "card": attack_card.pk,
         "role": StaffRole.objects.get(event=event, user=referee).pk,
         "help": "organizer",
+        "run": PrintRun.objects.create(event=event).pk,
     }
     fighting = {
         **common,
@@ -183,6 +185,7 @@ def build_world(personas: dict[str, User | None], event: Event, other_event: Eve
         "entry": PoolEntry.objects.get(character=stranger, card=o_attack).pk,
         "prepared": other_prepared.pk,
         "situation": other_running.pk,
+        "run": PrintRun.objects.create(event=other_event).pk,
     }
     revoked = Character.objects.create(event=event, name="Revoked", link_active=False)
     int_missing = [987654, int(HUGE)]
@@ -195,6 +198,7 @@ def build_world(personas: dict[str, User | None], event: Event, other_event: Eve
         "entry": int_missing,
         "prepared": int_missing,
         "situation": int_missing,
+        "run": int_missing,
         "help": ["nobody", "\x00"],
     }
     return w
@@ -288,5 +292,6 @@ PARAM_KINDS = {
     "entry_id": "entry",
     "prepared_id": "prepared",
     "situation_id": "situation",
+    "run_id": "run",
     "role": "help",
 }

@@ -193,6 +193,17 @@ SPECS: dict[str, Spec] = {
     "events:link-regenerate": Spec("organizer", methods=POST_ONLY),
     "events:character-qr": Spec("organizer"),
     "events:qr-sheet": Spec("organizer"),
+    # Prints (issue 14); a card's public entry is read by anyone who scans a printed card.
+    "cards:card-entry": Spec("public", login=False, methods="GET"),
+    "cards:print-cards": Spec("organizer", get={"format": "html"}),
+    "cards:print-sheet": Spec("organizer", get={"format": "html"}),
+    "cards:print-event": Spec(
+        "organizer",
+        strict=("characters",),
+        posts=[lambda w: {"characters": [w.character.pk], "with_sheets": "on", "as_html": "on"}],
+    ),
+    "cards:print-run": Spec("organizer", lookups=True),
+    "cards:print-run-download": Spec("organizer"),
     "events:check-in": Spec("organizer", get={"q": "An"}, htmx_targets=("check-in-list",)),
     "events:check-in-set": Spec(
         "organizer", strict=("arrived",), methods=POST_ONLY, posts=[lambda w: {"arrived": "1", "q": "An"}]
