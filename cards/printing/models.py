@@ -10,6 +10,7 @@ class PrintRun(models.Model):
     class Status(models.TextChoices):
         QUEUED = "queued", _("waiting")
         RUNNING = "running", _("printing")
+        JOINING = "joining", _("joining the parts")
         DONE = "done", _("ready")
         FAILED = "failed", _("failed")
 
@@ -30,6 +31,9 @@ class PrintRun(models.Model):
     done = models.PositiveIntegerField(default=0)
     total = models.PositiveIntegerField(default=0)
     pages = models.PositiveIntegerField(default=0)
+    # The parts the worker prints, in order (cards/printing/runs.py plan_parts), and how many are printed.
+    parts = models.JSONField(default=list)
+    parts_done = models.PositiveIntegerField(default=0)
     file_name = models.CharField(max_length=100, blank=True)
     error = models.TextField(blank=True)
 

@@ -1,11 +1,14 @@
-"""An event's print run: every chosen character's sheet and cards in one PDF, made in chunks.
+"""An event's print run: every chosen character's sheet and cards in one PDF, made in parts.
 
-WeasyPrint lays out a document in memory, so 2,000 characters (some 5,000 pages) are
-printed as chunks of ``CHUNK`` characters, each written to its own file and joined at
-the end with pypdf; the run's ``done`` counter moves after each chunk, which the
-progress page polls. The document: all character sheets first (one page each, padded
-to an even count so that a duplex print starts the cards on a fresh sheet), then the
-cards, fronts and mirrored backs (cards/printing/layout.py).
+WeasyPrint lays out a whole document in memory and on one core, so 2,000 characters
+(some 5,000 pages) are printed as parts of ``CHUNK`` characters: ``plan`` lists them,
+``print_part`` writes each to its own file (the Celery worker prints several at once,
+one per worker process: ``cards.tasks``), and the part that completes the set joins
+them with pypdf (``join``). The run's ``done`` counter moves after each part; the
+progress page polls it. The document: all character sheets first (one page each,
+padded to an even count so that a duplex print starts the cards on a fresh sheet),
+then the cards, fronts and mirrored backs (cards/printing/layout.py), numbered
+across the whole run.
 """
 
 from __future__ import annotations
@@ -13,8 +16,7 @@ from __future__ import annotations
 import logging
 import secrets
 import shutil
-import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from django.conf import settings
@@ -37,6 +39,12 @@ KEEP_RUNS = 5
 
 def prints_dir() -> Path:
     folder = Path(settings.VAR_DIR) / "prints"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def _parts_dir(run: PrintRun) -> Path:
+    folder = prints_dir() / f"run-{run.pk}-parts"
     folder.mkdir(parents=True, exist_ok=True)
     return folder
 
@@ -66,6 +74,7 @@ def _forget_old_runs(event: Event) -> None:
     for old in PrintRun.objects.filter(event=event).order_by("-created_at", "-pk")[KEEP_RUNS:]:
         if old.file_name:
             (prints_dir() / old.file_name).unlink(missing_ok=True)
+        shutil.rmtree(prints_dir() / f"run-{old.pk}-parts", ignore_errors=True)
         old.delete()
 
 
@@ -76,95 +85,122 @@ def file_of(run: PrintRun) -> Path | None:
     return path if path.exists() else None
 
 
-def _chunks(items: list[Character], size: int = CHUNK) -> list[list[Character]]:
-    return [items[i : i + size] for i in range(0, len(items), size)]
-
-
-def _advance(run: PrintRun, by: int) -> None:
-    PrintRun.objects.filter(pk=run.pk).update(done=F("done") + by)
-
-
-def execute(run_id: int, on_chunk: Callable[[int], None] | None = None) -> PrintRun:
-    """Print the run; safe to call again for a run already done (it does nothing)."""
+def plan(run_id: int) -> PrintRun | None:
+    """Claim a queued run and list its parts; None when it was already claimed (a repeated task)."""
     with transaction.atomic():
-        run = PrintRun.objects.select_for_update().select_related("event").get(pk=run_id)
+        run = PrintRun.objects.select_for_update().get(pk=run_id)
         if run.status != PrintRun.Status.QUEUED:
-            return run
-        run.status = PrintRun.Status.RUNNING
-        run.save(update_fields=["status"])
+            return None
+        ids = list(
+            Character.objects.filter(event_id=run.event_id, pk__in=run.character_ids)
+            .order_by("name", "pk")
+            .values_list("pk", flat=True)
+        )
+        groups = [ids[i : i + CHUNK] for i in range(0, len(ids), CHUNK)]
+        parts: list[dict] = []
+        if run.with_sheets:
+            parts += [{"kind": "sheets", "ids": group} for group in groups]
+            if run.with_cards and len(ids) % 2 == 1:
+                parts.append({"kind": "blank", "ids": []})
+        if run.with_cards:
+            number = 1
+            for group in groups:
+                parts.append({"kind": "cards", "ids": group, "first": number})
+                number += _card_count(group)
+        run.parts, run.status = parts, PrintRun.Status.RUNNING
+        run.save(update_fields=["parts", "status"])
+    return run
+
+
+def _card_count(ids: list[int]) -> int:
+    characters = content.with_cards(Character(pk=pk) for pk in ids)
+    return sum(copies for character in characters for _card, copies in content.physical_cards(character))
+
+
+def print_part(run_id: int, index: int) -> bool:
+    """Print one part to its file; True when it was the last one missing (then call ``join``)."""
+    run = PrintRun.objects.select_related("event").get(pk=run_id)
+    if run.status != PrintRun.Status.RUNNING:
+        return False
+    part = run.parts[index]
     try:
         with translation.override(run.language):
-            pages, name = _print(run, on_chunk)
+            html = _part_html(run, part)
+            if html is not None:
+                (_parts_dir(run) / f"{index:05d}.pdf").write_bytes(render.html_to_pdf(html))
     except Exception as error:  # the organizer sees a failed run and its reason, never a stuck bar
-        logger.exception("print run %s failed", run.pk)
-        PrintRun.objects.filter(pk=run.pk).update(
-            status=PrintRun.Status.FAILED, error=str(error)[:2000], finished_at=timezone.now()
+        logger.exception("print run %s, part %s failed", run.pk, index)
+        _fail(run, error)
+        return False
+    PrintRun.objects.filter(pk=run.pk).update(parts_done=F("parts_done") + 1, done=F("done") + len(part["ids"]))
+    # One part completes the set: the conditional update lets exactly one of them join.
+    return bool(
+        PrintRun.objects.filter(pk=run.pk, status=PrintRun.Status.RUNNING, parts_done__gte=len(run.parts)).update(
+            status=PrintRun.Status.JOINING
         )
+    )
+
+
+def _part_html(run: PrintRun, part: dict) -> str | None:
+    """The part's document; None for cards of characters who hold none (no empty page)."""
+    event = run.event
+    if part["kind"] == "blank":
+        return render.render_document(title=event.name, event=event, blank_only=True, for_pdf=True)
+    characters = content.with_cards(Character(pk=pk) for pk in part["ids"])
+    if part["kind"] == "sheets":
+        sheets = [content.character_sheet(c) for c in characters]
+        return render.render_document(title=event.name, event=event, sheets=sheets, for_pdf=True)
+    cards = content.printed_cards(characters)
+    if not cards:
+        return None
+    return render.render_document(title=event.name, event=event, cards=cards, first_number=part["first"], for_pdf=True)
+
+
+def join(run_id: int) -> PrintRun:
+    """Join the printed parts into the run's PDF, in order."""
+    from pypdf import PdfWriter
+
+    run = PrintRun.objects.get(pk=run_id)
+    folder = _parts_dir(run)
+    try:
+        writer = PdfWriter()
+        for index, part in enumerate(run.parts):
+            path = folder / f"{index:05d}.pdf"
+            if part["kind"] == "cards" and not path.exists():
+                continue  # nobody in this part holds a card
+            writer.append(str(path))
+        name = f"run-{run.pk}-{secrets.token_hex(8)}.pdf"
+        with (prints_dir() / name).open("wb") as out:
+            writer.write(out)
+    except Exception as error:
+        logger.exception("print run %s could not be joined", run.pk)
+        _fail(run, error)
     else:
         PrintRun.objects.filter(pk=run.pk).update(
-            status=PrintRun.Status.DONE, file_name=name, pages=pages, done=run.total, finished_at=timezone.now()
+            status=PrintRun.Status.DONE,
+            file_name=name,
+            pages=len(writer.pages),
+            done=run.total,
+            finished_at=timezone.now(),
         )
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
     run.refresh_from_db()
     return run
 
 
-def _print(run: PrintRun, on_chunk: Callable[[int], None] | None) -> tuple[int, str]:
-    from pypdf import PdfWriter
-
-    event = run.event
-    chosen = list(Character.objects.filter(event=event, pk__in=run.character_ids).order_by("name", "pk"))
-    qr = content.QrCache()
-    workdir = Path(tempfile.mkdtemp(prefix=f"run{run.pk}-", dir=prints_dir()))
-    parts: list[Path] = []
-    groups = _chunks(chosen)
-    try:
-        if run.with_sheets:
-            for index, group in enumerate(groups):
-                loaded = content.with_cards(group)
-                last = index == len(groups) - 1
-                html = render.render_document(
-                    title=event.name,
-                    event=event,
-                    sheets=[content.character_sheet(c) for c in loaded],
-                    # Pad once, after the last sheet, when the cards follow.
-                    pad_to_even=False,
-                    for_pdf=True,
-                )
-                parts.append(_write(workdir, len(parts), render.html_to_pdf(html)))
-                if last and run.with_cards and len(chosen) % 2 == 1:
-                    parts.append(_write(workdir, len(parts), render.html_to_pdf(_blank_page(event))))
-                _advance(run, len(group))
-                if on_chunk:
-                    on_chunk(len(group))
-        if run.with_cards:
-            number = 1
-            for group in groups:
-                cards = content.printed_cards(content.with_cards(group), qr)
-                if cards:
-                    html = render.render_document(
-                        title=event.name, event=event, cards=cards, first_number=number, for_pdf=True
-                    )
-                    parts.append(_write(workdir, len(parts), render.html_to_pdf(html)))
-                    number += len(cards)
-                _advance(run, len(group))
-                if on_chunk:
-                    on_chunk(len(group))
-        writer = PdfWriter()
-        for part in parts:
-            writer.append(str(part))
-        name = f"run-{run.pk}-{secrets.token_hex(8)}.pdf"
-        with (prints_dir() / name).open("wb") as out:
-            writer.write(out)
-        return len(writer.pages), name
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
+def _fail(run: PrintRun, error: Exception) -> None:
+    PrintRun.objects.filter(pk=run.pk).update(
+        status=PrintRun.Status.FAILED, error=str(error)[:2000], finished_at=timezone.now()
+    )
 
 
-def _write(folder: Path, index: int, pdf: bytes) -> Path:
-    path = folder / f"{index:05d}.pdf"
-    path.write_bytes(pdf)
-    return path
-
-
-def _blank_page(event: Event) -> str:
-    return render.render_document(title=event.name, event=event, blank_only=True, for_pdf=True)
+def execute(run_id: int) -> PrintRun:
+    """The whole run in this process, part after part (a small event, during the organizer's request)."""
+    run = plan(run_id)
+    if run is None:
+        return PrintRun.objects.get(pk=run_id)
+    for index in range(len(run.parts)):
+        if print_part(run_id, index):
+            return join(run_id)
+    return PrintRun.objects.get(pk=run_id)

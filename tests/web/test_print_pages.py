@@ -152,3 +152,40 @@ def test_a_tag_rule_concerns_every_attack_with_the_tag(as_user, attack_card, def
 
 def test_an_unknown_card_is_a_404(db, as_user):
     assert as_user(None).get(reverse("cards:card-entry", args=[987654])).status_code == 404
+
+
+def test_the_worker_prints_the_parts_side_by_side_and_joins_them_in_order(
+    monkeypatch, event, organizer, character, rival, attack_card, defence_card, settings
+):
+    """Parts may finish in any order (one per worker process); the last one joins them, in plan order."""
+    if not render.pdf_available():
+        pytest.skip("WeasyPrint's libraries (Pango) are not installed")
+    from cards import tasks
+
+    monkeypatch.setattr(runs, "CHUNK", 1)  # one character per part; two sheets need no blank page
+    PoolEntry.objects.create(character=character, card=attack_card)
+    PoolEntry.objects.create(character=rival, card=defence_card)
+    run = runs.start_run(event, organizer, [character, rival], with_sheets=True, with_cards=True)
+    sent = []
+    monkeypatch.setattr(tasks.print_part, "delay", lambda run_id, index: sent.append((run_id, index)))
+    tasks.print_run(run.pk)
+    run.refresh_from_db()
+    assert run.status == PrintRun.Status.RUNNING and [p["kind"] for p in run.parts] == [
+        "sheets",
+        "sheets",
+        "cards",
+        "cards",
+    ]
+    assert sent == [(run.pk, i) for i in range(4)]
+    tasks.print_run(run.pk)  # a repeated task finds the run claimed
+    assert len(sent) == 4
+    for run_id, index in reversed(sent):
+        tasks.print_part(run_id, index)
+    run.refresh_from_db()
+    assert run.status == PrintRun.Status.DONE and run.pages == 2 + 2 * 2 and run.percent == 100
+    from pypdf import PdfReader
+
+    reader = PdfReader(runs.file_of(run))
+    texts = [page.extract_text() for page in reader.pages]
+    assert "Anton" in texts[0] and "Zavulon" in texts[1]  # sheets in name order, whatever finished first
+    assert "Fireball" in texts[2] and "#1" in texts[2] and "Mage Shield" in texts[4] and "#2" in texts[4]
