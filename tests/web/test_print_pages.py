@@ -189,3 +189,20 @@ def test_the_worker_prints_the_parts_side_by_side_and_joins_them_in_order(
     texts = [page.extract_text() for page in reader.pages]
     assert "Anton" in texts[0] and "Zavulon" in texts[1]  # sheets in name order, whatever finished first
     assert "Fireball" in texts[2] and "#1" in texts[2] and "Mage Shield" in texts[4] and "#2" in texts[4]
+
+
+def test_the_print_css_places_the_slots_as_the_layout_says():
+    """static/css/print.css holds the generated slot and cut-line rules (the CSP forbids inline positions)."""
+    from pathlib import Path
+
+    from cards.printing import layout
+
+    css = (Path(__file__).resolve().parents[2] / "static" / "css" / "print.css").read_text()
+    assert layout.print_css() in css
+    # The grid is centred: a mirrored column lands behind its front on a long-edge flip.
+    assert layout.MARGIN_X_MM * 2 + layout.COLS * layout.CARD_W_MM == layout.PAGE_W_MM
+    first = layout.front_slot("a", 1, 0)
+    last = layout.front_slot("i", 9, 8)
+    assert (layout.back_slot(first).row, layout.back_slot(first).col) == (0, 2)
+    assert (layout.back_slot(last).row, layout.back_slot(last).col) == (2, 0)
+    assert layout.PAGE_W_MM - (first.left_mm + layout.CARD_W_MM) == layout.back_slot(first).left_mm
