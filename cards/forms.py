@@ -8,6 +8,7 @@ from django.db.models import Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from cards.models import Card, Catalogue, PoolEntry
+from events.models import same_name_exists
 
 MAX_COPIES = 99
 CARD_FIELD = re.compile(r"^card_(\d+)$")
@@ -62,10 +63,10 @@ class CardForm(forms.ModelForm):
 
     def clean_name_ru(self) -> str:
         # The unique constraint involves ``catalogue``, which is not a form field,
-        # so Django's own unique check skips it.
-        name = self.cleaned_data["name_ru"].strip()
-        clash = Card.objects.filter(catalogue=self.catalogue, name_ru=name).exclude(pk=self.instance.pk)
-        if clash.exists():
+        # so Django's own unique check skips it; names that look the same clash too.
+        name = self.cleaned_data["name_ru"]
+        others = Card.objects.filter(catalogue=self.catalogue).exclude(pk=self.instance.pk)
+        if same_name_exists(others, name, "name_ru"):
             raise forms.ValidationError(_("The catalogue already has a card with this name."))
         return name
 

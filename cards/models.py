@@ -1,15 +1,17 @@
 """Card catalogues, counter rules, and each character's pool and arsenals."""
 
+from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from events.models import Character, Condition
+from events.models import Character, Condition, same_name_exists
+from events.names import NameField
 
 
 class Catalogue(models.Model):
-    name = models.CharField(_("name"), max_length=200, unique=True)
+    name = NameField(_("name"), max_length=200, unique=True)
     description = models.TextField(_("description"), blank=True)
 
     class Meta:
@@ -19,6 +21,11 @@ class Catalogue(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        super().clean()
+        if self.name and same_name_exists(Catalogue.objects.exclude(pk=self.pk), self.name):
+            raise ValidationError({"name": _("A catalogue with this name (or one that looks the same) exists.")})
 
 
 class Effect(models.TextChoices):
@@ -59,8 +66,8 @@ class Card(models.Model):
     catalogue = models.ForeignKey(
         Catalogue, on_delete=models.CASCADE, related_name="cards", verbose_name=_("catalogue")
     )
-    name_ru = models.CharField(_("name (Russian)"), max_length=120)
-    name_en = models.CharField(_("name (English)"), max_length=120, blank=True)
+    name_ru = NameField(_("name (Russian)"), max_length=120)
+    name_en = NameField(_("name (English)"), max_length=120, blank=True)
     category = models.CharField(_("spell or ability"), max_length=10, choices=Category.choices, default=Category.SPELL)
     kind = models.CharField(_("attack or defence"), max_length=10, choices=Kind.choices)
     magic_type = models.CharField(_("magic type"), max_length=10, choices=MagicType.choices, blank=True, default="")
@@ -85,6 +92,17 @@ class Card(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        super().clean()
+        if (
+            self.catalogue_id
+            and self.name_ru
+            and same_name_exists(
+                Card.objects.filter(catalogue_id=self.catalogue_id).exclude(pk=self.pk), self.name_ru, "name_ru"
+            )
+        ):
+            raise ValidationError({"name_ru": _("The catalogue already has a card with this name.")})
 
     @property
     def name(self) -> str:

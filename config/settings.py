@@ -6,6 +6,7 @@ broker and cache). ``DEBUG=false`` is production mode: it then needs
 ``SECRET_KEY`` and ``ALLOWED_HOSTS``, and passes ``manage.py check --deploy``.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -50,6 +51,7 @@ INSTALLED_APPS = [
     "crispy_forms",
     "crispy_bootstrap5",
     "import_export",
+    "axes",  # login throttling (issue 13); after contrib.auth
     "events",
     "cards",
     "duels",
@@ -67,6 +69,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -151,6 +155,9 @@ CELERY_WORKER_ENABLE_SOFT_SHUTDOWN_ON_IDLE = True
 # Explicit, as Celery 6 will require: keep retrying a broker that is not up yet.
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+# Accounts allowed to create events besides those given the permission (events/creators.py).
+SUMRAK_EVENT_CREATORS = env_list("SUMRAK_EVENT_CREATORS", [])
+
 SUMRAK_SWEEP_SECONDS = env_int("SUMRAK_SWEEP_SECONDS", 5, minimum=1)
 CELERY_BEAT_SCHEDULE = {
     "sweep-overdue-deadlines": {
@@ -190,6 +197,31 @@ CRISPY_TEMPLATE_PACK = "bootstrap5"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+
+# --- password guessing (django-axes) ---------------------------------------------
+# Every login (the site's and the admin's) is counted per account and per address:
+# either one reaching the limit locks further tries for the cool-off time. On the
+# game site the addresses are the tablets' and phones' own; behind a proxy (nginx),
+# set SUMRAK_PROXY_COUNT=1 so the address is read from X-Forwarded-For.
+# Unlock at once: manage.py axes_reset_username NAME (or axes_reset_ip ADDRESS).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("SUMRAK_LOGIN_FAILURE_LIMIT", 10, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("SUMRAK_LOGIN_COOLOFF_MINUTES", 15, minimum=1))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_HTTP_RESPONSE_CODE = 429
+AXES_VERBOSE = False
+_PROXY_COUNT = env_int("SUMRAK_PROXY_COUNT", 0, minimum=0)
+if _PROXY_COUNT:
+    AXES_IPWARE_PROXY_COUNT = _PROXY_COUNT
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
+else:
+    # No proxy: a client-sent X-Forwarded-For must not choose the address that is counted.
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ["REMOTE_ADDR"]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -232,6 +264,29 @@ elif not DEBUG:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # Secret character links are masked in every line (config/log_filters.py).
+    "filters": {"mask_secret_links": {"()": "config.log_filters.MaskSecretLinks"}},
+    "formatters": {
+        # Django's own runserver format, kept for its access lines.
+        "django.server": {
+            "()": "django.utils.log.ServerFormatter",
+            "format": "[{server_time}] {message}",
+            "style": "{",
+        },
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["mask_secret_links"]},
+        "django.server": {
+            "class": "logging.StreamHandler",
+            "formatter": "django.server",
+            "filters": ["mask_secret_links"],
+        },
+    },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "loggers": {
+        # Django's default config gives "django" an unmasked console handler of its own
+        # (in DEBUG): drop it, so its lines reach only the masked root handler.
+        "django": {"handlers": [], "level": "INFO", "propagate": True},
+        "django.server": {"handlers": ["django.server"], "level": "INFO", "propagate": False},
+    },
 }

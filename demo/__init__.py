@@ -17,6 +17,7 @@ from django.utils import timezone
 from cards.models import ArsenalCard, Card, Catalogue, CounterRule, PoolEntry, PreparedArsenal, PreparedArsenalCard
 from demo.catalogue import CARDS, COUNTER_RULES, REACTIONS
 from demo.people import CHARACTERS, DEMO_PASSWORD, ORGANIZER, PLAYERS, REFEREE, CharacterData, parse_cards
+from events.creators import allow_event_creation
 from events.models import Character, Event, StaffRole
 from rules.arsenal import check_arsenal
 
@@ -159,6 +160,8 @@ def load(today: dt.date | None = None) -> Event:
     password_hash = make_password(DEMO_PASSWORD)
     users = {username: _user(username, password_hash) for username in LOGINS}
     StaffRole.objects.create(event=event, user=users[ORGANIZER], role=StaffRole.Role.ORGANIZER)
+    # The demo organizer may create events of their own (a site permission, events/creators.py).
+    allow_event_creation(users[ORGANIZER])
     StaffRole.objects.create(event=event, user=users[REFEREE], role=StaffRole.Role.REFEREE)
     for data in CHARACTERS:
         _character(event, data, cards, users)

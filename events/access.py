@@ -88,8 +88,11 @@ def character_for_token(token: str) -> Character:
         # No token has one (they are URL-safe base64), and PostgreSQL would refuse the lookup (a 500).
         raise Http404
     try:
-        return Character.objects.select_related("event").get(
+        character = Character.objects.select_related("event").get(
             link_token=token, link_active=True, status=Character.Status.ACCEPTED
         )
     except Character.DoesNotExist:
         raise Http404 from None
+    if character.event.links_expired:
+        raise Http404  # the event's setting: printed codes open nothing after the game
+    return character

@@ -7,6 +7,9 @@ class EventsConfig(AppConfig):
     name = "events"
     verbose_name = _("Events and characters")
 
+    def ready(self) -> None:
+        import events.signals  # noqa: F401  (connects the secret-link rotation)
+
 
 # Django 6.1's label for an empty choice in every select; Django's own Russian
 # catalogue does not have it yet, so ours carries its translation.

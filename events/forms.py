@@ -67,7 +67,10 @@ class CharacterForm(forms.ModelForm):
         label=_("Player (username)"),
         required=False,
         max_length=150,
-        help_text=_("Leave empty for a character without an account: the player then uses the secret link."),
+        help_text=_(
+            "The account is invited and becomes the player once its owner accepts. "
+            "Leave empty for a character without an account: the player then uses the secret link."
+        ),
     )
 
     class Meta:
@@ -93,15 +96,18 @@ class CharacterForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        if self.instance.player_id:
+        if self.instance.invited_username:
+            self.fields["player_username"].initial = self.instance.invited_username
+        elif self.instance.player_id:
             self.fields["player_username"].initial = self.instance.player.get_username()
         limit = self.fields["arsenal_limit"]
         limit.widget.attrs["min"] = 1
         if self.instance.pk:
             limit.widget.attrs["placeholder"] = str(self.instance.effective_arsenal_limit)
 
-    def clean_player_username(self) -> User | None:
-        return user_by_username(self.cleaned_data["player_username"])
+    def clean_player_username(self) -> str:
+        # Never looked up here: whether the name belongs to an account shows on no page (issue 13).
+        return self.cleaned_data["player_username"].strip()
 
     def clean_arsenal_limit(self) -> int | None:
         limit = self.cleaned_data["arsenal_limit"]
@@ -111,7 +117,13 @@ class CharacterForm(forms.ModelForm):
 
     def save(self, commit: bool = True) -> Character:
         character = super().save(commit=False)
-        character.player = self.cleaned_data["player_username"]
+        username = self.cleaned_data["player_username"]
+        if not username:
+            character.player, character.invited_username = None, ""
+        elif character.player is None or username.casefold() != character.player.get_username().casefold():
+            character.invited_username = username  # the current player, if any, stays until it is accepted
+        else:
+            character.invited_username = ""
         if "arrived" in self.changed_data:
             character.arrived_at = timezone.now() if character.arrived else None
         if commit:
@@ -193,7 +205,16 @@ class ImportForm(forms.Form):
 
 
 # An event's fields in three groups: the settings page and the admin show them so.
-EVENT_DETAILS = ("name", "starts_on", "ends_on", "place", "description", "catalogue", "registration_open")
+EVENT_DETAILS = (
+    "name",
+    "starts_on",
+    "ends_on",
+    "place",
+    "description",
+    "catalogue",
+    "registration_open",
+    "links_expire_after_end",
+)
 RULE_SETTINGS = ("answer_window_s", "situation_gap_s", "instant_attack_distance_m", "reactions_from_round")
 FIGHT_KINDS = ("duels_on", "battles_on", "mass_battles_on")
 PRINTING = ("public_url",)

@@ -1,12 +1,16 @@
 """Events, their staff, and the characters registered to them."""
 
 import secrets
+from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from events.names import NameField, name_key
 
 
 class Condition(models.TextChoices):
@@ -21,7 +25,7 @@ class Condition(models.TextChoices):
 
 
 class Event(models.Model):
-    name = models.CharField(_("name"), max_length=200)
+    name = NameField(_("name"), max_length=200)
     starts_on = models.DateField(_("starts on"))
     ends_on = models.DateField(_("ends on"))
     place = models.CharField(_("place"), max_length=200, blank=True)
@@ -62,6 +66,12 @@ class Event(models.Model):
             "Leave empty to use the server's own setting."
         ),
     )
+    # Issue 13: a printed QR code is a key; after the game it need not open anything.
+    links_expire_after_end = models.BooleanField(
+        _("secret links stop working after the event"),
+        default=False,
+        help_text=_("The printed QR codes open nothing from the day after the event's last day."),
+    )
 
     class Meta:
         verbose_name = _("event")
@@ -73,6 +83,10 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def links_expired(self) -> bool:
+        return self.links_expire_after_end and timezone.localdate() > self.ends_on
 
     @property
     def takes_applications(self) -> bool:
@@ -134,6 +148,12 @@ class PowerLevel(models.TextChoices):
 ARSENAL_LIMIT_BY_LEVEL = {"beyond": 12, "1": 11, "2": 10, "3": 9, "4": 8, "5": 7, "6": 6, "7": 5}
 
 
+def same_name_exists(queryset: models.QuerySet, name: str, field: str = "name") -> bool:
+    """Whether a row of ``queryset`` has a name that looks the same as ``name`` (events/names.py)."""
+    key = name_key(name)
+    return any(name_key(other) == key for other in queryset.values_list(field, flat=True).iterator())
+
+
 def new_link_token() -> str:
     return secrets.token_urlsafe(24)
 
@@ -153,7 +173,11 @@ class Character(models.Model):
         related_name="characters",
         verbose_name=_("player"),
     )
-    name = models.CharField(_("name"), max_length=120)
+    # An organizer assigning an account invites it by its user name; the account
+    # becomes the player only when its owner accepts. The name is kept as typed,
+    # whether or not such an account exists, so no page tells which ones do.
+    invited_username = models.CharField(_("invited player (username)"), max_length=150, blank=True)
+    name = NameField(_("name"), max_length=120)
     side = models.CharField(_("side"), max_length=20, choices=Side.choices, default=Side.NEUTRAL)
     kind = models.CharField(_("kind of Other"), max_length=20, choices=OtherKind.choices, default=OtherKind.MAGE)
     power_level = models.CharField(_("power level"), max_length=10, choices=PowerLevel.choices, default=PowerLevel.L7)
@@ -193,6 +217,29 @@ class Character(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        # Issue 13: the link follows the person. When the character passes from one
+        # player to another, the printed link the first one kept stops working.
+        if self.pk is not None and not kwargs.get("force_insert"):
+            before = Character.objects.filter(pk=self.pk).values_list("player_id", flat=True).first()
+            if before is not None and before != self.player_id:
+                self.link_token = new_link_token()
+                if kwargs.get("update_fields") is not None:
+                    kwargs["update_fields"] = {*kwargs["update_fields"], "link_token"}
+        super().save(*args, **kwargs)
+
+    def clean(self) -> None:
+        super().clean()
+        if (
+            self.event_id
+            and self.name
+            and same_name_exists(Character.objects.filter(event_id=self.event_id).exclude(pk=self.pk), self.name)
+        ):
+            raise ValidationError(
+                {"name": _("The event already has a character named “%(name)s” (or one that looks the same).")},
+                params={"name": self.name},
+            )
 
     @property
     def effective_arsenal_limit(self) -> int:

@@ -9,6 +9,7 @@ urlpatterns = [
     path("events/<int:event_id>/apply/", views_player.apply, name="apply"),
     path("characters/<int:character_id>/", views_player.my_character, name="my-character"),
     path("c/<str:token>/", views_player.character_link, name="character-link"),
+    path("invitations/<int:character_id>/", views_player.invitation_answer, name="invitation-answer"),
     # Organizers: the event
     path("events/new/", views_event.event_create, name="event-create"),
     path("events/<int:event_id>/settings/", views_event.event_settings, name="event-settings"),

@@ -81,6 +81,16 @@ def _link_context(request: HttpRequest, character: Character) -> dict[str, objec
     return {"link_url": url, "link_qr": qr_svg(url), **address_note(character.event)}
 
 
+def _say_invited(request: HttpRequest, character: Character) -> None:
+    """The same words whether or not the account exists (issue 13: no page tells which user names do)."""
+    if character.invited_username:
+        note = _(
+            "If an account named “%(username)s” exists, its owner is invited to play %(name)s "
+            "and becomes the player on accepting."
+        )
+        messages.success(request, note % {"username": character.invited_username, "name": character.name})
+
+
 @login_required
 def character_create(request: HttpRequest, event_id: int) -> HttpResponse:
     event = event_for_organizer(request.user, event_id)
@@ -88,6 +98,7 @@ def character_create(request: HttpRequest, event_id: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         character = form.save()
         messages.success(request, _("%(name)s is created.") % {"name": character.name})
+        _say_invited(request, character)
         return redirect("events:character-edit", character.pk)
     return _edit_page(request, event, form, None)
 
@@ -98,8 +109,11 @@ def character_edit(request: HttpRequest, character_id: int) -> HttpResponse:
     character = character_for_staff(request.user, character_id, ORGANIZER)
     form = CharacterForm(request.POST or None, instance=character)
     if request.method == "POST" and form.is_valid():
+        invited_before = character.invited_username
         form.save()
         messages.success(request, _("%(name)s is saved.") % {"name": character.name})
+        if character.invited_username != invited_before:
+            _say_invited(request, character)
         return redirect("events:character-edit", character.pk)
     return _edit_page(request, character.event, form, character)
 

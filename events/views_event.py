@@ -1,17 +1,20 @@
 """An event made and configured by its organizers, outside the Django admin.
 
-Anyone signed in may create an event and becomes its organizer; the settings
-page is the organizers' only (404 for everyone else, events/access.py).
+Creating an event is a site permission (events/creators.py); whoever creates
+one becomes its organizer. The settings page is the organizers' only (404 for
+everyone else, events/access.py).
 """
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from events.access import ORGANIZER, event_for_organizer
+from events.creators import may_create_events
 from events.forms import EventForm
 from events.models import Event, StaffRole
 from events.public_url import address_note
@@ -30,6 +33,8 @@ def _form_page(request: HttpRequest, form: EventForm, event: Event | None) -> Ht
 
 @login_required
 def event_create(request: HttpRequest) -> HttpResponse:
+    if not may_create_events(request.user):
+        raise PermissionDenied(_("Creating events is allowed only to accounts the site's administrator has allowed."))
     form = EventForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
         # An event nobody organizes could not be reached from the site: both rows or neither.

@@ -9,7 +9,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from events.access import ORGANIZER, REFEREE, staffed_events
+from events.creators import may_create_events
 from events.models import Character, Event
+from events.views_player import invitations_for
 
 HELP_ROLES = ("organizer", "referee", "player")
 
@@ -23,8 +25,10 @@ def home(request: HttpRequest) -> HttpResponse:
         )[:20],
     }
     if user.is_authenticated:
+        context["may_create_events"] = may_create_events(user)
         context["organized"] = staffed_events(user, ORGANIZER).order_by("-starts_on")
         context["refereed"] = staffed_events(user, REFEREE).order_by("-starts_on")
+        context["invitations"] = invitations_for(user)
         context["my_characters"] = Character.objects.filter(player=user).select_related("event")
     return render(request, "events/home.html", context)
 
@@ -33,7 +37,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = UserCreationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user)
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome! You can now apply with a character to an event."))
         return redirect("home")
     return render(request, "registration/signup.html", {"form": form})

@@ -2,10 +2,12 @@
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.db.models import QuerySet
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST
 
 from cards.arsenal import arsenal_context
 from duels.services import in_active_situation
@@ -64,3 +66,28 @@ def my_character(request: HttpRequest, character_id: int) -> HttpResponse:
 def character_link(request: HttpRequest, token: str) -> HttpResponse:
     """The printed QR code's page: no account needed, the token is the key (revocable)."""
     return _character_page(request, character_for_token(token), via_link=True)
+
+
+def invitations_for(user) -> QuerySet[Character]:  # type: ignore[no-untyped-def]
+    """Characters an organizer invited this account to play (issue 13: a player accepts)."""
+    return Character.objects.filter(invited_username__iexact=user.get_username()).select_related("event")
+
+
+@login_required
+@require_POST
+def invitation_answer(request: HttpRequest, character_id: int) -> HttpResponse:
+    character = invitations_for(request.user).filter(pk=character_id).first()
+    if character is None:
+        raise Http404  # not invited (or already answered): nothing to say about the character
+    if request.POST.get("answer") == "accept":
+        character.player, character.invited_username = request.user, ""
+        character.save(update_fields=["player", "invited_username"])
+        messages.success(request, _("You now play %(name)s.") % {"name": character.name})
+        return redirect("events:my-character", character.pk)
+    if request.POST.get("answer") == "decline":
+        character.invited_username = ""
+        character.save(update_fields=["invited_username"])
+        messages.success(request, _("You declined to play %(name)s.") % {"name": character.name})
+        return redirect("home")
+    messages.error(request, _("Choose to accept or to decline the invitation."))
+    return redirect("home")

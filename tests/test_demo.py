@@ -8,6 +8,7 @@ import pytest
 from django.contrib.auth import authenticate
 from django.contrib.auth.models import User
 from django.core.management import call_command
+from django.test import RequestFactory
 
 import demo
 from cards.models import ArsenalCard, Card, CounterRule, PoolEntry, PreparedArsenal, PreparedArsenalCard
@@ -16,6 +17,9 @@ from rules import cards as engine
 from rules.arsenal import check_arsenal
 
 pytestmark = pytest.mark.django_db
+
+# The login throttle (django-axes) counts by the request: authenticate as the login page does.
+LOGIN_REQUEST = RequestFactory().post("/accounts/login/")
 
 
 def load(*args: str) -> str:
@@ -61,7 +65,7 @@ def test_loads_event_next_month_with_place_and_staff(demo_event):
 
 def test_demo_logins_work_with_the_printed_password(demo_event):
     for username in ("organizer", "referee", "anton", "zavulon"):
-        assert authenticate(username=username, password="sumrak-demo") is not None, username
+        assert authenticate(LOGIN_REQUEST, username=username, password="sumrak-demo") is not None, username
     assert demo_event.characters.get(player__username="anton").name == "Антон Городецкий"
     assert demo_event.characters.get(player__username="zavulon").name == "Завулон"
 
@@ -173,7 +177,7 @@ def test_loading_again_never_resets_an_existing_accounts_password():
     User.objects.create_user("organizer", password="a-real-secret-42")
     User.objects.create_user("referee", password="sumrak-demo", is_active=False)
     load()
-    assert authenticate(username="organizer", password="sumrak-demo") is None
-    assert authenticate(username="organizer", password="a-real-secret-42") is not None
+    assert authenticate(LOGIN_REQUEST, username="organizer", password="sumrak-demo") is None
+    assert authenticate(LOGIN_REQUEST, username="organizer", password="a-real-secret-42") is not None
     assert not User.objects.get(username="referee").is_active
-    assert authenticate(username="anton", password="sumrak-demo") is not None
+    assert authenticate(LOGIN_REQUEST, username="anton", password="sumrak-demo") is not None

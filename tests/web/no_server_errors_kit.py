@@ -34,6 +34,7 @@ from cards.models import (
 from cards.printing.models import PrintRun
 from duels import services
 from duels.models import LogEntry, Situation
+from events.creators import allow_event_creation
 from events.models import Character, Event, Side, StaffRole
 from tests.services.kit import arm, nonce, parries
 
@@ -97,6 +98,9 @@ def uid_in_hand(situation: Situation, character: Character, card: Card) -> str:
 def build_world(personas: dict[str, User | None], event: Event, other_event: Event, character, rival, cards) -> Any:
     attack_card, defence_card = cards
     referee, other_organizer = personas["referee"], personas["other_organizer"]
+    # The organizer may create events (a site permission): the create form gets the garbage too.
+    allow_event_creation(personas["organizer"])
+    Character.objects.filter(pk=character.pk).update(invited_username=personas["player"].username)
     # No deadline may pass while one URL is tried (a passing one would change the fight by itself).
     Event.objects.filter(pk=event.pk).update(answer_window_s=600, situation_gap_s=1800)
     event.refresh_from_db()

@@ -78,6 +78,13 @@ def _characters_csv() -> SimpleUploadedFile:
     return SimpleUploadedFile("characters.csv", b"name,side,power_level\nNewcomer,light,5\n", "text/csv")
 
 
+def _event_file(w: Any) -> SimpleUploadedFile:
+    """The world's own event as a file: its ids are taken here, so the import refuses it."""
+    from duels.archive import dumps, export_event
+
+    return SimpleUploadedFile("event.json", dumps(export_event(w.event)).encode(), "application/json")
+
+
 def _cards_csv() -> SimpleUploadedFile:
     return SimpleUploadedFile("cards.csv", "name_ru,kind\nНовая,attack\n".encode(), "text/csv")
 
@@ -181,13 +188,17 @@ SPECS: dict[str, Spec] = {
     ),
     "events:character-create": Spec(
         "organizer",
-        strict=("player_username", "side", "kind", "power_level", "arsenal_limit", "condition", "status"),
+        strict=("side", "kind", "power_level", "arsenal_limit", "condition", "status"),
         posts=[_character_form],
     ),
     "events:character-edit": Spec(
         "organizer",
-        strict=("player_username", "side", "kind", "power_level", "arsenal_limit", "condition", "status"),
+        strict=("side", "kind", "power_level", "arsenal_limit", "condition", "status"),
         posts=[_character_form],
+    ),
+    # The world invites the player to play their own character again: only they may answer.
+    "events:invitation-answer": Spec(
+        "owner", methods=POST_ONLY, strict=("answer",), posts=[lambda w: {"answer": "decline"}]
     ),
     "events:link-revoke": Spec("organizer", methods=POST_ONLY),
     "events:link-regenerate": Spec("organizer", methods=POST_ONLY),
@@ -320,6 +331,8 @@ SPECS: dict[str, Spec] = {
     ),
     "duels:log": Spec("staff", methods=GET_ONLY, get={"page": "2"}),
     "duels:export": Spec("staff", methods=GET_ONLY),
+    "duels:event-export": Spec("organizer", methods=GET_ONLY),
+    "duels:event-import": Spec("signed_in", strict=("file",), posts=[lambda w: {"file": _event_file(w)}]),
     # Fights: players and spectators.
     "duels:player-live": Spec("owner", login=False, methods=GET_ONLY),
     "duels:player-focus": Spec(

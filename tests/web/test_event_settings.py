@@ -1,12 +1,15 @@
 """Events created and configured by organizers on the site (events/views_event.py).
 
-Anyone signed in may create an event and becomes its organizer; the settings
+Creating an event is a site permission, off for new accounts (issue 13:
+an open sign-up must not make anyone an organizer with upload rights); whoever
+creates one becomes its organizer. The settings
 page is for the event's organizers only (404 for everyone else). Rule settings
 (D8 answer window, S2 situation gap, IA1 distance, R0) are validated, and a
 fight already running keeps the settings it opened with.
 """
 
 import datetime as dt
+import io
 import uuid
 from decimal import Decimal
 
@@ -15,6 +18,7 @@ from django.urls import reverse
 
 from cards.models import ArsenalCard, Catalogue, PoolEntry
 from duels import services
+from events.creators import allow_event_creation
 from events.models import Event, StaffRole
 
 ROLES = ["anonymous", "player", "other_player", "referee", "organizer", "other_organizer"]
@@ -47,6 +51,13 @@ def settings_url(event) -> str:
 CREATE_URL = "/events/new/"
 
 
+@pytest.fixture
+def creator(player, django_user_model):
+    """A player account the site allows to create events."""
+    allow_event_creation(player)
+    return django_user_model.objects.get(pk=player.pk)
+
+
 def test_urls_are_named():
     assert reverse("events:event-create") == CREATE_URL
 
@@ -55,14 +66,57 @@ def test_urls_are_named():
 
 
 @pytest.mark.parametrize("role", ROLES)
-def test_create_page_is_for_anyone_signed_in(role, personas, as_user):
-    response = as_user(personas[role]).get(CREATE_URL)
+def test_create_page_is_refused_to_accounts_without_the_permission(role, personas, as_user):
+    """A new account (and every staff role of an event) may not create events until allowed."""
+    client = as_user(personas[role])
+    response = client.get(CREATE_URL)
     if role == "anonymous":
         assert response.status_code == 302
         assert response["Location"].startswith(reverse("login"))
+        return
+    assert response.status_code == 403
+    before = Event.objects.count()
+    assert client.post(CREATE_URL, event_data()).status_code == 403
+    assert Event.objects.count() == before
+    assert 'id="create-event"' not in client.get("/").content.decode()
+
+
+def test_a_new_sign_up_may_not_create_an_event(client, db):
+    client.post(
+        reverse("signup"), {"username": "newcomer", "password1": "a-Long-pass-2027", "password2": "a-Long-pass-2027"}
+    )
+    assert client.get(CREATE_URL).status_code == 403
+    assert client.post(CREATE_URL, event_data()).status_code == 403
+    assert not Event.objects.filter(name="Twilight Patrol").exists()
+
+
+@pytest.mark.parametrize("how", ["permission", "setting", "superuser", "command"])
+def test_an_allowed_account_may_create_events(how, player, as_user, settings, django_user_model):
+    if how == "permission":
+        allow_event_creation(player)
+    elif how == "setting":
+        settings.SUMRAK_EVENT_CREATORS = [player.username]
+    elif how == "superuser":
+        player.is_superuser = True
+        player.save()
     else:
-        assert response.status_code == 200
-        assert 'name="answer_window_s"' in response.content.decode()
+        from django.core.management import call_command
+
+        call_command("allow_event_creation", player.username, stdout=io.StringIO())
+    player = django_user_model.objects.get(pk=player.pk)  # a fresh permission cache
+    client = as_user(player)
+    response = client.get(CREATE_URL)
+    assert response.status_code == 200
+    assert 'name="answer_window_s"' in response.content.decode()
+    assert 'id="create-event"' in client.get("/").content.decode()
+
+
+def test_the_permission_can_be_taken_back(player, as_user, django_user_model):
+    from django.core.management import call_command
+
+    allow_event_creation(player)
+    call_command("allow_event_creation", player.username, "--revoke", stdout=io.StringIO())
+    assert as_user(django_user_model.objects.get(pk=player.pk)).get(CREATE_URL).status_code == 403
 
 
 def test_anonymous_cannot_create_an_event(as_user, db):
@@ -101,10 +155,10 @@ def test_settings_of_an_unknown_event_is_a_404(organizer, as_user):
 # --- creating ------------------------------------------------------------------------------------
 
 
-def test_creating_an_event_makes_the_creator_its_organizer(player, as_user):
-    response = as_user(player).post(CREATE_URL, event_data(), follow=True)
+def test_creating_an_event_makes_the_creator_its_organizer(creator, as_user):
+    response = as_user(creator).post(CREATE_URL, event_data(), follow=True)
     event = Event.objects.get(name="Twilight Patrol")
-    assert StaffRole.objects.filter(event=event, user=player, role=StaffRole.Role.ORGANIZER).exists()
+    assert StaffRole.objects.filter(event=event, user=creator, role=StaffRole.Role.ORGANIZER).exists()
     assert StaffRole.objects.filter(event=event).count() == 1
     assert response.redirect_chain[-1][0] == reverse("events:organizer-home", args=[event.pk])
     assert "you are its organizer" in response.content.decode()
@@ -112,40 +166,41 @@ def test_creating_an_event_makes_the_creator_its_organizer(player, as_user):
     assert event.place == "Moscow region" and event.catalogue is None and event.registration_open
     assert (event.duels_on, event.battles_on, event.mass_battles_on) == (True, True, False)
     # The new organizer reaches the event's pages, including its settings.
-    assert as_user(player).get(settings_url(event)).status_code == 200
+    assert as_user(creator).get(settings_url(event)).status_code == 200
 
 
 def test_created_event_with_a_catalogue_the_creator_already_uses(organizer, catalogue, as_user):
+    allow_event_creation(organizer)
     as_user(organizer).post(CREATE_URL, event_data(catalogue=str(catalogue.pk)))
     assert Event.objects.get(name="Twilight Patrol").catalogue == catalogue
 
 
-def test_a_stranger_cannot_attach_another_events_catalogue(player, catalogue, as_user):
+def test_a_stranger_cannot_attach_another_events_catalogue(creator, catalogue, as_user):
     """Organizers edit their catalogue's cards: a catalogue of someone else's event is not offered."""
-    page = as_user(player).get(CREATE_URL).content.decode()
+    page = as_user(creator).get(CREATE_URL).content.decode()
     assert "Test catalogue" not in page
-    response = as_user(player).post(CREATE_URL, event_data(catalogue=str(catalogue.pk)))
+    response = as_user(creator).post(CREATE_URL, event_data(catalogue=str(catalogue.pk)))
     assert response.status_code == 200
     assert "Select a valid choice" in response.content.decode()
     assert not Event.objects.filter(name="Twilight Patrol").exists()
-    assert not StaffRole.objects.filter(user=player).exists()
+    assert not StaffRole.objects.filter(user=creator).exists()
 
 
-def test_create_with_the_end_before_the_start_is_a_form_error(player, as_user):
-    response = as_user(player).post(CREATE_URL, event_data(starts_on="2027-06-10", ends_on="2027-06-09"))
+def test_create_with_the_end_before_the_start_is_a_form_error(creator, as_user):
+    response = as_user(creator).post(CREATE_URL, event_data(starts_on="2027-06-10", ends_on="2027-06-09"))
     assert response.status_code == 200
     assert "The event cannot end before it starts." in response.content.decode()
     assert not Event.objects.exists()
     assert not StaffRole.objects.exists()
 
 
-def test_a_one_day_event_is_fine(player, as_user):
-    as_user(player).post(CREATE_URL, event_data(starts_on="2027-06-10", ends_on="2027-06-10"))
+def test_a_one_day_event_is_fine(creator, as_user):
+    as_user(creator).post(CREATE_URL, event_data(starts_on="2027-06-10", ends_on="2027-06-10"))
     assert Event.objects.filter(name="Twilight Patrol", ends_on=dt.date(2027, 6, 10)).exists()
 
 
-def test_create_needs_a_name_and_dates(player, as_user):
-    response = as_user(player).post(CREATE_URL, event_data(name="", starts_on="", ends_on="not a date"))
+def test_create_needs_a_name_and_dates(creator, as_user):
+    response = as_user(creator).post(CREATE_URL, event_data(name="", starts_on="", ends_on="not a date"))
     content = response.content.decode()
     assert response.status_code == 200
     assert content.count("This field is required.") >= 2 and "Enter a valid date." in content
@@ -275,9 +330,10 @@ def test_D8_S2_a_running_fight_keeps_the_answer_window_it_opened_with(
 # --- links ---------------------------------------------------------------------------------------
 
 
-def test_home_page_offers_to_create_an_event_to_signed_in_people_only(player, as_user):
-    assert CREATE_URL in as_user(player).get("/").content.decode()
+def test_home_page_offers_to_create_an_event_only_to_those_allowed(creator, other_player, as_user):
+    assert CREATE_URL in as_user(creator).get("/").content.decode()
     assert CREATE_URL not in as_user(None).get("/").content.decode()
+    assert CREATE_URL not in as_user(other_player).get("/").content.decode()
 
 
 def test_organizer_home_links_to_the_settings(organizer, event, as_user):

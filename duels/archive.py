@@ -1,0 +1,261 @@
+"""A whole event as one file: export it, import it on another installation (issue 13).
+
+Used to move a game to another machine, or from the embedded SQLite to
+PostgreSQL (docs/deployment.md), and as an organizer's backup. The file holds
+the event and its settings, staff roles, characters with their players and
+applications, the catalogue with its counter rules, pools, arsenals and
+prepared arsenals, every fight with its full log, and the secret links.
+
+Why ids are kept: a fight's cached state and log name characters and cards by
+their database ids (the engine's uids are ``character:card:n``), and replaying
+the log must give the stored state again. Rewriting ids inside every kind's
+state would be a second copy of each kind's rules; keeping them is exact. So
+an import refuses, changing nothing, when the target already has a row with
+one of the file's ids (the usual targets, a new installation or a fresh
+PostgreSQL database, have none), and PostgreSQL's id sequences are moved past
+the imported rows afterwards.
+
+Accounts are matched by user name: missing ones are created, unprivileged and
+without a usable password unless the file carries password hashes (only
+``manage.py export_event --with-passwords`` writes them; the organizers'
+download never does). Timestamps keep their microseconds: the log's order and
+the engine's deadlines depend on them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.core import serializers
+from django.core.management.color import no_style
+from django.core.serializers.base import DeserializationError
+from django.db import DatabaseError, connection, models, transaction
+from django.utils.translation import gettext as _
+
+from cards.models import (
+    ArsenalCard,
+    Card,
+    Catalogue,
+    CounterRule,
+    PoolEntry,
+    PreparedArsenal,
+    PreparedArsenalCard,
+)
+from duels.models import LogEntry, Situation
+from duels.services.kinds import kind_of
+from events.models import Character, Event, StaffRole, new_link_token
+
+FORMAT = "sumrak-event"
+VERSION = 1
+
+# In the order an import saves them (every foreign key points to an earlier model).
+MODELS: tuple[type[models.Model], ...] = (
+    Catalogue,
+    Card,
+    CounterRule,
+    Event,
+    StaffRole,
+    Character,
+    PoolEntry,
+    ArsenalCard,
+    PreparedArsenal,
+    PreparedArsenalCard,
+    Situation,
+    LogEntry,
+)
+LABELS = {model._meta.label_lower: model for model in MODELS}
+ACCOUNT_FIELDS = ("username", "first_name", "last_name", "is_active")
+
+
+class ArchiveError(Exception):
+    """The file cannot be imported; nothing was changed. The message is for the user."""
+
+
+def _rows(event: Event) -> dict[type[models.Model], models.QuerySet[Any]]:
+    characters = Character.objects.filter(event=event)
+    situations = Situation.objects.filter(event=event)
+    catalogue = Catalogue.objects.filter(pk=event.catalogue_id)
+    cards = Card.objects.filter(catalogue_id=event.catalogue_id)
+    return {
+        Catalogue: catalogue,
+        Card: cards,
+        CounterRule: CounterRule.objects.filter(defence_card__catalogue_id=event.catalogue_id),
+        Event: Event.objects.filter(pk=event.pk),
+        StaffRole: StaffRole.objects.filter(event=event),
+        Character: characters,
+        PoolEntry: PoolEntry.objects.filter(character__event=event),
+        ArsenalCard: ArsenalCard.objects.filter(character__event=event),
+        PreparedArsenal: PreparedArsenal.objects.filter(character__event=event),
+        PreparedArsenalCard: PreparedArsenalCard.objects.filter(arsenal__character__event=event),
+        Situation: situations,
+        LogEntry: LogEntry.objects.filter(situation__event=event),
+    }
+
+
+def _accounts(event: Event) -> models.QuerySet[User]:
+    ids = (
+        set(StaffRole.objects.filter(event=event).values_list("user_id", flat=True))
+        | set(Character.objects.filter(event=event, player__isnull=False).values_list("player_id", flat=True))
+        | set(LogEntry.objects.filter(situation__event=event, actor__isnull=False).values_list("actor_id", flat=True))
+    )
+    return User.objects.filter(pk__in=ids).order_by("username")
+
+
+class _Encoder(json.JSONEncoder):
+    """ISO timestamps with all their microseconds (Django's encoder cuts them to milliseconds)."""
+
+    def default(self, o: Any) -> Any:
+        if isinstance(o, dt.datetime | dt.date | dt.time):
+            return o.isoformat()
+        if hasattr(o, "as_tuple"):  # Decimal
+            return str(o)
+        return super().default(o)
+
+
+def export_event(event: Event, *, with_passwords: bool = False) -> dict[str, Any]:
+    objects: list[dict[str, Any]] = []
+    for rows in _rows(event).values():
+        objects += serializers.serialize(
+            "python", rows.order_by("pk"), use_natural_foreign_keys=True, use_natural_primary_keys=False
+        )
+    accounts = []
+    for user in _accounts(event):
+        account: dict[str, Any] = {name: getattr(user, name) for name in ACCOUNT_FIELDS}
+        if with_passwords:
+            account["password"] = user.password
+        accounts.append(account)
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "event": event.name,
+        "accounts": accounts,
+        # json.loads(dumps(...)): the same plain data the file holds, whoever calls this.
+        "objects": json.loads(json.dumps(objects, cls=_Encoder)),
+    }
+
+
+def dumps(data: dict[str, Any]) -> str:
+    return json.dumps(data, cls=_Encoder, ensure_ascii=False, indent=1)
+
+
+def _has_nul(value: Any) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_nul(v) for v in value)
+    return False
+
+
+def _check_shape(data: Any) -> list[dict[str, Any]]:
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ArchiveError(_("This is not a Sumrak event file."))
+    if data.get("version") != VERSION:
+        raise ArchiveError(_("This event file has a version this installation cannot read."))
+    objects = data.get("objects")
+    accounts = data.get("accounts")
+    if not isinstance(objects, list) or not isinstance(accounts, list):
+        raise ArchiveError(_("The event file is damaged."))
+    for item in objects:
+        if not isinstance(item, dict) or item.get("model") not in LABELS or not isinstance(item.get("pk"), int):
+            raise ArchiveError(_("The event file is damaged."))
+    for account in accounts:
+        if not isinstance(account, dict) or not isinstance(account.get("username"), str) or not account["username"]:
+            raise ArchiveError(_("The event file is damaged."))
+    if sum(item["model"] == "events.event" for item in objects) != 1:
+        raise ArchiveError(_("The event file must hold exactly one event."))
+    if _has_nul(data):
+        # No text of ours has one, and PostgreSQL refuses them.
+        raise ArchiveError(_("The event file is damaged."))
+    return objects
+
+
+def _clashes(objects: Iterable[dict[str, Any]]) -> list[str]:
+    wanted: dict[str, set[int]] = {}
+    for item in objects:
+        wanted.setdefault(item["model"], set()).add(item["pk"])
+    found = []
+    for label, pks in wanted.items():
+        taken = LABELS[label].objects.filter(pk__in=pks).count()
+        if taken:
+            found.append(f"{LABELS[label]._meta.verbose_name_plural}: {taken}")
+    return found
+
+
+def _ensure_accounts(accounts: list[dict[str, Any]]) -> None:
+    for account in accounts:
+        user, created = User.objects.get_or_create(
+            username=account["username"],
+            defaults={
+                "first_name": str(account.get("first_name") or "")[:150],
+                "last_name": str(account.get("last_name") or "")[:150],
+                "is_active": bool(account.get("is_active", True)),
+            },
+        )
+        if created:
+            password = account.get("password")
+            if isinstance(password, str) and password:
+                user.password = password
+            else:
+                user.set_unusable_password()
+            user.save(update_fields=["password"])
+
+
+@transaction.atomic
+def import_event(data: Any, *, rotate_links: bool = False) -> Event:
+    """Create the file's event here, exactly; raise ArchiveError (and change nothing) if it cannot be."""
+    objects = _check_shape(data)
+    clashes = _clashes(objects)
+    if clashes:
+        raise ArchiveError(
+            _(
+                "This installation already has rows with the file's ids (%(rows)s). "
+                "Import into a new installation or an empty database."
+            )
+            % {"rows": ", ".join(clashes)}
+        )
+    _ensure_accounts(data["accounts"])
+    order = {label: n for n, label in enumerate(LABELS)}
+    try:
+        for item in sorted(objects, key=lambda i: order[i["model"]]):
+            (deserialized,) = serializers.deserialize("python", [item], handle_forward_references=False)
+            deserialized.save()
+        # PostgreSQL checks foreign keys at commit: check them now, while a refusal can still say why.
+        connection.check_constraints()
+    except (DeserializationError, DatabaseError, ValueError, TypeError, KeyError, LookupError) as err:
+        raise ArchiveError(_("The event file is damaged: %(error)s") % {"error": err}) from None
+    _reset_sequences()
+    event = Event.objects.get(pk=next(i["pk"] for i in objects if i["model"] == "events.event"))
+    if rotate_links:
+        for character_id in Character.objects.filter(event=event).values_list("pk", flat=True):
+            Character.objects.filter(pk=character_id).update(link_token=new_link_token())
+    broken = [s.pk for s in Situation.objects.filter(event=event) if not replays(s)]
+    if broken:
+        raise ArchiveError(
+            _("Fights %(ids)s in the file do not replay to their stored state.") % {"ids": ", ".join(map(str, broken))}
+        )
+    return event
+
+
+def replays(situation: Situation) -> bool:
+    """DESIGN §4: the fight's log, replayed, gives its stored state."""
+    kind = kind_of(situation)
+    try:
+        state = kind.replay(situation.opening, situation.log.order_by("seq"))
+    except Exception:  # a log the engine refuses is as broken as one that replays to another state
+        return False
+    return kind.to_dict(state) == situation.state
+
+
+def _reset_sequences() -> None:
+    """Move PostgreSQL's id sequences past the imported rows (SQLite needs nothing)."""
+    statements = connection.ops.sequence_reset_sql(no_style(), [*MODELS, User])
+    if statements:
+        with connection.cursor() as cursor:
+            for sql in statements:
+                cursor.execute(sql)

@@ -1,0 +1,58 @@
+"""A whole event as a file (duels/archive.py): the organizers' download, and the upload that creates it."""
+
+import json
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET
+
+from duels.archive import ArchiveError, dumps, export_event, import_event
+from events.access import ORGANIZER, event_for_organizer
+from events.creators import may_create_events
+from events.models import StaffRole
+
+
+class EventFileForm(forms.Form):
+    file = forms.FileField(label=gettext_lazy("Event file (JSON, made by “Download the whole event”)"))
+
+
+@login_required
+@require_GET
+def event_export(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = event_for_organizer(request.user, event_id)
+    # Never the accounts' password hashes from the site: only manage.py export_event --with-passwords.
+    response = HttpResponse(dumps(export_event(event)), content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="sumrak-event-{event.pk}.json"'
+    return response
+
+
+@login_required
+def event_import(request: HttpRequest) -> HttpResponse:
+    if not may_create_events(request.user):
+        raise PermissionDenied(_("Creating events is allowed only to accounts the site's administrator has allowed."))
+    form = EventFileForm(request.POST or None, request.FILES or None)
+    error = ""
+    if request.method == "POST" and form.is_valid():
+        try:
+            data = json.loads(form.cleaned_data["file"].read().decode("utf-8-sig"))
+        except (UnicodeDecodeError, ValueError):
+            error = _("This is not a Sumrak event file.")
+        else:
+            try:
+                with transaction.atomic():
+                    event = import_event(data)
+                    # Whoever brings the event in organizes it here, beside the file's organizers.
+                    StaffRole.objects.get_or_create(event=event, user=request.user, role=ORGANIZER)
+            except ArchiveError as err:
+                error = str(err)
+            else:
+                messages.success(request, _("The event “%(name)s” is imported.") % {"name": event.name})
+                return redirect("events:organizer-home", event.pk)
+    return render(request, "duels/event_import.html", {"form": form, "error": error})

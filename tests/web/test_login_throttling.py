@@ -1,0 +1,127 @@
+"""Password guessing is throttled per account and per address (issue 13, django-axes).
+
+The site's login and the admin's are both counted; a locked-out login gets a
+clear page in the user's language (429) and even the right password waits; an
+administrator unlocks with ``manage.py axes_reset_username``. Live pages are not
+touched by the lock-out.
+"""
+
+import io
+
+import pytest
+from django.conf import settings
+from django.core.management import call_command
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "the-Right-pass-2027"
+LOGIN = "/accounts/login/"
+
+
+@pytest.fixture
+def account(django_user_model):
+    return django_user_model.objects.create_user("svetlana", password=PASSWORD)
+
+
+def try_login(client: Client, username: str, password: str, url: str = LOGIN, address: str = "10.0.0.5", **extra):
+    return client.post(url, {"username": username, "password": password}, REMOTE_ADDR=address, **extra)
+
+
+def logged_in(client: Client) -> bool:
+    return "_auth_user_id" in client.session
+
+
+def test_twenty_wrong_passwords_lock_the_account_with_a_clear_message(account):
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    statuses = [try_login(client, "svetlana", f"wrong-{n}").status_code for n in range(20)]
+    limit = settings.AXES_FAILURE_LIMIT
+    assert statuses[: limit - 1] == [200] * (limit - 1)  # the form again, with its error
+    assert set(statuses[limit:]) == {429}
+    locked = try_login(client, "svetlana", PASSWORD)
+    assert locked.status_code == 429 and not logged_in(client)
+    page = locked.content.decode()
+    assert 'id="locked-out"' in page and "Too many failed log-ins" in page
+    assert "Try again in 15 minutes" in page
+
+
+def test_the_lock_out_page_speaks_russian(account):
+    client = Client(HTTP_ACCEPT_LANGUAGE="ru")
+    for n in range(settings.AXES_FAILURE_LIMIT):
+        try_login(client, "svetlana", f"wrong-{n}")
+    page = try_login(client, "svetlana", PASSWORD).content.decode()
+    assert "Слишком много неудачных входов" in page
+
+
+def test_the_account_is_locked_from_every_address(account):
+    for n in range(settings.AXES_FAILURE_LIMIT):
+        try_login(Client(), "svetlana", f"wrong-{n}", address=f"10.0.1.{n + 1}")
+    client = Client()
+    assert try_login(client, "svetlana", PASSWORD, address="10.0.2.1").status_code == 429
+    assert not logged_in(client)
+
+
+def test_one_address_guessing_many_accounts_is_locked_but_others_may_log_in(account, django_user_model):
+    for n in range(settings.AXES_FAILURE_LIMIT):
+        try_login(Client(), f"guess{n}", "wrong", address="10.0.0.66")
+    guesser = Client()
+    assert try_login(guesser, "svetlana", PASSWORD, address="10.0.0.66").status_code == 429
+    assert not logged_in(guesser)
+    player = Client()
+    response = try_login(player, "svetlana", PASSWORD, address="10.0.0.7")
+    assert response.status_code == 302 and logged_in(player)
+
+
+def test_a_forged_forwarded_for_header_does_not_reset_the_count(account):
+    """Without a proxy in front (SUMRAK_PROXY_COUNT=0) the counted address is the connection's own."""
+    for n in range(settings.AXES_FAILURE_LIMIT):
+        try_login(Client(), f"guess{n}", "wrong", address="10.0.0.66", HTTP_X_FORWARDED_FOR=f"192.0.2.{n}")
+    client = Client()
+    response = try_login(client, "svetlana", PASSWORD, address="10.0.0.66", HTTP_X_FORWARDED_FOR="192.0.2.200")
+    assert response.status_code == 429
+
+
+def test_the_admin_login_is_throttled_too(django_user_model):
+    django_user_model.objects.create_superuser("root", password=PASSWORD)
+    url = reverse("admin:login")
+    for n in range(settings.AXES_FAILURE_LIMIT):
+        try_login(Client(), "root", f"wrong-{n}", url=url, address=f"10.0.3.{n + 1}")
+    client = Client()
+    assert try_login(client, "root", PASSWORD, url=url, address="10.0.3.200").status_code == 429
+    assert not logged_in(client)
+
+
+def test_an_administrator_unlocks_the_account(account):
+    for n in range(settings.AXES_FAILURE_LIMIT):
+        try_login(Client(), "svetlana", f"wrong-{n}", address=f"10.0.4.{n + 1}")
+    call_command("axes_reset_username", "svetlana", stdout=io.StringIO())
+    client = Client()
+    assert try_login(client, "svetlana", PASSWORD, address="10.0.4.200").status_code == 302
+    assert logged_in(client)
+
+
+def test_a_good_log_in_clears_the_earlier_failures(account):
+    limit = settings.AXES_FAILURE_LIMIT
+    for n in range(limit - 1):
+        try_login(Client(), "svetlana", f"wrong-{n}", address="10.0.5.1")
+    assert try_login(Client(), "svetlana", PASSWORD, address="10.0.5.1").status_code == 302
+    for n in range(limit - 1):
+        try_login(Client(), "svetlana", f"wrong-again-{n}", address="10.0.5.1")
+    client = Client()
+    assert try_login(client, "svetlana", PASSWORD, address="10.0.5.1").status_code == 302
+
+
+def test_live_pages_are_untouched_while_logins_are_locked(account, as_user, player, character):
+    """The lock-out adds no work to the pages a game runs on: the player's live poll costs the same."""
+    url = reverse("duels:player-live", args=[character.pk])
+    client = as_user(player)
+    with CaptureQueriesContext(connection) as before:
+        assert client.get(url, headers={"HX-Request": "true"}).status_code == 200
+    for n in range(20):
+        try_login(Client(), "svetlana", f"wrong-{n}")
+    with CaptureQueriesContext(connection) as during:
+        assert client.get(url, headers={"HX-Request": "true"}).status_code == 200
+    assert len(during) == len(before)
