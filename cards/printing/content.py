@@ -136,7 +136,12 @@ def _entries(rows: Iterable[ArsenalCard | PreparedArsenalCard]) -> list[SheetEnt
 
 def character_sheet(character: Character) -> CharacterSheet:
     """A character loaded by ``with_cards``, as its printed sheet."""
-    works = character.link_active and character.status == Character.Status.ACCEPTED
+    # As events.access.character_for_token lets it in: accepted, not revoked, not expired with the event.
+    works = (
+        character.link_active
+        and character.status == Character.Status.ACCEPTED
+        and not character.event.links_expired
+    )
     url = secret_link(character) if works else ""
     return CharacterSheet(
         character=character,
