@@ -138,9 +138,7 @@ def character_sheet(character: Character) -> CharacterSheet:
     """A character loaded by ``with_cards``, as its printed sheet."""
     # As events.access.character_for_token lets it in: accepted, not revoked, not expired with the event.
     works = (
-        character.link_active
-        and character.status == Character.Status.ACCEPTED
-        and not character.event.links_expired
+        character.link_active and character.status == Character.Status.ACCEPTED and not character.event.links_expired
     )
     url = secret_link(character) if works else ""
     return CharacterSheet(
