@@ -4,13 +4,14 @@ Anyone may read it, without logging in: a referee settles a dispute on the field
 by scanning the card in a player's hand. It shows only what the printed card and
 the counter rules already say publicly: no holder, no arsenal, nothing of a fight
 (D4 keeps unplayed cards private; the catalogue itself is the game's rule book).
-The address is the card's id, stable while the card exists.
+The address is the card's id, stable while the card exists. Not marked cacheable
+for shared caches: the page's top bar carries the language form's CSRF token and,
+when signed in, the user's name.
 """
 
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
 from cards.models import Card, CounterRule
@@ -29,7 +30,6 @@ def counter_rules_of(card: Card) -> list[CounterRule]:
 
 
 @require_safe
-@cache_control(public=True, max_age=300)
 def card_entry(request: HttpRequest, card_id: int) -> HttpResponse:
     card = get_object_or_404(Card.objects.select_related("catalogue"), pk=card_id)
     return render(request, "cards/card_entry.html", {"card": card, "rules": counter_rules_of(card)})
