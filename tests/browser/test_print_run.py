@@ -56,3 +56,25 @@ def test_a_background_run_polls_its_progress_until_the_download_appears(
     with page.expect_download() as download_info:
         page.locator("#run-download").click()
     assert download_info.value.suggested_filename.endswith(".pdf")
+
+
+def test_the_html_version_of_the_cards_shows_under_the_sites_csp(
+    tablet, log_in_as, url, screenshot, organizer, character, attack_card, defence_card
+):
+    """The web-page print (used where WeasyPrint is missing) breaks no CSP rule: styles from our file, QR images."""
+    PoolEntry.objects.create(character=character, card=attack_card, copies=2)
+    PoolEntry.objects.create(character=character, card=defence_card)
+    page = tablet()
+    violations = []
+    # (The browser's own /favicon.ico request is a 404 here: not a CSP matter.)
+    page.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
+    log_in_as(page, organizer)
+    page.goto(url("cards:print-cards", character.pk) + "?format=html")
+    fronts = page.locator(".print-card.front")
+    assert fronts.count() == 3
+    # The print CSS positioned the cards (absolute, 63 mm wide = 238 px at 96 dpi) and the QR images loaded.
+    box = fronts.first.bounding_box()
+    assert box is not None and abs(box["width"] - 63 / 25.4 * 96) < 2
+    assert page.evaluate("Array.from(document.querySelectorAll('img.qr')).every(i => i.naturalWidth > 0)")
+    assert violations == []
+    screenshot(page)
