@@ -96,23 +96,22 @@ TEMPLATES = [
 
 # --- database -----------------------------------------------------------------
 DATABASE_URL = env_str("DATABASE_URL", "")
+# IMMEDIATE: a writer takes the lock at BEGIN, so two referees' commands
+# serialise instead of failing half-way ("database is locked": select_for_update
+# is a no-op on SQLite); WAL lets the live pages read meanwhile.
+SQLITE_OPTIONS = {
+    "transaction_mode": "IMMEDIATE",
+    "timeout": 20,
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+}
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
 else:
-    DATABASES = {
-        "default": {
-            "ENGINE": "django.db.backends.sqlite3",
-            "NAME": VAR_DIR / "sumrak.sqlite3",
-            # IMMEDIATE: a writer takes the lock at BEGIN, so two referees'
-            # commands serialise instead of failing half-way (select_for_update
-            # is a no-op on SQLite).
-            "OPTIONS": {
-                "transaction_mode": "IMMEDIATE",
-                "timeout": 20,
-                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-            },
-        }
-    }
+    DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": VAR_DIR / "sumrak.sqlite3"}}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The same for an SQLite file named by DATABASE_URL: without them, concurrent commands were 500s.
+    DATABASES["default"]["OPTIONS"] = {**SQLITE_OPTIONS, **DATABASES["default"].get("OPTIONS", {})}
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- cache and Celery -------------------------------------------------------------

@@ -106,7 +106,8 @@ def build_world(personas: dict[str, User | None], event: Event, other_event: Eve
     event.refresh_from_db()
     spark = _card(event.catalogue, "Spark", "attack", full_effect="lightly_wounded", tags="spark")
     parries(defence_card, "fire")
-    arm(character, (attack_card, 2), defence_card)
+    secret = _card(event.catalogue, SECRET_CARD, "defence")
+    arm(character, (attack_card, 2), defence_card, secret)
     arm(rival, spark, defence_card)
     prepared = _prepared(character, attack_card, defence_card)
     # The player's second character, in no fight: arsenal changes get past the D3 guard to the checks behind it.
@@ -251,8 +252,23 @@ def fingerprint() -> str:
 # --- what each URL is -----------------------------------------------------------------------------
 
 # Who is in scope for the real ids of ``event``; ``OTHER_SCOPE`` for the ids of ``other_event``.
-ALL = frozenset({"anonymous", "player", "other_player", "referee", "organizer", "other_organizer"})
-SIGNED_IN = ALL - {"anonymous"}
+ALL = frozenset(
+    {
+        "anonymous",
+        "inactive",  # an account deactivated after it logged in: an anonymous visitor from then on
+        "player",
+        "other_player",
+        "referee",
+        "other_referee",  # a referee of the other event only
+        "organizer",
+        "other_organizer",
+        "superuser",  # the admin's owner: on the site's pages, no event role of its own
+    }
+)
+SIGNED_IN = ALL - {"anonymous", "inactive"}
+# The card only the player's fighting character holds (D4), and who may see it.
+SECRET_CARD = "Secret card of Anton"
+SEES_THE_HAND = frozenset({"player", "referee", "organizer"})
 SCOPES = {
     "public": ALL,
     "signed_in": SIGNED_IN,
@@ -265,7 +281,7 @@ OTHER_SCOPE = {
     "public": ALL,
     "signed_in": SIGNED_IN,
     "organizer": frozenset({"other_organizer"}),
-    "staff": frozenset({"other_organizer"}),
+    "staff": frozenset({"other_organizer", "other_referee"}),
     "owner": frozenset(),
     "token": ALL,
 }

@@ -12,7 +12,11 @@ non-UTF-8 bytes, files that are not CSV/XLSX/JSON, 1100 fields), with and
 without htmx headers, and with the methods no page uses. Each request runs in
 a savepoint that is rolled back, so every one meets the same world.
 
-Asserted: never a status >= 500; out of scope a 404 (anonymous on a login-only
+The roles are the access tests' personas plus a superuser (no event role on
+the site's pages), a deactivated account and a referee of the other event.
+
+Asserted: never a status >= 500; no page shows a role a card from another's
+unplayed hand (D4) or a secret link it was not given; out of scope a 404 (anonymous on a login-only
 page: the login redirect), so exports and JSON are scoped too; a view that
 needs a POST answers GET with 405 and a GET-only view answers POST with 405;
 in scope never a 404; a refused POST (4xx, an error message, a form with
@@ -37,6 +41,7 @@ from django.test.utils import ContextList
 from django.urls import URLResolver, get_resolver, reverse
 
 from duels.views_common import Alert
+from events.models import Character, StaffRole
 from tests.web.no_server_errors_kit import (
     FIELD_GARBAGE,
     GARBAGE,
@@ -45,6 +50,8 @@ from tests.web.no_server_errors_kit import (
     OTHER_SCOPE,
     PARAM_KINDS,
     SCOPES,
+    SECRET_CARD,
+    SEES_THE_HAND,
     Spec,
     bad_files,
     build_world,
@@ -56,7 +63,17 @@ pytestmark = pytest.mark.django_db
 
 ROOT = str(Path(__file__).resolve().parents[2]) + "/"
 VENV = str(Path(sys.prefix).resolve()) + "/"
-ROLES = ("anonymous", "player", "other_player", "referee", "organizer", "other_organizer")
+ROLES = (
+    "anonymous",
+    "inactive",
+    "player",
+    "other_player",
+    "referee",
+    "other_referee",
+    "superuser",
+    "organizer",
+    "other_organizer",
+)
 HX = {"HX-Request": "true"}
 # htmx, and headers a poll or a broken proxy may send; a Spec's htmx_targets are tried as well.
 GET_HEADERS = [
@@ -134,6 +151,8 @@ class Probe:
         self.before = fingerprint()
         self.problems: list[str] = []
         self.seen: set[str] = set()
+        self.tokens: dict[str, set[str]] = {}
+        self.holder_token = ""  # the secret link of the character holding SECRET_CARD
         self.count = 0
 
     def send(
@@ -175,7 +194,20 @@ class Probe:
             self.problems.append(f"{response.status_code} {where}")
         elif changed and (method != "POST" or refused(response)):
             self.problems.append(f"changed the database on a refused or GET request ({response.status_code}): {where}")
+        self.check_secrets(role, url, response, where)
         return response, changed, where
+
+    def check_secrets(self, role: str, url: str, response: Any, where: str) -> None:
+        """D4 and the secret links: what a role was not given never appears in what it is shown."""
+        if response.status_code != 200 or getattr(response, "streaming", False):
+            return
+        text = response.content.decode("utf-8", errors="replace")
+        # The secret link is the player's key: whoever opens it sees that character's hand.
+        if role not in SEES_THE_HAND and self.holder_token not in url and SECRET_CARD in text:
+            self.problems.append(f"a card of another's hand shown: {where}")
+        for token, allowed in self.tokens.items():
+            if token in text and role not in allowed and token not in url:
+                self.problems.append(f"a secret link shown to {role}: {where}")
 
     def expect(self, response: Any, where: str, wanted: str | None) -> None:
         """``wanted``: "404", "405", "login", "found" (anything but a 404) or None (anything below 500)."""
@@ -220,7 +252,7 @@ def variants(spec: Spec, params: tuple[str, ...], w: Any) -> Iterator[tuple[str,
 
 
 def wanted_for(spec: Spec, method: str, role: str, in_scope: bool, plain: bool) -> str | None:
-    anonymous_redirect = role == "anonymous" and spec.login
+    anonymous_redirect = role in ("anonymous", "inactive") and spec.login
     if spec.methods in ("GET", "POST") and method != spec.methods:
         return "login" if anonymous_redirect else "405"
     if in_scope:
@@ -271,6 +303,18 @@ def sessions_in_cookies(settings):
 
 
 @pytest.fixture
+def personas(personas, other_event, django_user_model):
+    """The access tests' personas, and three more the sweep must also survive."""
+    inactive = django_user_model.objects.create_user("inactive")
+    inactive.is_active = False
+    inactive.save()
+    other_referee = django_user_model.objects.create_user("other_referee")
+    StaffRole.objects.create(event=other_event, user=other_referee, role=StaffRole.Role.REFEREE)
+    superuser = django_user_model.objects.create_superuser("root", password="pass-root")
+    return {**personas, "inactive": inactive, "other_referee": other_referee, "superuser": superuser}
+
+
+@pytest.fixture
 def world(personas, event, other_event, character, rival, attack_card, defence_card, monkeypatch):
     monkeypatch.setattr("duels.services.store.schedule_expiry", lambda situation_id, deadline: None)
     return build_world(personas, event, other_event, character, rival, (attack_card, defence_card))
@@ -280,6 +324,12 @@ def world(personas, event, other_event, character, rival, attack_card, defence_c
 def test_no_server_error_and_nothing_changed_by_bad_input(name, route, params, world, personas, as_user):
     spec = SPECS[name]
     probe = Probe({role: as_user(personas[role]) for role in ROLES})
+    # Organizers see every link of their event; a player the links of their own characters.
+    probe.tokens = {
+        c.link_token: {"organizer"} | ({"player"} if c.player_id == personas["player"].pk else set())
+        for c in Character.objects.filter(event=world.event)
+    } | {c.link_token: {"other_organizer"} for c in Character.objects.filter(event=world.other_event)}
+    probe.holder_token = world.character.link_token
     in_real_scope = SCOPES[spec.scope] | SCOPES[spec.post_scope or spec.scope]
     # The role that may do most tries everything.
     primary = "organizer" if "organizer" in in_real_scope else [r for r in ROLES if r in in_real_scope][-1]
