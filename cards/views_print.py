@@ -116,11 +116,19 @@ class PrintRunForm(forms.Form):
         return data
 
 
+def _preselected(request: HttpRequest) -> dict[str, object]:
+    """``?characters=1&characters=2`` (e.g. from a bulk action of the characters list) ticks those characters."""
+    wanted = [pk for pk in request.GET.getlist("characters") if pk.isdigit() and int(pk) <= MAX_ID]
+    if not wanted:
+        return {}
+    return {"everyone": False, "characters": wanted}
+
+
 @never_cache
 @login_required
 def event_print(request: HttpRequest, event_id: int) -> HttpResponse:
     event = event_for_organizer(request.user, event_id)
-    form = PrintRunForm(request.POST or None, event=event)
+    form = PrintRunForm(request.POST or None, event=event, initial=_preselected(request))
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         if data["as_html"]:

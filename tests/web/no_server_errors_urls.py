@@ -210,6 +210,7 @@ SPECS: dict[str, Spec] = {
     "cards:print-sheet": Spec("organizer", get={"format": "html"}),
     "cards:print-event": Spec(
         "organizer",
+        get={"characters": "1"},
         strict=("characters",),
         posts=[lambda w: {"characters": [w.character.pk], "with_sheets": "on", "as_html": "on"}],
     ),

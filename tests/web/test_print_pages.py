@@ -206,3 +206,26 @@ def test_the_print_css_places_the_slots_as_the_layout_says():
     assert (layout.back_slot(first).row, layout.back_slot(first).col) == (0, 2)
     assert (layout.back_slot(last).row, layout.back_slot(last).col) == (2, 0)
     assert layout.PAGE_W_MM - (first.left_mm + layout.CARD_W_MM) == layout.back_slot(first).left_mm
+
+
+def _checkbox(html: str, name: str, value: str | None = None) -> str:
+    """The ``<input>`` tag of a checkbox, whatever the order of its attributes."""
+    import re
+
+    for tag in re.findall(r"<input[^>]*>", html):
+        if f'name="{name}"' in tag and (value is None or f'value="{value}"' in tag):
+            return tag
+    raise AssertionError(f"no checkbox {name}={value}")
+
+
+def test_characters_chosen_elsewhere_arrive_ticked(as_user, organizer, event, character, rival):
+    """A link such as a bulk action's (?characters=…) preselects those characters, not everyone."""
+    url = reverse("cards:print-event", args=[event.pk])
+    client = as_user(organizer)
+    plain = client.get(url).text
+    assert " checked" in _checkbox(plain, "everyone")
+    page = client.get(f"{url}?characters={rival.pk}&characters=abc&characters=99999999999999999999999")
+    assert page.status_code == 200
+    assert " checked" in _checkbox(page.text, "characters", str(rival.pk))
+    assert " checked" not in _checkbox(page.text, "characters", str(character.pk))
+    assert " checked" not in _checkbox(page.text, "everyone")
