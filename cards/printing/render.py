@@ -17,7 +17,7 @@ from django.contrib.staticfiles import finders
 from django.template.loader import render_to_string
 
 from cards.printing import layout
-from cards.printing.content import CharacterSheet, PrintedCard
+from cards.printing.content import CharacterSheet
 
 PRINT_CSS = "css/print.css"
 
@@ -57,7 +57,7 @@ def html_to_pdf(html: str) -> bytes:
     return out.getvalue()
 
 
-def card_pages(cards: list[PrintedCard], first_number: int = 1) -> list[layout.Page[PrintedCard]]:
+def card_pages(cards: list[Any], first_number: int = 1) -> list[layout.Page[Any]]:
     return list(layout.sheets(cards, duplex=True, first_number=first_number))
 
 
@@ -66,11 +66,13 @@ def render_document(
     title: str,
     event: Any,
     sheets: Iterable[CharacterSheet] = (),
-    cards: list[PrintedCard] | None = None,
+    cards: list[Any] | None = None,
     pad_to_even: bool = False,
     first_number: int = 1,
     blank_only: bool = False,
     for_pdf: bool = False,
+    front_template: str = "print/_card_front.html",
+    back_template: str = "print/_card_back.html",
 ) -> str:
     """One printable document: character sheets first, then card fronts and backs.
 
@@ -88,6 +90,8 @@ def render_document(
         "cut_y": range(len(layout.CUT_Y_MM)),
         "for_pdf": for_pdf,
         "emblem": emblem_letters(event.name if event else ""),
+        "front_template": front_template,
+        "back_template": back_template,
     }
     return render_to_string("print/document.html", context)
 
