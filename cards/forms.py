@@ -8,6 +8,7 @@ from django.db.models import Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from cards.models import Card, Catalogue, PoolEntry
+from events import tables
 from events.models import same_name_exists
 
 MAX_COPIES = 99
@@ -200,25 +201,26 @@ class TransferWhat(forms.ChoiceField):
 
 class ImportForm(forms.Form):
     what = TransferWhat()
-    file = forms.FileField(label=_("file"), help_text=_("CSV (UTF-8), XLSX or JSON, as exported from here."))
+    file = forms.FileField(
+        label=_("file"), help_text=_("CSV (UTF-8 or cp1251), XLSX or JSON, e.g. as exported from here.")
+    )
     file_format = forms.ChoiceField(
         label=_("format"), choices=[("", _("from the file name")), *FILE_FORMATS], required=False
     )
-
-    MAX_BYTES = 2 * 1024 * 1024
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
         upload = cleaned.get("file")
         if upload is None:
             return cleaned
-        if upload.size > self.MAX_BYTES:
-            raise forms.ValidationError(_("The file is too large (at most 2 MB)."))
-        if not cleaned.get("file_format"):
-            suffix = upload.name.rsplit(".", 1)[-1].lower() if "." in upload.name else ""
-            if suffix not in dict(FILE_FORMATS):
-                raise forms.ValidationError(_("Choose the file's format: its name does not tell."))
-            cleaned["file_format"] = suffix
+        if upload.size > tables.MAX_BYTES:
+            raise forms.ValidationError(
+                _("The file is too large (at most %(limit)d MB).") % {"limit": tables.MAX_BYTES // (1024 * 1024)}
+            )
+        file_format = tables.format_of(upload.name, cleaned.get("file_format") or "")
+        if file_format is None:
+            raise forms.ValidationError(_("Choose the file's format: its name does not tell."))
+        cleaned["file_format"] = file_format
         return cleaned
 
 

@@ -1,5 +1,8 @@
 """Import and export of a catalogue's cards and counter rules (django-import-export).
 
+Reading, row numbers, limits and the all-or-nothing run are the shared
+pipeline's (events/tables.py), as for the characters.
+
 Files carry the stable values (``attack``, ``parried``...), so an export imports
 back unchanged; on import a choice may also be written as its label in any of
 the site's languages, in any case. Cards are matched by their Russian name within the
@@ -7,29 +10,20 @@ catalogue, counter rules by (defence card, attack card or tag): importing again
 updates instead of duplicating.
 """
 
-from dataclasses import dataclass, field
 from typing import Any
 
-import tablib
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 from import_export import fields, resources, widgets
-from import_export.formats import base_formats
-from import_export.results import Result
 
 from cards.forms import CARD_FIELDS, normalise_tags
 from cards.models import Card, Catalogue, CounterRule, Effect
 from events.resources import ChoiceWidget
+from events.tables import ImportReport, Table, export_bytes, read_table, run_import
 
 CARD_COLUMNS = CARD_FIELDS
 RULE_COLUMNS = ("defence_card", "attack_card", "attack_tag", "outcome")
-FORMATS: dict[str, type[base_formats.TablibFormat]] = {
-    "csv": base_formats.CSV,
-    "xlsx": base_formats.XLSX,
-    "json": base_formats.JSON,
-}
 
 
 class CardByName(widgets.ForeignKeyWidget):
@@ -83,9 +77,6 @@ class CardResource(resources.ModelResource):
         for column in CARD_COLUMNS:
             if column in row:
                 row[column] = "" if row[column] is None else str(row[column])
-        for column in ("name_ru", "name_en", "trigger_text"):
-            if column in row:
-                row[column] = row[column].strip()
         if "tags" in row:
             row["tags"] = normalise_tags(row["tags"])
 
@@ -153,75 +144,17 @@ def required_columns(what: str) -> tuple[str, ...]:
     return ("name_ru",) if what == "cards" else RULE_COLUMNS
 
 
-class UnreadableFile(ValueError):
-    """The file as a whole cannot be read; nothing was imported."""
+def read_file(raw: bytes, file_format: str, what: str) -> Table:
+    """The file through the shared pipeline (events/tables.py). Raises ``TableError``."""
+    return read_table(raw, file_format, columns=expected_columns(what), required=required_columns(what))
 
 
-@dataclass
-class RowReport:
-    number: int  # 1 is the first row under the header; 0 the file as a whole
-    errors: list[str]
+def import_file(catalogue: Catalogue, what: str, raw: bytes, file_format: str) -> ImportReport:
+    """All or nothing: any bad row leaves the catalogue as it was and is reported. Raises ``TableError``."""
+    table = read_file(raw, file_format, what)
+    return run_import(lambda: resource_for(what, catalogue), table)
 
 
-@dataclass
-class ImportOutcome:
-    report: list[RowReport] = field(default_factory=list)
-    created: int = 0
-    updated: int = 0
-
-
-def read_file(raw: bytes, file_format: str, what: str) -> tablib.Dataset:
-    fmt = FORMATS[file_format]()
-    try:
-        content: bytes | str = raw if fmt.is_binary() else raw.decode("utf-8-sig")
-        dataset = fmt.create_dataset(content)
-    except UnicodeDecodeError:
-        raise UnreadableFile(_("The file is not UTF-8 text; save the CSV or JSON as UTF-8.")) from None
-    except Exception:
-        # tablib and openpyxl raise many kinds of errors for a damaged file; all mean the same to the user.
-        raise UnreadableFile(_("The file cannot be read as %(format)s.") % {"format": file_format.upper()}) from None
-    headers = [str(h).strip() if h is not None else "" for h in (dataset.headers or [])]
-    missing = [c for c in required_columns(what) if c not in headers]
-    if missing or not len(dataset):
-        raise UnreadableFile(
-            _("The file needs a header row with the columns %(columns)s, and at least one row below it.")
-            % {"columns": ", ".join(expected_columns(what))}
-        )
-    if any(isinstance(cell, str) and "\x00" in cell for row in dataset for cell in row):
-        # NUL bytes are no text: SQLite would store them in a card's name, PostgreSQL refuses them.
-        raise UnreadableFile(_("The file cannot be read as %(format)s.") % {"format": file_format.upper()})
-    dataset.headers = headers
-    return dataset
-
-
-def _report(result: Result) -> list[RowReport]:
-    rows: dict[int, list[str]] = {}
-    for invalid in result.invalid_rows:
-        for column, errors in invalid.field_specific_errors.items():
-            rows.setdefault(invalid.number, []).extend(f"{column}: {e}" for e in errors)
-        rows.setdefault(invalid.number, []).extend(invalid.non_field_specific_errors)
-    for number, errors in result.row_errors():
-        rows.setdefault(number, []).extend(str(e.error) for e in errors)
-    report = [RowReport(number, errors) for number, errors in sorted(rows.items())]
-    if result.base_errors:
-        report.insert(0, RowReport(0, [str(e.error) for e in result.base_errors]))
-    return report
-
-
-def import_file(catalogue: Catalogue, what: str, raw: bytes, file_format: str) -> ImportOutcome:
-    """All or nothing: any bad row rolls the whole file back and is reported. Raises ``UnreadableFile``."""
-    dataset = read_file(raw, file_format, what)
-    with transaction.atomic():
-        result = resource_for(what, catalogue).import_data(
-            dataset, use_transactions=True, rollback_on_validation_errors=True
-        )
-        if result.has_errors() or result.has_validation_errors():
-            transaction.set_rollback(True)
-            return ImportOutcome(report=_report(result))
-    return ImportOutcome(created=result.totals.get("new", 0), updated=result.totals.get("update", 0))
-
-
-def export_file(catalogue: Catalogue, what: str, file_format: str) -> tuple[bytes | str, str, str]:
-    """The catalogue's cards or counter rules as (content, content type, file extension)."""
-    fmt = FORMATS[file_format]()
-    return fmt.export_data(resource_for(what, catalogue).export()), fmt.get_content_type(), fmt.get_extension()
+def export_file(catalogue: Catalogue, what: str, file_format: str) -> bytes:
+    """The catalogue's cards or counter rules as a file, safe to open in a spreadsheet."""
+    return export_bytes(resource_for(what, catalogue).export(), file_format)

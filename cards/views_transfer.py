@@ -1,7 +1,7 @@
 """Catalogue import and export (CSV, XLSX, JSON) for organizers.
 
-An import is all or nothing: any bad row rolls the whole file back, and the
-page lists every bad row with its errors.
+An import is all or nothing (the shared pipeline, events/tables.py): any bad
+row leaves the catalogue as it was, and the page lists every bad row.
 """
 
 from django.contrib import messages
@@ -9,11 +9,15 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
+from cards.arsenal_import import COLUMNS, export_arsenals, import_arsenals, read_arsenals
 from cards.forms import ExportForm, ImportForm
 from cards.models import Catalogue
-from cards.resources import UnreadableFile, export_file, import_file
+from cards.resources import export_file, import_file
+from events import tables
 from events.access import event_for_organizer
+from events.forms import ImportForm as TableForm
 from events.models import Event
 
 
@@ -34,19 +38,19 @@ def catalogue_import(request: HttpRequest, event_id: int) -> HttpResponse:
         "can_edit": True,  # the layout's organizer links: only organizers reach this page
         "form": form,
         "export_form": ExportForm(),
+        "limits": tables.page_limits(),
     }
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            outcome = import_file(catalogue, data["what"], data["file"].read(), data["file_format"])
-        except UnreadableFile as err:
-            messages.error(request, str(err))
+            report = import_file(catalogue, data["what"], data["file"].read(), data["file_format"])
+        except tables.TableError as err:
+            context["errors"] = [(None, str(err))]
             return render(request, "cards/import.html", context, status=400)
-        if outcome.report:
-            messages.error(request, _("The file has errors; nothing was imported. Fix the rows below and try again."))
-            context["report"] = outcome.report
+        if report.errors:
+            context["errors"] = report.errors
             return render(request, "cards/import.html", context, status=400)
-        counts = {"new": outcome.created, "updated": outcome.updated}
+        counts = {"new": report.created, "updated": report.updated}
         messages.success(request, _("Imported: %(new)s new, %(updated)s updated.") % counts)
         context["form"] = ImportForm()
     return render(request, "cards/import.html", context)
@@ -59,8 +63,47 @@ def catalogue_export(request: HttpRequest, event_id: int) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, _("Choose what to export and the file format."))
         return redirect("cards:catalogue-import", event.pk)
-    what = form.cleaned_data["what"]
-    content, content_type, extension = export_file(catalogue, what, form.cleaned_data["file_format"])
-    response = HttpResponse(content, content_type=content_type)
-    response["Content-Disposition"] = f'attachment; filename="catalogue-{catalogue.pk}-{what}.{extension}"'
+    what, file_format = form.cleaned_data["what"], form.cleaned_data["file_format"]
+    response = HttpResponse(export_file(catalogue, what, file_format), content_type=tables.CONTENT_TYPES[file_format])
+    response["Content-Disposition"] = f'attachment; filename="catalogue-{catalogue.pk}-{what}.{file_format}"'
+    return response
+
+
+@login_required
+def arsenal_import(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Pools, arsenals and prepared arsenals of many characters from one table (cards/arsenal_import.py)."""
+    event = event_for_organizer(request.user, event_id)
+    form = TableForm(request.POST or None, request.FILES or None)
+    errors: list[tuple[int | None, str]] = []
+    if request.method == "POST" and form.is_valid():
+        try:
+            table = read_arsenals(form.cleaned_data["file"].read(), form.file_format)
+        except tables.TableError as err:
+            errors = [(None, str(err))]
+        else:
+            report = import_arsenals(event, table)
+            errors = report.errors
+            if not errors:
+                messages.success(
+                    request,
+                    ngettext(
+                        "Imported the card lists of %(count)d character.",
+                        "Imported the card lists of %(count)d characters.",
+                        report.updated,
+                    )
+                    % {"count": report.updated},
+                )
+                return redirect("events:characters", event.pk)
+    context = {"event": event, "form": form, "errors": errors, "columns": COLUMNS, "limits": tables.page_limits()}
+    return render(request, "cards/arsenal_import.html", context, status=400 if errors else 200)
+
+
+@login_required
+def arsenal_export(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = event_for_organizer(request.user, event_id)
+    file_format = request.GET.get("format", "csv")
+    if file_format not in tables.FORMATS:
+        file_format = "csv"
+    response = HttpResponse(export_arsenals(event, file_format), content_type=tables.CONTENT_TYPES[file_format])
+    response["Content-Disposition"] = f'attachment; filename="event-{event.pk}-arsenals.{file_format}"'
     return response

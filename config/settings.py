@@ -2,8 +2,9 @@
 
 Embedded default (no services): SQLite and Celery's filesystem broker under
 ``var/``. ``DATABASE_URL`` switches to PostgreSQL, ``REDIS_URL`` to Redis (Celery
-broker and cache). ``DEBUG=false`` is production mode: it then needs
-``SECRET_KEY`` and ``ALLOWED_HOSTS``, and passes ``manage.py check --deploy``.
+broker and cache). DEBUG is off unless ``DEBUG=true`` (start.sh's local mode,
+pytest); off, it needs a ``SECRET_KEY`` of 50 characters or more and
+``ALLOWED_HOSTS``, and passes ``manage.py check --deploy``.
 """
 
 from datetime import timedelta
@@ -19,15 +20,28 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("SUMRAK_VAR_DIR", str(BASE_DIR / "var")))
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 
-DEBUG = env_bool("DEBUG", True)
-# The LAN mode serves the game to tablets over plain HTTP on the local network:
-# no TLS there, so the HTTPS-only settings are off in that mode.
+# Off unless asked for: a forgotten variable must not serve tracebacks and settings
+# to a field of phones. ./scripts/start.sh's local mode sets DEBUG=true, and so
+# does pytest (config/settings_test.py).
+DEBUG = env_bool("DEBUG", False)
+# The LAN mode serves the game to tablets on the local network: plain HTTP unless
+# start.sh --lan --tls CERT KEY made gunicorn serve HTTPS itself (SUMRAK_TLS).
 LAN_MODE = env_bool("SUMRAK_LAN", False)
+LAN_TLS = LAN_MODE and env_bool("SUMRAK_TLS", False)
 
+MIN_SECRET_KEY_LENGTH = 50
 if DEBUG:
     SECRET_KEY = env_str("SECRET_KEY", "django-insecure-sumrak-development-only-key-0123456789")
 else:
-    SECRET_KEY = env_str("SECRET_KEY")
+    SECRET_KEY = env_str("SECRET_KEY", "")
+    if len(SECRET_KEY) < MIN_SECRET_KEY_LENGTH:
+        # Sessions and secret links are signed with it: a short or missing key stops the start.
+        raise EnvError(
+            f"SECRET_KEY is {'missing' if not SECRET_KEY else 'too short'}: with DEBUG off it must be at least "
+            f"{MIN_SECRET_KEY_LENGTH} random characters. Make one with "
+            "python3 -c 'import secrets; print(secrets.token_urlsafe(50))', or start with ./scripts/start.sh "
+            "--lan, which keeps one in var/secret_key."
+        )
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])
 if not DEBUG and not ALLOWED_HOSTS:
@@ -55,6 +69,7 @@ INSTALLED_APPS = [
     "events",
     "cards",
     "duels",
+    "lab",
 ]
 
 MIDDLEWARE = [
@@ -66,6 +81,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Refuses an oversized body from its declared length, before CSRF or a form reads it.
+    "config.limits.RequestSizeLimitMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -246,19 +263,37 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SESSION_COOKIE_HTTPONLY = True
 # No script reads the CSRF cookie: htmx sends the token from <body hx-headers> (base.html).
 CSRF_COOKIE_HTTPONLY = True
+if not DEBUG and (not LAN_MODE or LAN_TLS):
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
 if not DEBUG and not LAN_MODE:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SESSION_COOKIE_SECURE = True
-    CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000, minimum=0)
-    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
-    SECURE_HSTS_PRELOAD = True
+elif LAN_TLS and not DEBUG:
+    # gunicorn speaks HTTPS itself on the one port: there is no plain-HTTP listener to
+    # redirect from. HSTS only with TLS, and short by default: a LAN name whose
+    # certificate is later dropped must not lock the tablets out for a year.
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 86400, minimum=0)
+    SILENCED_SYSTEM_CHECKS = ["security.W008"]
 elif not DEBUG:
-    # LAN mode is plain HTTP on the game site's own network by design (no
-    # certificates for a field with no internet): the HTTPS-only warnings of
-    # ``check --deploy`` do not apply there.
+    # Plain-HTTP LAN mode (no certificate at the game site; docs/deployment.md says
+    # what that risks): the HTTPS-only warnings of ``check --deploy`` do not apply.
     SILENCED_SYSTEM_CHECKS = ["security.W004", "security.W008", "security.W012", "security.W016"]
+
+# --- request size (issue 13: spreadsheet bombs) --------------------------------------
+# Any body over this is refused unread (config/limits.py); an import file may be 2 MB
+# (events/tables.py), the rest is room for the form around it. nginx's
+# client_max_body_size in docs/deployment.md says the same.
+SUMRAK_MAX_REQUEST_BYTES = env_int("SUMRAK_MAX_REQUEST_BYTES", 3 * 1024 * 1024, minimum=64 * 1024)
+# Form fields other than files, in memory (Django's default 2.5 MB is more than any page posts).
+DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
+# An upload up to this stays in memory; an import file (at most 2 MB) always does.
+FILE_UPLOAD_MAX_MEMORY_SIZE = 2621440
+# No page takes more than one file.
+DATA_UPLOAD_MAX_NUMBER_FILES = 5
 
 LOGGING = {
     "version": 1,

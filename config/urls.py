@@ -20,4 +20,5 @@ urlpatterns = [
     path("", include("events.urls")),
     path("", include("cards.urls")),
     path("", include("duels.urls")),
+    path("", include("lab.urls")),
 ]

@@ -6,6 +6,7 @@ whatever the organizers changed in it).
 """
 
 import datetime as dt
+import secrets
 from collections import Counter
 
 from django.contrib.auth.hashers import make_password
@@ -25,7 +26,20 @@ EVENT_NAME = "Ночной Дозор: Сумрак"
 CATALOGUE_NAME = "Ночной Дозор"
 LOGINS = (ORGANIZER, REFEREE, *PLAYERS)
 
-__all__ = ["CATALOGUE_NAME", "DEMO_PASSWORD", "EVENT_NAME", "LOGINS", "DemoError", "is_loaded", "load", "remove"]
+__all__ = [
+    "CATALOGUE_NAME",
+    "DEMO_PASSWORD",
+    "EVENT_NAME",
+    "LOGINS",
+    "DemoError",
+    "is_loaded",
+    "load",
+    "login_has_password",
+    "random_passwords",
+    "real_events",
+    "remove",
+    "secure_public_logins",
+]
 
 
 class DemoError(Exception):
@@ -34,6 +48,35 @@ class DemoError(Exception):
 
 def is_loaded() -> bool:
     return Event.objects.filter(name=EVENT_NAME).exists()
+
+
+def real_events() -> list[str]:
+    """The names of the events that are not the demo game: loading the demo beside them asks first."""
+    return list(Event.objects.exclude(name=EVENT_NAME).order_by("name").values_list("name", flat=True))
+
+
+def random_passwords() -> dict[str, str]:
+    """A fresh password for each demo login (the LAN mode never uses the public one)."""
+    return {username: secrets.token_urlsafe(9) for username in LOGINS}
+
+
+def login_has_password(username: str, passwords: dict[str, str]) -> bool:
+    """Was the login made with its password from ``passwords`` (not an older account of that name)?"""
+    user = User.objects.filter(username=username).first()
+    return user is not None and user.check_password(passwords[username])
+
+
+@transaction.atomic
+def secure_public_logins() -> dict[str, str]:
+    """Demo logins that still have the public password get a random one; the new passwords, by login."""
+    changed: dict[str, str] = {}
+    for user in User.objects.filter(username__in=LOGINS).order_by("username"):
+        if user.check_password(DEMO_PASSWORD):
+            password = secrets.token_urlsafe(9)
+            user.set_password(password)
+            user.save(update_fields=["password"])
+            changed[user.username] = password
+    return changed
 
 
 def _next_month_dates(today: dt.date) -> tuple[dt.date, dt.date]:
@@ -137,8 +180,11 @@ def _character(event: Event, data: CharacterData, cards: dict[str, Card], users:
 
 
 @transaction.atomic
-def load(today: dt.date | None = None) -> Event:
-    """Create the demo game; if it is already there, return it unchanged."""
+def load(today: dt.date | None = None, passwords: dict[str, str] | None = None) -> Event:
+    """Create the demo game; if it is already there, return it unchanged.
+
+    ``passwords`` (login -> password) replaces the public demo password for logins created now.
+    """
     existing = Event.objects.filter(name=EVENT_NAME).first()
     if existing is not None:
         return existing
@@ -156,9 +202,12 @@ def load(today: dt.date | None = None) -> Event:
         catalogue=catalogue,
         registration_open=True,
     )
-    # One hash for the four logins: a password hash costs about a second by design.
-    password_hash = make_password(DEMO_PASSWORD)
-    users = {username: _user(username, password_hash) for username in LOGINS}
+    if passwords is None:
+        # One hash for the four logins: a password hash costs about a second by design.
+        public = make_password(DEMO_PASSWORD)
+        users = {username: _user(username, public) for username in LOGINS}
+    else:
+        users = {username: _user(username, make_password(passwords[username])) for username in LOGINS}
     StaffRole.objects.create(event=event, user=users[ORGANIZER], role=StaffRole.Role.ORGANIZER)
     # The demo organizer may create events of their own (a site permission, events/creators.py).
     allow_event_creation(users[ORGANIZER])

@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from cards.models import ArsenalCard, Catalogue, PoolEntry, PreparedArsenalCard
+from events import tables
 from events.models import Character, Condition, Event, OtherKind, PowerLevel, Side, StaffRole
 
 ANY = [("", _("any"))]
@@ -187,21 +188,23 @@ class StaffForm(forms.Form):
 
 
 class ImportForm(forms.Form):
-    MAX_BYTES = 2 * 1024 * 1024
-    file = forms.FileField(label=_("CSV or XLSX file"))
+    """A table file for an import through the shared pipeline (events/tables.py)."""
+
+    file = forms.FileField(label=_("CSV, XLSX or JSON file"))
 
     def clean_file(self):
         upload = self.cleaned_data["file"]
-        name = upload.name.lower()
-        if not name.endswith((".csv", ".xlsx")):
-            raise forms.ValidationError(_("Upload a .csv or .xlsx file."))
-        if upload.size > self.MAX_BYTES:
-            raise forms.ValidationError(_("The file is too large (at most 2 MB)."))
+        if tables.format_of(upload.name) is None:
+            raise forms.ValidationError(_("Upload a .csv, .xlsx or .json file."))
+        if upload.size > tables.MAX_BYTES:
+            raise forms.ValidationError(
+                _("The file is too large (at most %(limit)d MB).") % {"limit": tables.MAX_BYTES // (1024 * 1024)}
+            )
         return upload
 
     @property
     def file_format(self) -> str:
-        return "xlsx" if self.cleaned_data["file"].name.lower().endswith(".xlsx") else "csv"
+        return tables.format_of(self.cleaned_data["file"].name) or "csv"
 
 
 # An event's fields in three groups: the settings page and the admin show them so.

@@ -1,37 +1,24 @@
-"""Characters to and from CSV/XLSX (django-import-export), always within one event.
+"""Characters to and from CSV/XLSX/JSON (django-import-export), always within one event.
 
 Columns use fixed English keys (``name``, ``player``, ``side`` …) so that a file
-exported in one language imports in any other. An import is all or nothing:
-every row is checked in a dry run first, and the real import runs in one
-transaction only when no row has an error.
+exported in one language imports in any other. Reading, row numbers, limits and
+the all-or-nothing run are the shared pipeline's (events/tables.py).
 """
 
-import csv
-import io
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
-import tablib
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from import_export import fields, resources, widgets
-from import_export.formats.base_formats import XLSX
 
 from events.forms import user_by_username
 from events.models import Character, Event
+from events.tables import ImportReport, Table, export_bytes, read_table, run_import
 
 COLUMNS = ("name", "player", "side", "kind", "power_level", "condition", "arsenal_limit", "status", "arrived", "notes")
-# Spreadsheets run a cell starting with one of these as a formula: exported text gets a
-# leading apostrophe (OWASP's advice), which the import takes off again.
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-class ImportFileError(Exception):
-    """The file as a whole cannot be read; nothing was imported."""
 
 
 class ChoiceWidget(widgets.Widget):
@@ -167,12 +154,7 @@ class CharacterResource(resources.ModelResource):
         self._names_seen = set()
 
     def before_import_row(self, row, **kwargs):
-        for key, value in row.items():
-            if isinstance(value, str):
-                value = value.strip()
-                if len(value) > 1 and value[0] == "'" and value[1] in FORMULA_STARTS:
-                    value = value[1:]
-                row[key] = value
+        # Cells arrive stripped and without an export's anti-formula apostrophe (events/tables.py).
         name = str(row.get("name") or "").casefold()
         if name and name in self._names_seen:
             raise ValueError(_("The name “%(name)s” appears twice in the file.") % {"name": row["name"]})
@@ -192,131 +174,19 @@ class CharacterResource(resources.ModelResource):
         elif not instance.arrived:
             instance.arrived_at = None
 
-    def export_field(self, field, instance, **kwargs):
-        value = super().export_field(field, instance, **kwargs)
-        if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-            return "'" + value
-        return value
+
+def read_characters(content: bytes, file_format: str) -> Table:
+    """The characters file through the shared pipeline (events/tables.py). Raises ``TableError``."""
+    return read_table(content, file_format, columns=COLUMNS, required=("name",))
 
 
-@dataclass
-class ImportReport:
-    errors: list[tuple[int | None, str]] = field(default_factory=list)
-    created: int = 0
-    updated: int = 0
-
-
-def _csv_dataset(content: bytes) -> tablib.Dataset:
-    for encoding in ("utf-8-sig", "cp1251"):
-        try:
-            text = content.decode(encoding)
-            break
-        except UnicodeDecodeError:
-            continue
-    else:  # pragma: no cover - cp1251 decodes almost anything
-        raise ImportFileError(_("The file is not readable text."))
-    try:
-        dialect = csv.Sniffer().sniff(text.split("\n", 1)[0], delimiters=",;\t")
-        delimiter = dialect.delimiter
-    except csv.Error:
-        delimiter = ","
-    try:
-        # newline="": the csv module itself reads line breaks, also those inside quoted cells.
-        rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
-    except csv.Error:
-        raise ImportFileError(_("The file could not be read as CSV.")) from None
-    return _dataset(rows)
-
-
-def _xlsx_dataset(content: bytes) -> tablib.Dataset:
-    try:
-        sheet = XLSX().create_dataset(content)
-    except Exception as exc:  # openpyxl raises many kinds for a broken file
-        raise ImportFileError(_("The file could not be read as an XLSX workbook.")) from exc
-    return _dataset([list(sheet.headers or []), *sheet])
-
-
-def _blank(row: list) -> bool:
-    return all(cell is None or str(cell).strip() == "" for cell in row)
-
-
-def _dataset(rows: list[list]) -> tablib.Dataset:
-    """Headers normalised; blank rows dropped; each row keeps its line number in the file."""
-    first = next((i for i, row in enumerate(rows) if not _blank(row)), None)
-    if first is None:
-        raise ImportFileError(_("The file is empty."))
-    if any(isinstance(cell, str) and "\x00" in cell for row in rows for cell in row):
-        # NUL bytes are no text (a binary or UTF-16 file): SQLite would store them in names, PostgreSQL refuses them.
-        raise ImportFileError(_("The file is not readable text."))
-    headers = [str(h or "").strip().lower().replace(" ", "_") for h in rows[first]]
-    unknown = [h for h in headers if h and h not in COLUMNS]
-    if unknown:
-        raise ImportFileError(
-            _("Unknown columns: %(unknown)s. The columns are: %(columns)s.")
-            % {"unknown": ", ".join(unknown), "columns": ", ".join(COLUMNS)}
-        )
-    if "name" not in headers:
-        raise ImportFileError(_("The file has no “name” column."))
-    if len(set(filter(None, headers))) != len([h for h in headers if h]):
-        raise ImportFileError(_("A column appears twice in the file."))
-    keep = [i for i, h in enumerate(headers) if h]
-    dataset = tablib.Dataset(headers=[headers[i] for i in keep])
-    dataset.line_numbers = []  # type: ignore[attr-defined]
-    for line, row in enumerate(rows[first + 1 :], start=first + 2):
-        if _blank(row):
-            continue
-        padded = list(row) + [None] * (len(headers) - len(row))
-        dataset.append([padded[i] for i in keep])
-        dataset.line_numbers.append(line)  # type: ignore[attr-defined]
-    if not len(dataset):
-        raise ImportFileError(_("The file has no rows to import."))
-    return dataset
-
-
-def load_dataset(content: bytes, file_format: str) -> tablib.Dataset:
-    if file_format == "xlsx":
-        return _xlsx_dataset(content)
-    return _csv_dataset(content)
-
-
-def _errors(result, line_numbers: list[int]) -> list[tuple[int | None, str]]:
-    errors: list[tuple[int | None, str]] = [(None, str(error.error)) for error in result.base_errors]
-    for number, row_errors in result.row_errors():
-        for error in row_errors:
-            errors.append((line_numbers[number - 1], str(error.error)))
-    for invalid in result.invalid_rows:
-        for column, messages in invalid.error_dict.items():
-            prefix = "" if column == "__all__" else f"{column}: "
-            for message in messages:
-                errors.append((line_numbers[invalid.number - 1], prefix + str(message)))
-    errors.sort(key=lambda item: item[0] or 0)
-    return errors
-
-
-def import_characters(event: Event, dataset: tablib.Dataset) -> ImportReport:
+def import_characters(event: Event, table: Table) -> ImportReport:
     """Check every row, then import all of them at once — or nothing if any row is wrong."""
-    lines = getattr(dataset, "line_numbers", None) or list(range(2, len(dataset) + 2))
-    options = {"use_transactions": True, "rollback_on_validation_errors": True, "raise_errors": False}
-    checked = CharacterResource(event).import_data(dataset, dry_run=True, **options)
-    report = ImportReport(errors=_errors(checked, lines))
-    if report.errors:
-        return report
-    with transaction.atomic():
-        result = CharacterResource(event).import_data(dataset, dry_run=False, **options)
-        report.errors = _errors(result, lines)
-        if report.errors:
-            # Someone changed the event between the check and the import: undo it all.
-            transaction.set_rollback(True)
-            return report
-    report.created = result.totals["new"]
-    report.updated = result.totals["update"]
-    return report
+    return run_import(lambda: CharacterResource(event), table)
 
 
-def export_characters(event: Event, file_format: str) -> bytes | str:
+def export_characters(event: Event, file_format: str) -> bytes:
     dataset = CharacterResource(event).export(
         Character.objects.filter(event=event).select_related("player").order_by("name", "pk")
     )
-    if file_format == "xlsx":
-        return XLSX().export_data(dataset)
-    return dataset.export("csv")
+    return export_bytes(dataset, file_format)

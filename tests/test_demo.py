@@ -7,7 +7,7 @@ from io import StringIO
 import pytest
 from django.contrib.auth import authenticate
 from django.contrib.auth.models import User
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.test import RequestFactory
 
 import demo
@@ -181,3 +181,55 @@ def test_loading_again_never_resets_an_existing_accounts_password():
     assert authenticate(LOGIN_REQUEST, username="organizer", password="a-real-secret-42") is not None
     assert not User.objects.get(username="referee").is_active
     assert authenticate(LOGIN_REQUEST, username="anton", password="sumrak-demo") is not None
+
+
+# --- demo logins on a network (issue 13: start.sh --lan) ------------------------------------
+
+
+def test_random_passwords_are_printed_once_and_the_public_one_does_not_work():
+    out = load("--random-passwords")
+    printed = dict(line.split() for line in out.splitlines() if line.startswith("    "))
+    assert set(printed) == set(demo.LOGINS)
+    assert len(set(printed.values())) == len(demo.LOGINS)  # one each, not one for all
+    for login, password in printed.items():
+        assert authenticate(LOGIN_REQUEST, username=login, password=password) is not None
+        assert authenticate(LOGIN_REQUEST, username=login, password=demo.DEMO_PASSWORD) is None
+    assert "sumrak-demo" not in out
+    assert "Demo logins" not in load("--random-passwords")  # loaded already: nothing new to print
+
+
+def test_secure_only_loads_nothing_and_replaces_a_left_over_public_password():
+    load()  # a local start left the public demo password
+    before = counts()
+    out = load("--secure-only")
+    assert counts() == before
+    printed = dict(line.split() for line in out.splitlines() if line.startswith("    "))
+    assert set(printed) == set(demo.LOGINS)
+    for login in demo.LOGINS:
+        assert authenticate(LOGIN_REQUEST, username=login, password=demo.DEMO_PASSWORD) is None
+        assert authenticate(LOGIN_REQUEST, username=login, password=printed[login]) is not None
+    assert load("--secure-only").strip() == ""  # nothing left on the public password
+    Event.objects.all().delete()
+    assert load("--secure-only").strip() == "" and not Event.objects.exists()
+
+
+def test_loading_the_demo_beside_a_real_event_asks_first(monkeypatch):
+    Event.objects.create(name="Real game", starts_on=dt.date(2030, 1, 1), ends_on=dt.date(2030, 1, 2))
+    monkeypatch.setattr("sys.stdin.isatty", lambda: False, raising=False)
+    with pytest.raises(CommandError, match="already has 1 other event"):
+        load()
+    assert not demo.is_loaded()
+    monkeypatch.setattr("sys.stdin", type("Tty", (), {"isatty": lambda self: True})())
+    monkeypatch.setattr("builtins.input", lambda question: "n")
+    with pytest.raises(CommandError, match="Not loading"):
+        load()
+    assert not demo.is_loaded()
+    monkeypatch.setattr("builtins.input", lambda question: "да")
+    load()
+    assert demo.is_loaded()
+
+
+def test_yes_loads_beside_a_real_event_without_asking():
+    Event.objects.create(name="Real game", starts_on=dt.date(2030, 1, 1), ends_on=dt.date(2030, 1, 2))
+    load("--yes")
+    assert demo.is_loaded() and Event.objects.count() == 2

@@ -61,6 +61,7 @@ def test_lan_mode_silences_only_the_https_warnings(tmp_path):
         "--no-imports",
         "-c",
         "from django.conf import settings; print(settings.SILENCED_SYSTEM_CHECKS)",
+        DEBUG="true",
     )
     assert shown.stdout.strip() == "[]"
 
@@ -69,11 +70,15 @@ def test_lan_mode_silences_only_the_https_warnings(tmp_path):
     ("env", "message"),
     [
         ({"DEBUG": "maybe"}, "DEBUG='maybe' is not a boolean (use true/false)."),
-        ({"DEBUG": "false", "ALLOWED_HOSTS": "x.org"}, "Environment variable SECRET_KEY is required."),
+        ({"DEBUG": "false", "ALLOWED_HOSTS": "x.org"}, "SECRET_KEY is missing: with DEBUG off it must be"),
         ({"DEBUG": "false", "SECRET_KEY": "k" * 60}, "ALLOWED_HOSTS is required when DEBUG is false"),
-        ({"SUMRAK_SWEEP_SECONDS": "0"}, "SUMRAK_SWEEP_SECONDS=0 is below the minimum 1."),
-        ({"SUMRAK_SWEEP_SECONDS": "five"}, "SUMRAK_SWEEP_SECONDS='five' is not an integer."),
-        ({"SUMRAK_LAN": "yes please"}, "SUMRAK_LAN='yes please' is not a boolean"),
+        ({"DEBUG": "true", "SUMRAK_SWEEP_SECONDS": "0"}, "SUMRAK_SWEEP_SECONDS=0 is below the minimum 1."),
+        ({"DEBUG": "true", "SUMRAK_SWEEP_SECONDS": "five"}, "SUMRAK_SWEEP_SECONDS='five' is not an integer."),
+        ({"DEBUG": "true", "SUMRAK_LAN": "yes please"}, "SUMRAK_LAN='yes please' is not a boolean"),
+        # Nothing set at all: DEBUG is off, so the missing key stops the start (issue 13: safe defaults).
+        ({}, "SECRET_KEY is missing: with DEBUG off it must be at least 50 random characters"),
+        ({"SECRET_KEY": "s3cr3t-but-short", "ALLOWED_HOSTS": "x.org"}, "SECRET_KEY is too short"),
+        ({"SECRET_KEY": "k" * 49, "ALLOWED_HOSTS": "x.org"}, "SECRET_KEY is too short"),
     ],
 )
 def test_bad_environment_fails_loudly_at_start(tmp_path, env, message):
@@ -83,13 +88,37 @@ def test_bad_environment_fails_loudly_at_start(tmp_path, env, message):
     assert "EnvError" in result.stderr
 
 
+def test_lan_mode_with_tls_sends_hsts_and_secure_cookies(tmp_path):
+    """start.sh --lan --tls: HTTPS by gunicorn itself; HSTS only then, and short (a LAN name may lose its cert)."""
+    env = production_env(SUMRAK_LAN="true", SUMRAK_TLS="true")
+    result = run(tmp_path, "check", "--deploy", **env)
+    assert result.returncode == 0, result.stderr
+    assert "System check identified no issues (1 silenced)." in result.stdout  # W008: no HTTP port to redirect
+    code = (
+        "from django.conf import settings as s;"
+        "print(s.SECURE_HSTS_SECONDS, s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_SSL_REDIRECT)"
+    )
+    shown = run(tmp_path, "shell", "--no-imports", "-c", code, **env)
+    assert shown.stdout.split() == ["86400", "True", "True", "False"]
+    plain = run(tmp_path, "shell", "--no-imports", "-c", code, **production_env(SUMRAK_LAN="true"))
+    assert plain.stdout.split() == ["0", "False", "False", "False"]  # no HSTS over plain HTTP
+
+
+def test_without_DEBUG_set_the_app_runs_with_DEBUG_off(tmp_path):
+    """Only start.sh's local mode (and pytest) turn DEBUG on; a long key and hosts are all it needs."""
+    code = "from django.conf import settings as s; print(s.DEBUG, len(s.SECRET_KEY))"
+    result = run(tmp_path, "shell", "--no-imports", "-c", code, SECRET_KEY="k" * 50, ALLOWED_HOSTS="x.org")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["False", "50"]
+
+
 def test_embedded_default_is_sqlite_immediate_and_filesystem_broker(tmp_path):
     code = (
         "from django.conf import settings as s; db = s.DATABASES['default'];"
         "print(db['ENGINE'], db['OPTIONS']['transaction_mode'], s.CELERY_BROKER_URL,"
         " s.CELERY_BROKER_TRANSPORT_OPTIONS['data_folder_in'], s.DEBUG, s.CELERY_BROKER_TRANSPORT)"
     )
-    result = run(tmp_path, "shell", "--no-imports", "-c", code)
+    result = run(tmp_path, "shell", "--no-imports", "-c", code, DEBUG="true")
     assert result.returncode == 0, result.stderr
     engine, mode, broker, folder, debug, transport = result.stdout.split()
     assert (engine, mode, debug) == ("django.db.backends.sqlite3", "IMMEDIATE", "True")
@@ -109,6 +138,7 @@ def test_database_url_and_redis_url_switch_to_postgresql_and_redis(tmp_path):
         "--no-imports",
         "-c",
         code,
+        DEBUG="true",
         DATABASE_URL="postgres://postgres@127.0.0.1:5432/sumrak",
         REDIS_URL="redis://127.0.0.1:6379/0",
     )

@@ -36,6 +36,7 @@ from duels import services
 from duels.models import LogEntry, Situation
 from events.creators import allow_event_creation
 from events.models import Character, Event, Side, StaffRole
+from lab.models import LabRun
 from tests.services.kit import arm, nonce, parries
 
 # --- garbage ------------------------------------------------------------------------------------
@@ -159,7 +160,7 @@ def build_world(personas: dict[str, User | None], event: Event, other_event: Eve
         "card": attack_card.pk,
         "role": StaffRole.objects.get(event=event, user=referee).pk,
         "help": "organizer",
-        "run": PrintRun.objects.create(event=event).pk,
+        "print_run": PrintRun.objects.create(event=event).pk,
     }
     fighting = {
         **common,
@@ -190,8 +191,14 @@ def build_world(personas: dict[str, User | None], event: Event, other_event: Eve
         "entry": PoolEntry.objects.get(character=stranger, card=o_attack).pk,
         "prepared": other_prepared.pk,
         "situation": other_running.pk,
-        "run": PrintRun.objects.create(event=other_event).pk,
+        "print_run": PrintRun.objects.create(event=other_event).pk,
     }
+    lab_run = LabRun.objects.create(event=event, settings={"duels": 10}, total=10, status=LabRun.Status.DONE)
+    other_run = LabRun.objects.create(event=other_event, settings={"duels": 10}, total=10)
+    for real in w.reals:
+        real["run"] = lab_run.pk
+    w.foreign["run"] = other_run.pk
+    w.lab_run = lab_run
     revoked = Character.objects.create(event=event, name="Revoked", link_active=False)
     int_missing = [987654, int(HUGE)]
     w.missing = {
@@ -204,6 +211,7 @@ def build_world(personas: dict[str, User | None], event: Event, other_event: Eve
         "prepared": int_missing,
         "situation": int_missing,
         "run": int_missing,
+        "print_run": int_missing,
         "help": ["nobody", "\x00"],
     }
     return w
@@ -215,6 +223,7 @@ FINGERPRINTED = (
     (User, ("id", "username", "password", "email", "is_active", "is_staff", "is_superuser")),
     (StaffRole, None),
     (Event, None),
+    (LabRun, None),
     (Character, None),
     (Catalogue, None),
     (Card, None),

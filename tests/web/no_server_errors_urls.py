@@ -89,6 +89,12 @@ def _cards_csv() -> SimpleUploadedFile:
     return SimpleUploadedFile("cards.csv", "name_ru,kind\nНовая,attack\n".encode(), "text/csv")
 
 
+def _arsenals_csv() -> SimpleUploadedFile:
+    # Boris is in no fight: his prepared arsenal gets past the D3 guard to the arsenal check.
+    body = b"character,list,card,copies\nBoris,Morning,Spark,1\nBoris,pool,Spark,2\n"
+    return SimpleUploadedFile("arsenals.csv", body, "text/csv")
+
+
 def _rules_json() -> SimpleUploadedFile:
     body = b'[{"defence_card": "Mage Shield", "attack_card": "", "attack_tag": "spark", "outcome": "softened"}]'
     return SimpleUploadedFile("rules.json", body, "application/json")
@@ -214,8 +220,8 @@ SPECS: dict[str, Spec] = {
         strict=("characters",),
         posts=[lambda w: {"characters": [w.character.pk], "with_sheets": "on", "as_html": "on"}],
     ),
-    "cards:print-run": Spec("organizer", lookups=True),
-    "cards:print-run-download": Spec("organizer"),
+    "cards:print-run": Spec("organizer", params={"run_id": "print_run"}),
+    "cards:print-run-download": Spec("organizer", params={"run_id": "print_run"}),
     "events:check-in": Spec("organizer", get={"q": "An"}, htmx_targets=("check-in-list",)),
     "events:check-in-set": Spec(
         "organizer", strict=("arrived",), methods=POST_ONLY, posts=[lambda w: {"arrived": "1", "q": "An"}]
@@ -259,6 +265,8 @@ SPECS: dict[str, Spec] = {
         ],
     ),
     "cards:catalogue-export": Spec("organizer", get={"what": "rules", "file_format": "json"}),
+    "cards:arsenals-import": Spec("organizer", strict=("file",), posts=[lambda w: {"file": _arsenals_csv}]),
+    "cards:arsenals-export": Spec("organizer", get={"format": "xlsx"}),
     # Cards: the arsenal builder (Anton is in a running fight: arsenal changes are refused, D3).
     "cards:arsenal-builder": Spec("organizer"),
     "cards:arsenal-select": Spec(
@@ -333,6 +341,28 @@ SPECS: dict[str, Spec] = {
     "duels:log": Spec("staff", methods=GET_ONLY, get={"page": "2"}),
     "duels:export": Spec("staff", methods=GET_ONLY),
     "duels:event-export": Spec("organizer", methods=GET_ONLY),
+    # The balance lab and the post-game report.
+    "lab:home": Spec(
+        "organizer",
+        strict=("source", "duels", "policy", "instant_percent", "focus_percent", "timeout_percent", "max_rounds"),
+        posts=[
+            lambda w: {
+                "label": "Run",
+                "source": "current",
+                "duels": "100",
+                "policy": "greedy",
+                "instant_percent": "20",
+                "focus_percent": "50",
+                "timeout_percent": "5",
+                "max_rounds": "3",
+                "seed": "1",
+            }
+        ],
+    ),
+    "lab:compare": Spec("organizer", methods=GET_ONLY, get={"a": lambda w: w.lab_run.pk, "b": lambda w: w.lab_run.pk}),
+    "lab:run": Spec("organizer", methods=GET_ONLY),
+    "lab:cancel": Spec("organizer", methods=POST_ONLY),
+    "lab:postgame": Spec("staff", methods=GET_ONLY, get={"download": "kinds", "format": "csv"}),
     "duels:event-import": Spec("signed_in", strict=("file",), posts=[lambda w: {"file": _event_file(w)}]),
     # Fights: players and spectators.
     "duels:player-live": Spec("owner", login=False, methods=GET_ONLY),

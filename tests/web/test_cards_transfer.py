@@ -76,6 +76,13 @@ def test_import_cards_from_csv(org, event, catalogue):
     assert (mirror.kind, mirror.action_kind, mirror.trigger_text) == ("defence", "interrupt", "when attacked")
 
 
+def test_a_cp1251_semicolon_csv_from_a_russian_excel_imports(org, event, catalogue):
+    """The same encodings and delimiters as the character import (events/tables.py)."""
+    response = upload(org, event, "cards.csv", "name_ru;kind\nМолния;атака\n".encode("cp1251"))
+    assert "Imported: 1 new, 0 updated." in response.content.decode()
+    assert Card.objects.get(catalogue=catalogue, name_ru="Молния").kind == "attack"
+
+
 def test_choices_in_russian_import_for_an_english_speaking_organizer(org, event, catalogue):
     content = (
         "name_ru,category,kind,magic_type,full_effect,action_kind\n"
@@ -107,8 +114,9 @@ def test_import_with_a_bad_row_creates_nothing_and_names_the_row(org, event, cat
     content = response.content.decode()
     assert response.status_code == 400
     assert "nothing was imported" in content
-    assert "<td>3</td>" in content and "dragon" in content and "is not one of: attack, defence" in content
-    assert "<td>4</td>" in content and "name_ru: This field cannot be blank." in content
+    # Row numbers as a spreadsheet shows them: the header is row 1.
+    assert "<td>4</td><td>kind: “dragon” is not one of: attack, defence.</td>" in content
+    assert "<td>5</td><td>name_ru: This field cannot be blank.</td>" in content
     assert snapshot(catalogue) == before
     assert not Card.objects.filter(name_ru="Молния").exists()
 
@@ -116,10 +124,10 @@ def test_import_with_a_bad_row_creates_nothing_and_names_the_row(org, event, cat
 @pytest.mark.parametrize(
     ("name", "content", "message"),
     [
-        ("cards.xlsx", b"this is not a spreadsheet", "cannot be read as XLSX"),
-        ("cards.json", b"{not json", "cannot be read as JSON"),
-        ("cards.csv", "name_ru,kind\nМолния,attack\n".encode("cp1251"), "not UTF-8"),
-        ("cards.csv", b"title,colour\nx,y\n", "needs a header row with the columns"),
+        ("cards.xlsx", b"this is not a spreadsheet", "could not be read as an XLSX workbook"),
+        ("cards.json", b"{not json", "could not be read as JSON"),
+        ("cards.csv", b"title,colour\nx,y\n", "Unknown columns: title, colour"),
+        ("cards.csv", b"name_en,kind\nx,attack\n", "The header row needs the columns name_ru"),
         ("cards.txt", b"name_ru\nx\n", "Choose the file&#x27;s format"),
     ],
 )
@@ -194,9 +202,9 @@ def test_CR2_import_rules_with_bad_rows_saves_nothing(org, event, catalogue, att
     assert "not both or neither" in content
     assert "No attack card “Нет такой” in this catalogue." in content
     assert "“maybe” is not one of" in content
-    for row in (2, 3, 4, 5):
+    for row in (3, 4, 5, 6):
         assert f"<td>{row}</td>" in content
-    assert "<td>1</td>" not in content
+    assert "<td>2</td>" not in content
     assert not CounterRule.objects.exists()
 
 

@@ -1,0 +1,105 @@
+"""Formula injection (issue 13): every CSV/XLSX export neutralizes cells a spreadsheet would run.
+
+Hostile names go into every exported table (characters, catalogue cards,
+counter rules, pools and arsenals); each export, in CSV and XLSX, must show
+them as text with a leading apostrophe, and no XLSX cell may be a formula. The
+list of exports is checked against the URL configuration, so a new export
+cannot skip this test.
+"""
+
+import csv
+import io
+
+import openpyxl
+import pytest
+import tablib
+from django.urls import get_resolver, reverse
+
+from cards.models import ArsenalCard, Card, CounterRule, PoolEntry, PreparedArsenal, PreparedArsenalCard
+from events import tables
+from events.models import Character
+
+HOSTILE = ['=HYPERLINK("http://x","y")', "+1+1", "-2+3", "@SUM(A1)", "\tTab", "\rCR"]
+
+# Every export URL: name -> (query parameters per format). Only the fight log's JSON is not a spreadsheet.
+EXPORTS = {
+    "events:characters-export": lambda fmt: {"format": fmt},
+    "cards:catalogue-export:cards": lambda fmt: {"what": "cards", "file_format": fmt},
+    "cards:catalogue-export:rules": lambda fmt: {"what": "rules", "file_format": fmt},
+    "cards:arsenals-export": lambda fmt: {"format": fmt},
+}
+# JSON only, for replay and moving an event, never opened by a spreadsheet: a fight's log and
+# state (duels/views_fight.py) and a whole event (duels/views_archive.py).
+NOT_SPREADSHEETS = {"duels:export", "duels:event-export"}
+
+
+def _export_names() -> set[str]:
+    names = set()
+    for namespace, (_prefix, resolver) in get_resolver().namespace_dict.items():
+        for name in resolver.reverse_dict:
+            if isinstance(name, str) and "export" in name:
+                names.add(f"{namespace}:{name}")
+    return names
+
+
+def test_every_export_url_is_covered():
+    covered = {key.rsplit(":", 1)[0] if key.count(":") > 1 else key for key in EXPORTS}
+    assert _export_names() == covered | NOT_SPREADSHEETS
+
+
+@pytest.fixture
+def hostile_event(event, player, catalogue):
+    cards = []
+    for i, name in enumerate(HOSTILE):
+        kind = "attack" if i % 2 == 0 else "defence"
+        cards.append(
+            Card.objects.create(
+                catalogue=catalogue, name_ru=name, name_en=f"-en{i}", kind=kind, rules_text=name, tags=f"@tag{i}"
+            )
+        )
+    attack, defence = cards[0], cards[1]
+    CounterRule.objects.create(defence_card=defence, attack_card=attack, outcome="parried")
+    CounterRule.objects.create(defence_card=defence, attack_tag="=cmd", outcome="softened")
+    for i, name in enumerate(HOSTILE):
+        character = Character.objects.create(event=event, name=name, notes=f"=notes{i}")
+        PoolEntry.objects.create(character=character, card=attack, copies=2)
+        ArsenalCard.objects.create(character=character, card=attack, copies=1)
+        prepared = PreparedArsenal.objects.create(character=character, name=f"+prepared{i}")
+        PreparedArsenalCard.objects.create(arsenal=prepared, card=attack, copies=1)
+    return event
+
+
+def _cells(content: bytes, fmt: str) -> list:
+    if fmt == "csv":
+        return [cell for row in csv.reader(io.StringIO(content.decode("utf-8-sig"), newline="")) for cell in row]
+    book = openpyxl.load_workbook(io.BytesIO(content))
+    cells = [cell for row in book.active.iter_rows() for cell in row]
+    formulas = [cell.coordinate for cell in cells if cell.data_type == "f"]
+    assert not formulas, f"formula cells {formulas}"
+    return [cell.value for cell in cells]
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+@pytest.mark.parametrize("export", EXPORTS)
+def test_hostile_cells_are_neutralized_in_every_export(as_user, organizer, hostile_event, export, fmt):
+    url_name = export if export.count(":") == 1 else export.rsplit(":", 1)[0]
+    response = as_user(organizer).get(reverse(url_name, args=[hostile_event.pk]), EXPORTS[export](fmt))
+    assert response.status_code == 200
+    cells = [c for c in _cells(response.content, fmt) if isinstance(c, str)]
+    dangerous = [c for c in cells if c.startswith(tables.FORMULA_STARTS)]
+    assert not dangerous, f"{export} {fmt}: {dangerous}"
+    assert any(c.startswith("'") and c[1:].startswith(tables.FORMULA_STARTS) for c in cells)
+
+
+@pytest.mark.parametrize("value", [*HOSTILE, "plain", "", 5, None])
+def test_one_helper_neutralizes_and_the_import_takes_it_back(value):
+    safe = tables.neutralize(value)
+    if isinstance(value, str) and value[:1] in tables.FORMULA_STARTS:
+        assert safe == "'" + value
+    else:
+        assert safe == value
+    content = tables.export_bytes(tablib.Dataset([value], headers=["name"]), "csv")
+    if value not in ("", None):
+        read = tables.read_table(content, "csv", columns=("name",))
+        # The import strips spaces around a cell; the text itself comes back without the apostrophe.
+        assert read.rows == [[str(value).strip()]]
