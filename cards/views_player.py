@@ -18,6 +18,7 @@ from cards import arsenal, arsenal_actions
 from cards.forms import ArsenalSelectionForm
 from events.access import character_for_player, character_for_token
 from events.models import Character
+from events.views_player import arsenal_draft_key
 
 
 def _own(request: HttpRequest, character_id: int) -> Character:
@@ -46,11 +47,18 @@ def _take(request: HttpRequest, character: Character, prepared_id: int, token: s
 
 def _build(request: HttpRequest, character: Character, token: str | None) -> HttpResponse:
     """S2, D3: a new arsenal from the pool; the engine checks the limit and the copies owned."""
-    form = ArsenalSelectionForm(request.POST, pool=arsenal.pool_entries(character), selected={})
+    pool = arsenal.pool_entries(character)
+    form = ArsenalSelectionForm(request.POST, pool=pool, selected={})
     if form.is_valid():
-        arsenal_actions.build(request, character, form.card_ids())
+        built = arsenal_actions.build(request, character, form.card_ids())
     else:
+        built = False
         messages.error(request, " ".join(form.non_field_errors()) or _("Copies must be a whole number from 0 to 99."))
+    if not built:
+        # The page comes back with what the player typed, not the old arsenal (issue 10).
+        owned = {f"card_{entry.card_id}" for entry in pool}
+        typed = {key[5:]: str(value)[:3] for key, value in request.POST.items() if key in owned}
+        request.session[arsenal_draft_key(character.pk)] = typed
     return _back(character, token)
 
 

@@ -16,6 +16,7 @@ from django.db.models import ProtectedError
 from django.utils import timezone
 
 from cards.models import ArsenalCard, Card, Catalogue, CounterRule, PoolEntry, PreparedArsenal, PreparedArsenalCard
+from demo.battle import BATTLE_CARDS, BATTLE_COUNTER_RULES, BATTLE_GROUP, BATTLE_REACTIONS
 from demo.catalogue import CARDS, COUNTER_RULES, REACTIONS
 from demo.people import CHARACTERS, DEMO_PASSWORD, ORGANIZER, PLAYERS, REFEREE, CharacterData, parse_cards
 from events.creators import allow_event_creation
@@ -97,8 +98,9 @@ def _catalogue() -> tuple[Catalogue, dict[str, Card]]:
         defaults={"description": "Заклинания и способности Иных по книгам о Дозорах. Демонстрационный каталог."},
     )
     cards: dict[str, Card] = {}
-    for name_ru, name_en, category, kind, magic_type, full, softened, tags, text in CARDS:
-        action_kind, trigger = REACTIONS.get(name_ru, (Card.ActionKind.STANDARD, ""))
+    reactions = REACTIONS | BATTLE_REACTIONS
+    for name_ru, name_en, category, kind, magic_type, full, softened, tags, text in CARDS + BATTLE_CARDS:
+        action_kind, trigger = reactions.get(name_ru, (Card.ActionKind.STANDARD, ""))
         cards[name_ru], _ = Card.objects.update_or_create(
             catalogue=catalogue,
             name_ru=name_ru,
@@ -115,7 +117,7 @@ def _catalogue() -> tuple[Catalogue, dict[str, Card]]:
                 "trigger_text": trigger,
             },
         )
-    for defence, target, outcome in COUNTER_RULES:
+    for defence, target, outcome in COUNTER_RULES + BATTLE_COUNTER_RULES:
         if target.startswith("#"):
             key = {"defence_card": cards[defence], "attack_card": None, "attack_tag": target[1:]}
         else:
@@ -212,7 +214,8 @@ def load(today: dt.date | None = None, passwords: dict[str, str] | None = None) 
     # The demo organizer may create events of their own (a site permission, events/creators.py).
     allow_event_creation(users[ORGANIZER])
     StaffRole.objects.create(event=event, user=users[REFEREE], role=StaffRole.Role.REFEREE)
-    for data in CHARACTERS:
+    # The battle group (demo/battle.py): three Light against two Dark, ready for a battle.
+    for data in CHARACTERS + BATTLE_GROUP:
         _character(event, data, cards, users)
     return event
 

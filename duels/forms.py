@@ -13,11 +13,12 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 import rules as engine
-from cards.arsenal import next_round_arsenal, prepared_ids
+from cards.arsenal import next_round_arsenal, pool_entries, prepared_ids
+from cards.forms import ArsenalSelectionForm
 from cards.models import PreparedArsenal
 from duels.presenters import OUTCOME_LABELS
 from duels.views_common import explain
-from events.models import Character
+from events.models import Character, Condition
 
 YES_NO = [("yes", _("yes")), ("no", _("no"))]
 REASON_MAX = 500
@@ -70,18 +71,41 @@ class ConfirmForm(DuelActionForm):
         return engine.ConfirmResult(duel=self.cleaned_data["duel"])
 
 
-class OverrideForm(DuelActionForm):
-    outcome = forms.ChoiceField(choices=list(OUTCOME_LABELS.items()), label=_("result"))
-    reason = forms.CharField(max_length=REASON_MAX, label=_("reason"))
+class ReasonMixin(forms.Form):
+    """A reason typed, or one of the event's quick reasons tapped (a submit button), or both.
+
+    The quick buttons submit at once (one tap), so the typed field cannot be
+    required in the page; the form requires one of the two instead.
+    """
+
+    reason = forms.CharField(max_length=REASON_MAX, label=_("reason"), required=False)
+    quick_reason = forms.CharField(max_length=REASON_MAX, label=_("reason"), required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        parts = [data.get("quick_reason", "").strip(), data.get("reason", "").strip()]
+        reason = " — ".join(p for p in parts if p)
+        if not reason and "reason" not in self.errors and "quick_reason" not in self.errors:
+            self.add_error("reason", _("Give a reason: tap one or type it."))
+        elif len(reason) > REASON_MAX:
+            self.add_error("reason", _("The reason is too long."))
+        data["reason"] = reason
+        return data
+
+
+class OverrideForm(ReasonMixin, DuelActionForm):
+    outcome = forms.ChoiceField(
+        choices=list(OUTCOME_LABELS.items()),
+        label=_("result"),
+        error_messages={"required": _("Choose the result that applies.")},
+    )
 
     def command(self) -> engine.ConfirmResult:
         d = self.cleaned_data
         return engine.ConfirmResult(duel=d["duel"], outcome=d["outcome"], reason=d["reason"])
 
 
-class EndDuelForm(DuelActionForm):
-    reason = forms.CharField(max_length=REASON_MAX, label=_("reason"))
-
+class EndDuelForm(ReasonMixin, DuelActionForm):
     def command(self) -> engine.EndDuel:
         return engine.EndDuel(duel=self.cleaned_data["duel"], reason=self.cleaned_data["reason"])
 
@@ -92,21 +116,25 @@ ARSENAL_CHOICE = re.compile(r"^(keep|new|prepared-\d+)$")
 class RoundChoiceForm(DuelActionForm):
     """D3/D12: go on or not, and with which arsenal: the hand, a prepared one, or one built from the pool.
 
-    A new or prepared arsenal is checked by the engine's pure ``check_arsenal``
-    against the character's pool and limit, like the arsenal builder does.
+    A new arsenal's copies (``card_<id>`` fields) are read by the arsenal
+    builder's own ``ArsenalSelectionForm``, and any arsenal is checked by
+    ``cards.arsenal`` against the pool and the limit, as the builder does.
     """
 
     fighter = forms.IntegerField()
     go_on = forms.TypedChoiceField(choices=YES_NO, coerce=_yes, label=_("goes on"))
     arsenal = forms.RegexField(regex=ARSENAL_CHOICE, initial="keep", label=_("arsenal"))
 
-    def picked_cards(self) -> list[int]:
-        """Card ids of a new arsenal from the ``pool-<card id>`` = copies fields, one id per copy."""
-        ids: list[int] = []
-        for key, value in self.data.items():
-            if key.startswith("pool-") and key[5:].isdigit() and str(value).isdigit():
-                ids.extend([int(key[5:])] * min(int(value), 99))
-        return sorted(ids)
+    def picked_cards(self, character: Character) -> list[int]:
+        """Card ids of a new arsenal, one per copy, read by the arsenal builder's form."""
+        selection = ArsenalSelectionForm(self.data, pool=pool_entries(character), selected={})
+        if not selection.is_valid():
+            raise forms.ValidationError([m for errors in selection.errors.values() for m in errors])
+        ids = sorted(selection.card_ids())
+        if not ids:
+            # An empty hand is never what "build a new arsenal" means (issue 10).
+            raise forms.ValidationError(_("Pick at least one card for the new arsenal, or keep the hand."))
+        return ids
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -122,7 +150,7 @@ class RoundChoiceForm(DuelActionForm):
                 raise forms.ValidationError(_("This prepared arsenal does not exist."))
             ids, data["label"] = prepared_ids(prepared), prepared.name
         else:
-            ids = self.picked_cards()
+            ids = self.picked_cards(character)
         try:
             data["faces"] = next_round_arsenal(character, ids)
         except engine.RuleError as err:
@@ -136,8 +164,8 @@ class RoundChoiceForm(DuelActionForm):
         )
 
 
-class UndoForm(ActionForm):
-    reason = forms.CharField(max_length=REASON_MAX, label=_("reason"))
+class UndoForm(ReasonMixin, ActionForm):
+    pass
 
 
 class FocusForm(ActionForm):
@@ -161,17 +189,44 @@ class SearchForm(forms.Form):
     q = forms.CharField(label=_("Find a character"), max_length=120, required=False)
 
 
+FIT_TO_FIGHT = [c for c in Condition.values if engine.can_fight(c)]
+RECENT_MAX = 4
+
+
 class ChooseFightersForm(forms.Form):
-    """Who fights whom: ``a`` declares or strikes, ``b`` is the target or victim."""
+    """Who fights whom: ``a`` declares or strikes, ``b`` is the target or victim.
+
+    Only characters who can fight are offered (D11: not helpless, paralysed, dead...);
+    the list shows the referee's last fighters first, then those who arrived, then
+    the rest, so the usual pick is near the top at a busy gate.
+    """
 
     a = forms.ModelChoiceField(queryset=Character.objects.none(), label=_("Attacker (declares or strikes)"))
     b = forms.ModelChoiceField(queryset=Character.objects.none(), label=_("Target"))
 
-    def __init__(self, *args: Any, event_id: int, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, event_id: int, recent: list[int] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        characters = Character.objects.filter(event_id=event_id, status=Character.Status.ACCEPTED).order_by("name")
-        self.fields["a"].queryset = characters
-        self.fields["b"].queryset = characters
+        characters = Character.objects.filter(
+            event_id=event_id, status=Character.Status.ACCEPTED, condition__in=FIT_TO_FIGHT
+        ).order_by("-arrived", "name")
+        rows = list(characters.values_list("pk", "name", "arrived"))
+        recent_ids = [pk for pk in (recent or []) if any(r[0] == pk for r in rows)][:RECENT_MAX]
+        names = {pk: name for pk, name, _arrived in rows}
+        groups: list[Any] = [("", "---------")]
+        if recent_ids:
+            groups.append((_("Recently in your fights"), [(pk, names[pk]) for pk in recent_ids]))
+        arrived = [(pk, name) for pk, name, came in rows if came]
+        others = [(pk, name) for pk, name, came in rows if not came]
+        if arrived:
+            groups.append((_("Checked in"), arrived))
+        if others:
+            groups.append((_("Not checked in"), others))
+        for name in ("a", "b"):
+            self.fields[name].queryset = characters
+            self.fields[name].widget.choices = groups
+            self.fields[name].error_messages["invalid_choice"] = _(
+                "This character cannot be chosen now: not accepted, or unable to fight."
+            )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -195,6 +250,10 @@ class StartForm(forms.Form):
     def __init__(self, *args: Any, cards: list[tuple[int, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["card"].choices = [("", _("spoken declaration, no card")), *cards]
+        # A card no longer in hand (a form kept by the Back button) is named in words, not Django's raw choice error.
+        self.fields["card"].error_messages["invalid_choice"] = _(
+            "The attacker no longer holds this card: the page was out of date. Choose again."
+        )
 
     def clean_nonce(self) -> str:
         return self.cleaned_data["nonce"].hex

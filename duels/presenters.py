@@ -182,6 +182,8 @@ class ChoiceView:
     prepared: list[Any] = field(default_factory=list)
     pool: list[Any] = field(default_factory=list)
     limit: int | None = None
+    # Which arsenal radio shows as chosen: "keep", "new" or a prepared arsenal's id.
+    picked: str | int = "keep"
 
 
 @dataclass

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from duels import views_archive, views_fight, views_live, views_referee
+from duels import views_archive, views_battle, views_fight, views_live, views_public, views_referee
 
 app_name = "duels"
 
@@ -13,6 +13,14 @@ urlpatterns = [
     path("fights/<int:situation_id>/undo/", views_fight.undo, name="undo"),
     path("fights/<int:situation_id>/log/", views_fight.log_page, name="log"),
     path("fights/<int:situation_id>/export.json", views_fight.export, name="export"),
+    # Battles (issue 11): the same situation core, their own tablet page
+    path("events/<int:event_id>/battles/start/", views_battle.battle_start, name="battle-start"),
+    path("battles/<int:situation_id>/", views_battle.battle_page, name="battle"),
+    path("battles/<int:situation_id>/act/", views_battle.battle_act, name="battle-act"),
+    path("battles/<int:situation_id>/undo/", views_battle.battle_undo, name="battle-undo"),
+    path("battles/<int:situation_id>/join/", views_battle.battle_join, name="battle-join"),
+    path("battles/<int:situation_id>/arsenal/", views_battle.battle_arsenal, name="battle-arsenal"),
+    path("fights/<int:situation_id>/battle/", views_battle.grow, name="battle-grow"),
     # A whole event as a file (organizers; the import for those allowed to create events)
     path("events/<int:event_id>/export.json", views_archive.event_export, name="event-export"),
     path("events/import/", views_archive.event_import, name="event-import"),
@@ -23,4 +31,9 @@ urlpatterns = [
     path("c/<str:token>/focus/", views_live.player_focus_token, name="player-focus-token"),
     # Spectators: public, never an unplayed card (D4)
     path("watch/<int:situation_id>/", views_live.watch, name="watch"),
+    path("events/<int:event_id>/fights/", views_public.event_fights, name="event-fights"),
+    path("events/<int:event_id>/fights/screen/", views_public.big_screen, name="big-screen"),
+    # History of fights, for the event's staff
+    path("events/<int:event_id>/fights/history/", views_public.event_history, name="history"),
+    path("characters/<int:character_id>/fights/", views_public.character_history, name="character-history"),
 ]

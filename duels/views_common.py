@@ -33,6 +33,9 @@ from events.models import Character
 class Alert:
     level: str  # a Bootstrap alert colour: danger, warning, info, success
     text: str
+    # The rule that decided, shown to referees as a small link to its help,
+    # never to players (templates/duels/_alert.html).
+    rule: str = ""
 
 
 def situation_for_staff(user: AnyUser, situation_id: int) -> Situation:
@@ -53,18 +56,24 @@ def public_situation(situation_id: int) -> Situation:
         raise Http404 from None
 
 
+def rule_of(err: Any) -> str:
+    """The RULES.md ID a refusal cites, or "" for service codes (STALE, BUSY, ...) and INPUT/ARSENAL."""
+    rule = getattr(err, "rule_id", "")
+    if rule[:1].isalpha() and any(ch.isdigit() for ch in rule):
+        return str(rule)
+    return ""
+
+
 def explain(err: Any) -> str:
     """A refusal in the user's language, with its rule ID when it cites one of RULES.md."""
     text = services.explain(err)
-    rule = getattr(err, "rule_id", "")
-    # Service codes (STALE, BUSY, ...) and INPUT/ARSENAL name no rule the referee could look up.
-    if rule[:1].isalpha() and any(ch.isdigit() for ch in rule):
-        return f"{text} ({rule})"
-    return text
+    rule = rule_of(err)
+    return f"{text} ({rule})" if rule else text
 
 
 def refusal(err: Any) -> Alert:
-    return Alert("danger", explain(err))
+    """A refusal for a fight page: the words, and the rule apart (only referees see it)."""
+    return Alert("danger", services.explain(err), rule_of(err))
 
 
 def form_problem(form: Any) -> Alert:

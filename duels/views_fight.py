@@ -21,11 +21,21 @@ from django.views.decorators.http import require_GET, require_POST
 
 import rules as engine
 from cards.models import PoolEntry, PreparedArsenal
-from duels import services
+from duels import fight_notes, services
+from duels.battle_log import describe_battle
 from duels.export import export_situation
 from duels.forms import ACTION_FORMS, UndoForm
 from duels.models import Situation
-from duels.presenters import OUTCOME_LABELS, REFEREE, SituationView, Viewer, card_ids, card_names, present
+from duels.presenters import (
+    OUTCOME_LABELS,
+    REFEREE,
+    ChoiceView,
+    SituationView,
+    Viewer,
+    card_ids,
+    card_names,
+    present,
+)
 from duels.presenters_log import describe
 from duels.views_common import (
     Alert,
@@ -63,6 +73,15 @@ def _round_options(view: SituationView, event_id: int) -> None:
         choice.prepared = prepared.get(choice.fighter.id, [])
         choice.pool = pools.get(choice.fighter.id, [])
         choice.limit = limits.get(choice.fighter.id)
+        choice.picked = _picked(choice)
+
+
+def _picked(choice: ChoiceView) -> str | int:
+    """The arsenal radio that matches the saved choice, so the form never contradicts its badge."""
+    if not (choice.chosen and choice.go_on and choice.new_arsenal):
+        return "keep"
+    named = [p.pk for p in choice.prepared if p.name == choice.label]
+    return named[0] if choice.label and named else "new"
 
 
 def fight_context(situation: Situation, alert: Alert | None = None) -> dict[str, Any]:
@@ -72,7 +91,8 @@ def fight_context(situation: Situation, alert: Alert | None = None) -> dict[str,
     names = card_names(card_ids(state))
     view = present(state, REFEREE_VIEW, names)
     _round_options(view, situation.event_id)
-    entries = situation.log.select_related("actor").order_by("-seq")[:LOG_LINES]
+    entries = list(situation.log.select_related("actor").order_by("-seq")[:LOG_LINES])
+    event = situation.event
     return {
         "situation": situation,
         "event": situation.event,
@@ -80,6 +100,9 @@ def fight_context(situation: Situation, alert: Alert | None = None) -> dict[str,
         "version": situation.version,
         "log_lines": describe(entries, state, names),
         "alert": alert,
+        "notes": fight_notes.conversions(entries, view),
+        "ended_note": fight_notes.gap_ended(state) if state.ended else None,
+        "reasons": event.quick_reason_list,
         "outcomes": list(OUTCOME_LABELS.items()),
         "act_url": reverse("duels:act", args=[situation.pk]),
         "undo_url": reverse("duels:undo", args=[situation.pk]),
@@ -96,6 +119,8 @@ def _render(request: HttpRequest, situation: Situation, alert: Alert | None = No
 @require_GET
 def situation_page(request: HttpRequest, situation_id: int) -> HttpResponse:
     situation = services.refresh(situation_for_staff(request.user, situation_id))
+    if situation.kind == Situation.Kind.BATTLE:
+        return redirect("duels:battle", situation.pk)  # a battle has its own tablet page
     if request.htmx:
         unchanged = not_modified(request, situation_etag(situation, REFEREE_VIEW, "fight"))
         if unchanged is not None:
@@ -119,25 +144,48 @@ def _done(request: HttpRequest, situation: Situation) -> HttpResponse:
 
 
 def _submit(
-    request: HttpRequest, situation: Situation, form: Any, call: Callable[[dict[str, Any]], object]
+    request: HttpRequest,
+    situation: Situation,
+    form: Any,
+    call: Callable[[dict[str, Any]], object],
+    command: Callable[[], object] | None = None,
 ) -> HttpResponse:
     """Check the form, then run one service call with its data; over the fresh state, a malformed
-    request is a 400, a stale page a 409 and a refusal a 422."""
+    request is a 400, a stale page a 409 and a refusal a 422.
+
+    A tap the clock overtook (the answer window closed, the gap ended the
+    situation) is told with the rule that decided, never "another referee
+    acted first" (issue 10): the fresh state says which.
+    """
     if not form.is_valid():
         return _refused(request, situation, form_problem(form), 400)
     try:
         call(form.cleaned_data)
     except services.StaleVersion:
-        return _refused(request, situation, conflict(), 409)
+        fresh = _fresh(situation)
+        overtaken = fight_notes.overtaken_by_clock(services.state_of(fresh), command() if command else None)
+        return _render(request, fresh, conflict() if overtaken is None else _alert(overtaken), 409)
     except (engine.RuleError, services.ServiceError) as err:
-        return _refused(request, situation, refusal(err), 422)
+        fresh = _fresh(situation)
+        state = services.state_of(fresh)
+        if state.ended:
+            return _render(request, fresh, _alert(fight_notes.gap_ended(state)), 422)
+        if fight_notes.is_late_refusal(err):
+            return _render(request, fresh, _alert(fight_notes.late_answer(state)), 422)
+        return _render(request, fresh, refusal(err), 422)
     return _done(request, situation)
+
+
+def _alert(note: fight_notes.Note) -> Alert:
+    return Alert(note.level, note.text, note.rule)
 
 
 @login_required
 @require_POST
 def act(request: HttpRequest, situation_id: int) -> HttpResponse:
     situation = situation_for_staff(request.user, situation_id)
+    if situation.kind == Situation.Kind.BATTLE:
+        return redirect("duels:battle", situation.pk)
     form_class = ACTION_FORMS.get(request.POST.get("action", ""))
     if form_class is None:
         return _refused(request, situation, Alert("danger", gettext("Unknown action.")), 400)
@@ -149,6 +197,7 @@ def act(request: HttpRequest, situation_id: int) -> HttpResponse:
         lambda d: services.perform(
             situation.pk, form.command(), user=request.user, seen_version=d["version"], nonce=d["nonce"]
         ),
+        form.command,
     )
 
 
@@ -156,6 +205,8 @@ def act(request: HttpRequest, situation_id: int) -> HttpResponse:
 @require_POST
 def undo(request: HttpRequest, situation_id: int) -> HttpResponse:
     situation = situation_for_staff(request.user, situation_id)
+    if situation.kind == Situation.Kind.BATTLE:
+        return redirect("duels:battle", situation.pk)
     return _submit(
         request,
         situation,
@@ -172,12 +223,15 @@ def log_page(request: HttpRequest, situation_id: int) -> HttpResponse:
     situation = services.refresh(situation_for_staff(request.user, situation_id))
     state = services.state_of(situation)
     page = Paginator(situation.log.select_related("actor").order_by("-seq"), LOG_PAGE).get_page(request.GET.get("page"))
-    names = card_names(card_ids(state))
+    if situation.kind == Situation.Kind.BATTLE:
+        lines = describe_battle(page.object_list, state)
+    else:
+        lines = describe(page.object_list, state, card_names(card_ids(state)))
     context = {
         "situation": situation,
         "event": situation.event,
         "page": page,
-        "log_lines": describe(page.object_list, state, names),
+        "log_lines": lines,
     }
     return render(request, "duels/log.html", context)
 

@@ -21,6 +21,7 @@ from duels import services
 from duels.forms import FocusForm
 from duels.models import Situation
 from duels.presenters import PLAYER, SPECTATOR, Viewer, card_ids, card_names, present
+from duels.views_battle import battle_watch, player_battle_context
 from duels.views_common import (
     Alert,
     arsenal_hand,
@@ -63,6 +64,10 @@ def _player_context(character: Character, situation: Situation | None, token: st
     if situation is None:
         hand = arsenal_hand(character) if character.status == Character.Status.ACCEPTED else []
         context.update(hand=hand, focus=next((c for c in hand if c.focused), None), version="")
+        return context
+    context["version"] = situation.version
+    if situation.kind == Situation.Kind.BATTLE:
+        context.update(player_battle_context(character, situation), focus=None)
         return context
     state = services.state_of(situation)
     view = present(state, Viewer(PLAYER, character.pk), card_names(card_ids(state)))
@@ -119,6 +124,11 @@ def _focus(request: HttpRequest, character: Character, token: str | None) -> Htt
     changed = Alert(
         "warning", gettext("Your fight changed a moment ago — here is the fresh state. Nothing was changed.")
     )
+    if situation is not None and situation.kind != Situation.Kind.DUEL:
+        # F1 guards against an instant attack; a battle has none, so its hands stay as they are.
+        return _player_response(
+            request, character, token, Alert("warning", gettext("Focus is set outside a battle.")), 422
+        )
     try:
         if situation is not None:
             if d["version"] is None:
@@ -160,6 +170,8 @@ def player_focus_token(request: HttpRequest, token: str) -> HttpResponse:
 @require_GET
 def watch(request: HttpRequest, situation_id: int) -> HttpResponse:
     situation = services.refresh(public_situation(situation_id))
+    if situation.kind == Situation.Kind.BATTLE:
+        return battle_watch(request, situation)
     etag = situation_etag(situation, SPECTATOR_VIEW, "watch")
     if request.htmx and (unchanged := not_modified(request, etag)) is not None:
         return unchanged

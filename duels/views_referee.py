@@ -8,15 +8,18 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 
 import rules as engine
 from duels import services
+from duels.battle_presenters import present_battle
 from duels.forms import ChooseFightersForm, SearchForm, StartForm
-from duels.models import Situation
+from duels.models import LogEntry, Situation
 from duels.presenters import REFEREE, CardView, Viewer, card_ids, card_names, present
-from duels.views_common import arsenal_hand, form_problem, new_nonce, refusal
+from duels.views_common import Alert, arsenal_hand, form_problem, new_nonce, refusal
 from events.access import event_for_referee
 from events.models import Character, Event
+from events.search import name_matches
 
 SEARCH_LIMIT = 20
 REFEREE_VIEW = Viewer(REFEREE)
@@ -27,14 +30,19 @@ def _running(event: Event) -> list[tuple[Situation, Any]]:
     rows = []
     for situation in Situation.objects.filter(event=event, ended=False).order_by("-pk"):
         situation = services.refresh(situation)
-        if not situation.ended:
-            rows.append((situation, present(services.state_of(situation), REFEREE_VIEW)))
+        if situation.ended:
+            continue
+        state = services.state_of(situation)
+        if situation.kind == Situation.Kind.BATTLE:
+            rows.append((situation, present_battle(state, REFEREE_VIEW, reactions=False, records=0)))
+        else:
+            rows.append((situation, present(state, REFEREE_VIEW)))
     return rows
 
 
 def _search(event: Event, q: str) -> list[tuple[Character, int | None]]:
     found = list(
-        Character.objects.filter(event=event, status=Character.Status.ACCEPTED, name__icontains=q).order_by("name")[
+        Character.objects.filter(name_matches(q), event=event, status=Character.Status.ACCEPTED).order_by("name")[
             :SEARCH_LIMIT
         ]
     )
@@ -83,7 +91,7 @@ def _starting_fighter(character: Character) -> StartingFighter:
     """The hand the fight will use: the running situation's, or the character's current arsenal."""
     situation = services.active_situation_for(character)
     fighter = StartingFighter(character=character, situation=situation)
-    if situation is not None:
+    if situation is not None and situation.kind == Situation.Kind.DUEL:
         state = services.state_of(situation)
         if character.pk in state.fighters:
             view = present(state, REFEREE_VIEW, card_names(card_ids(state))).by_id[character.pk]
@@ -113,12 +121,44 @@ def _start(event: Event, attacker: Character, target: Character, form: StartForm
     )
 
 
+def _recent_fighters(event: Event, user: Any) -> list[int]:
+    """The characters of this referee's latest fights in the event, latest first."""
+    seen: list[int] = []
+    rows = (
+        LogEntry.objects.filter(situation__event=event, actor=user, kind=LogEntry.Kind.COMMAND)
+        .order_by("-pk")
+        .values_list("situation_id", flat=True)[:50]
+    )
+    situations = list(dict.fromkeys(rows))[:4]
+    links = Situation.participants.through.objects.filter(situation_id__in=situations)
+    order = {sid: i for i, sid in enumerate(situations)}
+    for link in sorted(links, key=lambda row: (order[row.situation_id], row.pk)):
+        if link.character_id not in seen:
+            seen.append(link.character_id)
+    return seen
+
+
+def _already_running(attacker: Character, target: Character) -> Situation | None:
+    """A start form sent again after its fight began (the Back button): the fight it started."""
+    situation = services.active_situation_for(attacker)
+    if situation is None:
+        return None
+    pair = {attacker.pk, target.pk}
+    running = any(d.phase != engine.ENDED and {d.a, d.b} == pair for d in services.state_of(situation).duels)
+    return situation if running else None
+
+
 @login_required
 def start(request: HttpRequest, event_id: int) -> HttpResponse:
     event = event_for_referee(request.user, event_id)
     params = request.POST if request.method == "POST" else request.GET
     a, b = params.get("a") or params.get("with"), params.get("b")
-    choose = ChooseFightersForm({"a": a, "b": b} if a and b else None, event_id=event.pk, initial={"a": a})
+    choose = ChooseFightersForm(
+        {"a": a, "b": b} if a and b else None,
+        event_id=event.pk,
+        initial={"a": a},
+        recent=_recent_fighters(event, request.user),
+    )
     context: dict[str, Any] = {"event": event, "choose": choose, "new_nonce": new_nonce}
     if not (a and b and choose.is_valid()):
         return render(request, "duels/start.html", context, status=400 if request.method == "POST" else 200)
@@ -133,17 +173,30 @@ def start(request: HttpRequest, event_id: int) -> HttpResponse:
     status = 200
     if posted in forms:
         form = forms[posted]
+        alert: Alert | None = None
         if form.is_valid():
             try:
                 performed = _start(event, attacker, target, form, request.user)
             except (engine.RuleError, services.ServiceError) as err:
-                context["alert"] = refusal(err)
-                status = 422
+                alert, status = refusal(err), 422
             else:
                 return redirect("duels:situation", performed.situation.pk)
+        elif posted == "instant" and {"out_of_sight", "within_reach", "card"} & form.errors.keys():
+            # The IA checklist's errors stand at their questions; the top only points there.
+            alert, status = Alert("danger", gettext("Some answers are missing: see the marked questions.")), 400
         else:
-            context["alert"] = form_problem(form)
-            status = 400
+            alert, status = form_problem(form), 400
+        running = _already_running(attacker, target)
+        if running is not None:
+            # A form sent again after its fight began (the Back button): not the
+            # referee's error, the page was older than the fight. Say so and link it.
+            context["running_fight"] = running
+            alert, status = (
+                Alert("warning", gettext("This fight has already started; the form you sent was out of date.")),
+                409,
+            )
+            forms[posted] = StartForm(None, cards=cards, auto_id=f"id_{posted}_%s")
+        context["alert"] = alert
     context.update(
         attacker=fighters[0],
         target=fighters[1],

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from cards.models import ArsenalCard, Catalogue, PoolEntry, PreparedArsenalCard
 from events import tables
 from events.models import Character, Condition, Event, OtherKind, PowerLevel, Side, StaffRole
+from events.search import name_matches
 
 ANY = [("", _("any"))]
 
@@ -158,7 +159,7 @@ class CharacterFilterForm(forms.Form):
             return queryset
         data = self.cleaned_data
         if data["q"]:
-            queryset = queryset.filter(name__icontains=data["q"].strip())
+            queryset = queryset.filter(name_matches(data["q"]))
         for field in ("side", "kind", "status", "condition", "power_level"):
             if data[field]:
                 queryset = queryset.filter(**{field: data[field]})
@@ -218,7 +219,13 @@ EVENT_DETAILS = (
     "registration_open",
     "links_expire_after_end",
 )
-RULE_SETTINGS = ("answer_window_s", "situation_gap_s", "instant_attack_distance_m", "reactions_from_round")
+RULE_SETTINGS = (
+    "answer_window_s",
+    "situation_gap_s",
+    "instant_attack_distance_m",
+    "reactions_from_round",
+    "quick_reasons",
+)
 FIGHT_KINDS = ("duels_on", "battles_on", "mass_battles_on")
 PRINTING = ("public_url",)
 
@@ -240,6 +247,7 @@ class EventForm(forms.ModelForm):
             "starts_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "ends_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "description": forms.Textarea(attrs={"rows": 3}),
+            "quick_reasons": forms.Textarea(attrs={"rows": 4}),
         }
         help_texts = {
             "registration_open": _("Players may apply with a character on the site."),

@@ -24,6 +24,17 @@ class Condition(models.TextChoices):
     DEAD = "dead", _("dead")
 
 
+# What referees most often write when they override a result, take an action
+# back or end a duel early (issue 10: a 15-second window leaves no time to type).
+DEFAULT_QUICK_REASONS = (
+    _("Wrong button tapped"),
+    _("Wrong card recorded"),
+    _("The card was played against the rules"),
+    _("The fighters agreed"),
+    _("Game stop for safety"),
+)
+
+
 class Event(models.Model):
     name = NameField(_("name"), max_length=200)
     starts_on = models.DateField(_("starts on"))
@@ -66,6 +77,16 @@ class Event(models.Model):
             "Leave empty to use the server's own setting."
         ),
     )
+    # One-tap reasons the referee's override, undo and end-of-duel forms offer
+    # (one per line); empty: the default list in the referee's language.
+    quick_reasons = models.TextField(
+        _("quick reasons for the referee"),
+        blank=True,
+        help_text=_(
+            "One reason per line, offered as one-tap buttons for override, undo and end of a duel. "
+            "Leave empty for the default list."
+        ),
+    )
     # Issue 13: a printed QR code is a key; after the game it need not open anything.
     links_expire_after_end = models.BooleanField(
         _("secret links stop working after the event"),
@@ -83,6 +104,12 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def quick_reason_list(self) -> list[str]:
+        """The event's own reasons, or the default ones (translated when shown)."""
+        own = [line.strip() for line in self.quick_reasons.splitlines() if line.strip()]
+        return own or [str(reason) for reason in DEFAULT_QUICK_REASONS]
 
     @property
     def links_expired(self) -> bool:

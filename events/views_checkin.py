@@ -13,12 +13,13 @@ from django.views.decorators.http import require_POST
 
 from events.access import ORGANIZER, character_for_staff, event_for_organizer
 from events.models import Character
+from events.search import name_matches
 
 
 def _check_in_list(event, query: str):
     queryset = Character.objects.filter(event=event, status=Character.Status.ACCEPTED).select_related("player")
     if query:
-        queryset = queryset.filter(name__icontains=query)
+        queryset = queryset.filter(name_matches(query))
     return queryset.order_by("name", "pk")
 
 
@@ -30,9 +31,7 @@ def check_in(request: HttpRequest, event_id: int) -> HttpResponse:
     context = {"event": event, "rows": _check_in_list(event, query), "q": query}
     if request.htmx and request.htmx.target == "check-in-list":
         return render(request, "events/check_in.html#list", context)
-    context["arrived_count"] = Character.objects.filter(
-        event=event, status=Character.Status.ACCEPTED, arrived=True
-    ).count()
+    context["arrived_count"] = _arrived_count(event.pk)
     return render(request, "events/check_in.html", context)
 
 
@@ -56,8 +55,14 @@ def check_in_set(request: HttpRequest, character_id: int) -> HttpResponse:
         )
         character.refresh_from_db(fields=["arrived", "arrived_at"])
     if request.htmx:
-        return render(request, "events/check_in.html#row", {"row": character})
+        # The row, and the counter above the list as an out-of-band swap: it changes with every tap.
+        context = {"row": character, "oob": True, "arrived_count": _arrived_count(character.event_id)}
+        return render(request, "events/check_in.html#row", context)
     return _back_to_list(request, character)
+
+
+def _arrived_count(event_id: int) -> int:
+    return Character.objects.filter(event_id=event_id, status=Character.Status.ACCEPTED, arrived=True).count()
 
 
 def _malformed(request: HttpRequest, character: Character) -> HttpResponse:

@@ -84,8 +84,12 @@ def review(request: HttpRequest, character_id: int) -> HttpResponse:
         character.review_comment = form.cleaned_data["comment"].strip()
         character.save(update_fields=["status", "review_comment"])
     if request.htmx:
-        # The swapped item shows the new status (or the form error) itself.
-        return render(request, "events/applications.html#item", {"character": character, "form": form})
+        if not form.is_valid():
+            return render(request, "events/applications.html#item", {"character": character, "form": form})
+        # A decided application leaves the queue (a short note takes its place) and the waiting count drops.
+        pending = Character.objects.filter(event_id=character.event_id, status=Status.PENDING).count()
+        context = {"character": character, "pending_count": pending, "oob": True}
+        return render(request, "events/applications.html#decided", context)
     if not form.is_valid():
         messages.error(request, _("Choose to accept or to reject the application."))
     elif form.status == Status.ACCEPTED:

@@ -53,7 +53,15 @@ def _character_page(request: HttpRequest, character: Character, *, via_link: boo
         context.update(arsenal_context(character))
         # S2/AG2: no arsenal actions offered while the character's fight goes on.
         context["in_fight"] = in_active_situation(character)
+        # A refused "build anew" comes back with the copies the player typed (cards/views_player.py).
+        draft = request.session.pop(arsenal_draft_key(character.pk), None)
+        if isinstance(draft, dict):
+            context["draft"] = {int(k): v for k, v in draft.items() if str(k).isdigit()}
     return render(request, "events/character_page.html", context)
+
+
+def arsenal_draft_key(character_id: int) -> str:
+    return f"arsenal-draft-{character_id}"
 
 
 @never_cache

@@ -12,6 +12,7 @@ from .commands import (
     ConfirmResult,
     DeclareAggression,
     EndDuel,
+    EndSituation,
     InstantAttack,
     Join,
     RoundChoice,
@@ -22,7 +23,7 @@ from .duel import declare_aggression
 from .errors import INPUT, RuleError, gettext_noop
 from .events import Event
 from .instant import instant_attack
-from .rounds import end_duel_command, round_choice
+from .rounds import end_duel_command, end_situation_command, round_choice
 from .situation import check_current, join, set_focus
 from .state import Situation
 from .steps import answer, attack, confirm_result
@@ -69,5 +70,7 @@ def _combat(state: Situation, command: Command, now: datetime, draw: int | None,
             round_choice(state, command, now, events)
         case EndDuel():
             end_duel_command(state, command, now, events)
+        case EndSituation():
+            end_situation_command(state, command, now, events)
         case _:
             raise TypeError(f"not a command: {command!r}")

@@ -90,7 +90,25 @@ class EndDuel:
     reason: str
 
 
-Command = Join | InstantAttack | DeclareAggression | Attack | Answer | ConfirmResult | RoundChoice | SetFocus | EndDuel
+@dataclass(frozen=True)
+class EndSituation:
+    """The referee closes the whole situation now, e.g. because it grows into a battle (issue 11)."""
+
+    reason: str
+
+
+Command = (
+    Join
+    | InstantAttack
+    | DeclareAggression
+    | Attack
+    | Answer
+    | ConfirmResult
+    | RoundChoice
+    | SetFocus
+    | EndDuel
+    | EndSituation
+)
 
 COMMAND_TYPES: dict[str, type[Command]] = {
     "join": Join,
@@ -102,6 +120,7 @@ COMMAND_TYPES: dict[str, type[Command]] = {
     "round_choice": RoundChoice,
     "set_focus": SetFocus,
     "end_duel": EndDuel,
+    "end_situation": EndSituation,
 }
 _TYPE_NAMES: dict[type[Command], str] = {cls: name for name, cls in COMMAND_TYPES.items()}
 

@@ -5,14 +5,16 @@ from __future__ import annotations
 from datetime import datetime
 
 from .cards import CardFace
-from .commands import EndDuel, RoundChoice
+from .commands import EndDuel, EndSituation, RoundChoice
 from .conditions import can_fight
 from .core import attack_cards, end_duel, get_duel, mint, require_open
 from .errors import INPUT, RuleError, gettext_noop
 from .events import ARSENAL_CHANGED, ROUND_CHOICE_MADE, STEP_CANCELLED, Event, ev
+from .situation import end_situation
 from .state import (
     AGGRESSION,
     BETWEEN_ROUNDS,
+    ENDED,
     ENDED_BY_REFEREE,
     INSTANT_ATTACK,
     NO_ATTACKS_LEFT,
@@ -103,3 +105,14 @@ def end_duel_command(state: Situation, cmd: EndDuel, now: datetime, events: list
         duel.step = None
         events.append(ev(STEP_CANCELLED, duel=duel.number))
     end_duel(state, duel, ENDED_BY_REFEREE, now, events, reason=reason)
+
+
+def end_situation_command(state: Situation, cmd: EndSituation, now: datetime, events: list[Event]) -> None:
+    """The referee closes the situation (it grows into a battle): open duels end as by EndDuel, then S2's end."""
+    reason = cmd.reason.strip()
+    if not reason:
+        raise RuleError("D2", gettext_noop("Say why the duel ends."))
+    for duel in state.duels:
+        if duel.phase != ENDED:
+            end_duel_command(state, EndDuel(duel=duel.number, reason=reason), now, events)
+    end_situation(state, now, events)

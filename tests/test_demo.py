@@ -11,6 +11,7 @@ from django.core.management import CommandError, call_command
 from django.test import RequestFactory
 
 import demo
+import demo.battle
 from cards.models import ArsenalCard, Card, CounterRule, PoolEntry, PreparedArsenal, PreparedArsenalCard
 from events.models import Character, Event, StaffRole
 from rules import cards as engine
@@ -113,7 +114,7 @@ def test_IA4_mage_shield_and_healing_soften_attacks(demo_event):
 
 def test_eight_characters_of_both_watches_and_the_inquisition(demo_event):
     characters = demo_event.characters.all()
-    assert characters.count() == 8
+    assert characters.count() == 8 + len(demo.battle.BATTLE_GROUP)
     sides = Counter(characters.values_list("side", flat=True))
     assert sides["light"] >= 2 and sides["dark"] >= 2 and sides["inquisition"] >= 1
     assert all(c.status == Character.Status.ACCEPTED for c in characters)
@@ -168,7 +169,7 @@ def test_reset_keeps_a_catalogue_that_another_event_uses(demo_event):
     )
     load("--reset")
     other.refresh_from_db()
-    assert other.catalogue.cards.count() == len(demo.catalogue.CARDS)
+    assert other.catalogue.cards.count() == len(demo.catalogue.CARDS) + len(demo.battle.BATTLE_CARDS)
     assert Event.objects.filter(name="Ночной Дозор: Сумрак").count() == 1
 
 
@@ -181,6 +182,23 @@ def test_loading_again_never_resets_an_existing_accounts_password():
     assert authenticate(LOGIN_REQUEST, username="organizer", password="a-real-secret-42") is not None
     assert not User.objects.get(username="referee").is_active
     assert authenticate(LOGIN_REQUEST, username="anton", password="sumrak-demo") is not None
+
+
+def test_R1_R4_the_battle_group_can_fight_a_battle_with_reactions_at_once(demo_event, django_user_model):
+    """Three Light against two Dark, holding ranged, area, interrupt, response and opportunity cards."""
+    from duels.services.battles import start_battle
+    from rules import battle as B
+
+    group = [demo_event.characters.get(name=data["name"]) for data in demo.battle.BATTLE_GROUP]
+    assert Counter(c.side for c in group) == {"light": 3, "dark": 2}
+    kinds = {(a.card.action_kind, a.card.trigger_text != "") for c in group for a in c.arsenal.select_related("card")}
+    assert {("interrupt", True), ("response", True), ("opportunity", True)} <= kinds
+    tags = {t for c in group for a in c.arsenal.select_related("card") for t in a.card.tag_list}
+    assert {"ranged", "area"} <= tags
+    referee = django_user_model.objects.get(username="referee")
+    situation = start_battle(demo_event, group, declarer=group[0], user=referee, nonce="demo-battle").situation
+    state = situation.state
+    assert B.from_dict(state).turn_of == group[0].pk and len(B.from_dict(state).combatants) == 5
 
 
 # --- demo logins on a network (issue 13: start.sh --lan) ------------------------------------

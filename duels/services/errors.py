@@ -94,3 +94,23 @@ class CardNotHeld(ServiceError):
 class BadNonce(ServiceError):
     code = "NONCE"
     default_message = gettext_noop("This form is out of date; reload the page and try again.")
+
+
+class BattlesOff(ServiceError):
+    code = "BATTLES_OFF"
+    default_message = gettext_noop("Battles are switched off for this event.")
+
+
+class InAnotherFight(ServiceError):
+    code = "BUSY"
+    default_message = gettext_noop("%(name)s is already in another fight; finish it first.")
+
+
+class TooFewCombatants(ServiceError):
+    code = "FEW"
+    default_message = gettext_noop("A battle needs at least three combatants on at least two sides.")
+
+
+class NotABattle(ServiceError):
+    code = "NOT_BATTLE"
+    default_message = gettext_noop("Combatants can be added only to a running battle.")

@@ -150,5 +150,15 @@ class DuelKind:
 KINDS: dict[str, DuelKind] = {Situation.Kind.DUEL: DuelKind()}
 
 
+def _register_battles() -> None:
+    # Imported here: the battle kind builds on DuelKind, defined above.
+    from duels.services.battle_kind import BattleKind
+
+    KINDS[Situation.Kind.BATTLE] = BattleKind()
+
+
+_register_battles()
+
+
 def kind_of(situation: Situation) -> DuelKind:
     return KINDS[situation.kind]

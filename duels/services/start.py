@@ -14,7 +14,14 @@ from cards.faces import counter_rule_of, face_of
 from cards.models import ArsenalCard, Card, CounterRule
 from duels.models import Situation
 from duels.services.commands import User, refresh
-from duels.services.errors import CardNotHeld, CharacterBusy, DuelsOff, NotInEvent, SeparateSituations
+from duels.services.errors import (
+    CardNotHeld,
+    CharacterBusy,
+    DuelsOff,
+    InAnotherFight,
+    NotInEvent,
+    SeparateSituations,
+)
 from duels.services.kinds import KINDS, DuelKind
 from duels.services.store import Performed, Transition, actor_of, check_nonce, nonce_used
 from events.models import Character, Event
@@ -134,7 +141,7 @@ def _start(
                 return Performed(used.situation, repeated=True)
             try:
                 situation = _situation_for(event, first, second, kind, now)
-            except SeparateSituations as err:
+            except (SeparateSituations, InAnotherFight) as err:
                 # Raised after the commit, so the deadlines applied while
                 # looking (refresh) are kept.
                 refusal = err
@@ -201,6 +208,10 @@ def _situation_for(event: Event, first: Character, second: Character, kind: Duel
     if mine is not None and theirs is not None and mine.pk != theirs.pk:
         raise SeparateSituations(name=first.name, other=second.name)
     found = mine or theirs
+    if found is not None and found.kind != kind.key:
+        # A battle (or another kind) is joined from its own page, never by a duel's start.
+        busy = first if mine is not None else second
+        raise InAnotherFight(name=busy.name)
     if found is not None:
         return Situation.objects.select_for_update().get(pk=found.pk)
     return _open(event, kind, now)

@@ -1,25 +1,63 @@
-// Sumrak's small script: countdowns drawn from the server's deadline, and
-// pausing live polling in hidden tabs. The server alone decides outcomes.
+// Sumrak's small script: the theme, countdowns drawn from the server's deadline,
+// the time-out signal, taps kept through a lost connection, and pausing live
+// polling in hidden tabs. The server alone decides outcomes.
 (function () {
   "use strict";
 
+  // Night games: Bootstrap's dark theme whenever the device asks for it. This
+  // file is loaded in <head> (not deferred) so the page is never drawn light first.
+  var darkQuery = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
+  function applyTheme() {
+    document.documentElement.setAttribute("data-bs-theme", darkQuery && darkQuery.matches ? "dark" : "light");
+  }
+  applyTheme();
+  if (darkQuery && darkQuery.addEventListener) { darkQuery.addEventListener("change", applyTheme); }
+
+  // Countdowns, the last five seconds made urgent, and answer buttons that
+  // close at 0 by the page's own clock (the server still decides, D8).
+  var URGENT_S = 5;
+  function secondsLeft(el, attr) {
+    var deadline = Date.parse(el.getAttribute(attr));
+    if (isNaN(deadline)) { return null; }
+    var skew = parseFloat(el.getAttribute("data-server-skew") || "0");
+    return Math.max(0, (deadline - (Date.now() + skew)) / 1000);
+  }
+
   function tick() {
-    var now = Date.now();
     document.querySelectorAll("[data-deadline]").forEach(function (el) {
-      var deadline = Date.parse(el.getAttribute("data-deadline"));
-      var skew = parseFloat(el.getAttribute("data-server-skew") || "0");
-      if (isNaN(deadline)) { return; }
-      var left = Math.max(0, (deadline - (now + skew)) / 1000);
+      var left = secondsLeft(el, "data-deadline");
+      if (left === null) { return; }
       var format = el.getAttribute("data-format") || "seconds";
       if (format === "clock") {
         var m = Math.floor(left / 60), s = Math.floor(left % 60);
         el.textContent = m + ":" + (s < 10 ? "0" : "") + s;
       } else {
         el.textContent = left.toFixed(left < 10 ? 1 : 0);
+        el.classList.toggle("urgent", left > 0 && left <= URGENT_S);
       }
       el.classList.toggle("expired", left <= 0);
     });
+    document.querySelectorAll("[data-closes]").forEach(function (el) {
+      var key = el.getAttribute("data-signal-key") || el.getAttribute("data-closes");
+      seenWindows[key] = el.getAttribute("data-closed-text");
+      var left = secondsLeft(el, "data-closes");
+      if (left === null || left > 0 || el.hasAttribute("data-closed")) { return; }
+      el.setAttribute("data-closed", "");
+      el.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
+      signal(key, el.getAttribute("data-closed-text"));
+    });
   }
+
+  // A live update may bring the timed-out step before this page's clock reached 0
+  // (a slow network makes the page's clock lag): a window seen open here and now
+  // recorded as timed out is signalled all the same, once.
+  var seenWindows = {};
+  document.addEventListener("htmx:afterSettle", function () {
+    document.querySelectorAll("[data-timed-out-key]").forEach(function (marker) {
+      var key = marker.getAttribute("data-timed-out-key");
+      if (Object.prototype.hasOwnProperty.call(seenWindows, key)) { signal(key, seenWindows[key]); }
+    });
+  });
 
   // Server time offset: pages carry data-server-now so a tablet with a wrong
   // clock still shows the right remaining time.
@@ -31,7 +69,9 @@
       var server = Date.parse(el.getAttribute("data-server-now"));
       if (isNaN(server)) { return; }
       var skew = server - Date.now();
-      el.querySelectorAll("[data-deadline]").forEach(function (d) { d.setAttribute("data-server-skew", String(skew)); });
+      el.querySelectorAll("[data-deadline], [data-closes]").forEach(function (d) {
+        d.setAttribute("data-server-skew", String(skew));
+      });
       if (el.hasAttribute("data-deadline")) { el.setAttribute("data-server-skew", String(skew)); }
     });
   }
@@ -40,8 +80,185 @@
     calibrate(document);
     tick();
     setInterval(tick, 100);
+    setInterval(showStaleness, 1000);
+    initSignalSwitch();
+    initChoiceFilters();
   });
   document.addEventListener("htmx:afterSwap", function (evt) { calibrate(evt.target); tick(); });
+
+  // --- The time-out signal (issue 10): a banner that stays until dismissed or
+  // the next action, a short sound and a vibration if this device allows them.
+  var SIGNALS_KEY = "sumrak-signals";
+  var signalled = {};
+  function signalsOn() {
+    try { return window.localStorage.getItem(SIGNALS_KEY) !== "off"; } catch (e) { return true; }
+  }
+  function beep() {
+    var Ctx = window.AudioContext || window.webkitAudioContext;
+    if (!Ctx) { return; }
+    try {
+      var ctx = new Ctx(), osc = ctx.createOscillator(), gain = ctx.createGain();
+      osc.frequency.value = 880;
+      gain.gain.value = 0.2;
+      osc.connect(gain);
+      gain.connect(ctx.destination);
+      osc.start();
+      osc.stop(ctx.currentTime + 0.35);
+    } catch (e) { /* no sound on this device */ }
+  }
+  function signal(key, text) {
+    if (!text || signalled[key]) { return; }
+    signalled[key] = true;
+    var banner = document.getElementById("signal-banner");
+    if (banner) {
+      banner.querySelector(".signal-text").textContent = text;
+      banner.hidden = false;
+    }
+    if (signalsOn()) {
+      beep();
+      if (navigator.vibrate) { navigator.vibrate([200, 100, 200]); }
+    }
+  }
+  function hideSignal() {
+    var banner = document.getElementById("signal-banner");
+    if (banner) { banner.hidden = true; }
+  }
+  document.addEventListener("click", function (evt) {
+    var t = evt.target;
+    if (t.closest && (t.closest(".signal-dismiss") || t.closest("form[hx-post] button[type=submit]"))) { hideSignal(); }
+  });
+  function initSignalSwitch() {
+    document.querySelectorAll(".signal-switch").forEach(function (btn) {
+      function show() {
+        var on = signalsOn();
+        btn.setAttribute("aria-pressed", on ? "true" : "false");
+        btn.textContent = btn.getAttribute(on ? "data-on" : "data-off");
+      }
+      show();
+      btn.addEventListener("click", function () {
+        try { window.localStorage.setItem(SIGNALS_KEY, signalsOn() ? "off" : "on"); } catch (e) { /* private mode */ }
+        show();
+      });
+    });
+  }
+
+  // --- Folded hands and tables stay as the referee left them across live swaps.
+  var openDetails = {};
+  document.addEventListener("htmx:beforeSwap", function (evt) {
+    var target = evt.detail.target;
+    if (!target || !target.querySelectorAll) { return; }
+    target.querySelectorAll("details[id]").forEach(function (d) { openDetails[d.id] = d.open; });
+  });
+  document.addEventListener("htmx:afterSettle", function (evt) {
+    var root = evt.detail.elt && evt.detail.elt.isConnected ? evt.detail.elt : document;
+    root = root.querySelectorAll ? root : document;
+    document.querySelectorAll("details[id]").forEach(function (d) {
+      if (Object.prototype.hasOwnProperty.call(openDetails, d.id)) { d.open = openDetails[d.id]; }
+    });
+  });
+
+  // --- Flaky Wi-Fi. A tap that cannot reach the server is kept with its
+  // nonce and sent again, unchanged, when the connection returns: the server
+  // applies a nonce once, so a tap that did arrive (only its answer was lost)
+  // is not applied twice. If the fight moved on meanwhile (409), it is dropped
+  // with a message.
+  var pending = null;
+  function netBanner(kind) {
+    var banner = document.getElementById("net-banner");
+    if (!banner) { return; }
+    banner.querySelectorAll("[data-net]").forEach(function (p) { p.hidden = p.getAttribute("data-net") !== kind; });
+    banner.hidden = !kind;
+  }
+  function csrfHeaders() {
+    try { return JSON.parse(document.body.getAttribute("hx-headers") || "{}"); } catch (e) { return {}; }
+  }
+  document.addEventListener("htmx:sendError", function (evt) {
+    var cfg = evt.detail.requestConfig || {};
+    var elt = evt.detail.elt;
+    if (cfg.verb !== "post" || !elt) { return; }
+    var body = new URLSearchParams();
+    var params = cfg.formData || cfg.parameters;
+    if (params && params.forEach) { params.forEach(function (v, k) { body.append(k, v); }); }
+    pending = {path: cfg.path, body: body.toString(), target: "#" + (cfg.target && cfg.target.id || "fight")};
+    netBanner("kept");
+  });
+  function resend() {
+    if (!pending || !navigator.onLine) { return; }
+    var job = pending;
+    var headers = csrfHeaders();
+    headers["HX-Request"] = "true";
+    headers["Content-Type"] = "application/x-www-form-urlencoded";
+    fetch(job.path, {method: "POST", body: job.body, headers: headers, credentials: "same-origin"}).then(function (r) {
+      return r.text().then(function (html) {
+        pending = null;
+        netBanner(r.status === 409 ? "dropped" : (r.ok || r.status === 422 || r.status === 400 ? "" : "dropped"));
+        var target = document.querySelector(job.target);
+        if (target && html && window.htmx) {
+          window.htmx.swap(target, html, {swapStyle: "outerHTML"});
+        }
+      });
+    }).catch(function () { /* still offline: keep it */ });
+  }
+  window.addEventListener("online", resend);
+  setInterval(resend, 3000);
+  document.addEventListener("click", function (evt) {
+    if (evt.target.closest && evt.target.closest(".net-dismiss")) { netBanner(""); }
+  });
+
+  // --- Polls that fail say how old the page is.
+  var lastOk = Date.now(), pollFailing = false;
+  document.addEventListener("htmx:afterRequest", function (evt) {
+    var elt = evt.detail.elt;
+    if (!elt || !elt.hasAttribute || !elt.hasAttribute("data-live")) { return; }
+    var xhr = evt.detail.xhr;
+    pollFailing = !xhr || xhr.status === 0 || xhr.status >= 500;
+    if (!pollFailing) { lastOk = Date.now(); }
+    showStaleness();
+  });
+  function showStaleness() {
+    var box = document.getElementById("poll-status");
+    if (!box) { return; }
+    box.hidden = !pollFailing;
+    if (pollFailing) {
+      var n = Math.round((Date.now() - lastOk) / 1000);
+      box.querySelector(".poll-age").textContent = String(n);
+    }
+  }
+
+  // --- Forms with many fields (the counter-rule matrix) warn before the page is
+  // left with unsaved changes; saving them clears the warning.
+  var dirtyForms = 0;
+  document.addEventListener("change", function (evt) {
+    var form = evt.target.closest && evt.target.closest("form[data-warn-unsaved]");
+    if (form && !form.hasAttribute("data-dirty")) { form.setAttribute("data-dirty", ""); dirtyForms += 1; }
+  });
+  document.addEventListener("submit", function (evt) {
+    if (evt.target.hasAttribute && evt.target.hasAttribute("data-dirty")) {
+      evt.target.removeAttribute("data-dirty");
+      dirtyForms -= 1;
+    }
+  });
+  window.addEventListener("beforeunload", function (evt) {
+    if (dirtyForms > 0) { evt.preventDefault(); evt.returnValue = ""; }
+  });
+
+  // --- Long select lists (the start form) filtered by typing, in any letter case.
+  function initChoiceFilters() {
+    document.querySelectorAll("[data-filter-for]").forEach(function (input) {
+      var select = document.getElementById(input.getAttribute("data-filter-for"));
+      if (!select) { return; }
+      input.addEventListener("input", function () {
+        var q = input.value.toLocaleLowerCase().replace(/ё/g, "е").trim();
+        Array.prototype.forEach.call(select.options, function (opt) {
+          if (!opt.value) { return; }
+          var name = opt.textContent.toLocaleLowerCase().replace(/ё/g, "е");
+          opt.hidden = q !== "" && name.indexOf(q) === -1;
+        });
+        var first = Array.prototype.find.call(select.options, function (o) { return o.value && !o.hidden; });
+        if (first && q) { select.value = first.value; }
+      });
+    });
+  }
 
   // A live poll asks "changed since the fragment I show?" itself: the server
   // never lets a browser keep a live fragment (a hand must not stay on a

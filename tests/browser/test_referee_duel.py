@@ -98,7 +98,7 @@ def test_D8_CR2_D12_a_referee_runs_a_two_round_duel_while_the_player_watches(
     override = ref.locator("form.override-form")
     override.locator("label[for=outcome-0-softened]").click()
     override.locator("input[name=reason]").fill("he dodged half of it")
-    override.locator("button[type=submit]").click()
+    override.locator("button.reason-submit").click()
     # D11: both hold only defence cards - the round ends, each chooses for the next (D12, D3).
     phase(ref).to_have_attribute("data-phase", "between_rounds")
     expect(ref.locator(".steps-table")).to_contain_text("he dodged half of it")

@@ -18,6 +18,7 @@ from rules import (
     ConfirmResult,
     DeclareAggression,
     EndDuel,
+    EndSituation,
     RoundChoice,
     attack_cards,
 )
@@ -327,3 +328,16 @@ def test_D10_D5_a_declarer_without_attack_cards_passes_the_first_attack():
     events = f.do(DeclareAggression(ANTON, ZAVULON), 1)
     assert "passed" in types(events) and f.duel.attacker == ZAVULON
     assert f.duel.first_attacker_this_round == ZAVULON
+
+
+def test_D2_end_situation_closes_every_open_duel_and_the_situation_at_once():
+    """EndSituation (a duel growing into a battle): a shown card goes back, the situation ends now (S2's end)."""
+    f = Fight(setup(ANTON, DART, SHIELD), setup(ZAVULON, SHIELD, DART))
+    f.do(DeclareAggression(ANTON, ZAVULON), 0)
+    dart = f.uid(ANTON, DART.card_id)
+    f.do(Attack(0, ANTON, dart), 1)
+    assert f.refused(EndSituation(" "), 2).rule_id == "D2"
+    events = f.do(EndSituation("a third Other joins"), 2)
+    assert f.state.ended and f.duel.phase == "ended"
+    assert dart in f.fighter(ANTON).hand
+    assert types(events)[-1] == "situation_ended"

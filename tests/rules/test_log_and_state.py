@@ -12,6 +12,7 @@ from rules import (
     ConfirmResult,
     DeclareAggression,
     EndDuel,
+    EndSituation,
     InstantAttack,
     Join,
     RoundChoice,
@@ -44,6 +45,7 @@ ALL_COMMANDS = [
     SetFocus(ANTON, None),
     SetFocus(ANTON, "1:10:2"),
     EndDuel(0, "parted ways"),
+    EndSituation("a third Other joins: a battle"),
 ]
 
 

@@ -2,6 +2,9 @@
 
 import pytest
 
+from rules.battle import AnswerAttack as BattleAnswer
+from rules.battle import Immediate as BattleImmediate
+from rules.battle import Opportunity as BattleOpportunity
 from rules.errors import RuleError
 from rules.reactions import (
     AREA_ATTACK,
@@ -21,7 +24,14 @@ from rules.reactions import (
     start_turn,
 )
 
+from . import battle_kit as K
+from .battle_kit import Fight
+
 ANNA, BORIS, VERA = 1, 2, 3
+
+
+def refused_in(fight: Fight, rule_id: str, command) -> None:
+    fight.refused(rule_id, command)
 
 
 def battle(round_: int = 2, reactions_from: int = 2) -> BattleRound:
@@ -89,11 +99,15 @@ def test_R2_never_during_your_own_turn():
 
 
 def test_R3_an_opportunity_action_interrupts_the_triggering_action():
-    state = turn_of(ANNA, "ranged")
-    state, events = opportunity_action(state, BORIS, Trigger(ANNA, RANGED_ATTACK, adjacent=True))
-    assert state.action is not None and state.action.interrupted_by == [BORIS]
-    assert {"type": "action_interrupted", "actor": ANNA, "by": BORIS} in events
-    assert state.action.parts_done == 0  # the triggering attack has not happened yet
+    """The opportunity attack is resolved before the ranged attack that provoked it, which waits."""
+    fight = Fight().begin().to_round(2)
+    bolt = fight.attack(K.ANNA, K.BOLT, K.VERA, engaged=(K.VERA,))
+    fight.do(BattleOpportunity(reactor=K.VERA, frame=bolt.number, card=fight.uid(K.VERA, K.SNAP)))
+    refused_in(fight, "R3", BattleAnswer(frame=bolt.number, defender=K.VERA, card=None))  # the bolt waits
+    fight.answer(K.ANNA)
+    fight.go_on()
+    fight.answer(K.VERA)
+    assert [(r.attacker, r.defender) for r in fight.state.records] == [(K.VERA, K.ANNA), (K.ANNA, K.VERA)]
 
 
 def test_R4_an_immediate_action_needs_its_own_trigger():
@@ -165,13 +179,20 @@ def test_R7_a_response_may_cut_into_movement_after_the_first_step():
 
 
 def test_R8_a_response_comes_between_the_two_attacks_of_a_double_attack():
-    state = turn_of(ANNA, "double attack", parts=2)
-    state, _ = resolve_part(state, ANNA)  # the first attack hits
-    state, events = immediate_action(state, BORIS, RESPONSE, Trigger(ANNA, OTHER), trigger_met=True)
-    assert {"type": "action_interrupted", "actor": ANNA, "by": BORIS} in events
-    assert state.action is not None and state.action.parts_done == 1  # the second attack comes after
-    state, _ = resolve_part(state, ANNA)
-    assert state.action.finished
+    """Resolution order: first blade, the response, then the second blade."""
+    fight = Fight().begin().to_round(2)
+    double = fight.attack(K.ANNA, K.BLADE, K.VERA, second=K.BLADE)
+    fight.answer(K.VERA)
+    fight.do(BattleImmediate(reactor=K.VERA, frame=double.number, mode=RESPONSE, card=fight.uid(K.VERA, K.RIPOSTE)))
+    fight.answer(K.ANNA)
+    fight.go_on()
+    fight.go_on()
+    fight.answer(K.VERA)
+    assert [(r.attacker, r.defender) for r in fight.state.records] == [
+        (K.ANNA, K.VERA),
+        (K.VERA, K.ANNA),
+        (K.ANNA, K.VERA),
+    ]
 
 
 def test_a_refused_reaction_changes_nothing():

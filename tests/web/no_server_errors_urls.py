@@ -324,21 +324,51 @@ SPECS: dict[str, Spec] = {
                 fighter=w.character.pk,
                 go_on="yes",
                 arsenal="new",
-                **{f"pool-{w.attack.pk}": 1},
+                **{f"card_{w.attack.pk}": 1},
             ),
             lambda w: _fight(w, action="round_choice", fighter=w.character.pk, go_on="yes", arsenal="prepared-1"),
             # Ids no database row can have, where the form takes them apart itself.
             lambda w: _fight(w, action="attack", fighter=w.character.pk, card=f"{w.character.pk}:{HUGE}:0"),
             lambda w: _fight(
-                w, action="round_choice", fighter=HUGE, go_on="yes", arsenal=f"prepared-{HUGE}", **{f"pool-{HUGE}": 1}
+                w, action="round_choice", fighter=HUGE, go_on="yes", arsenal=f"prepared-{HUGE}", **{f"card_{HUGE}": 1}
             ),
-            lambda w: _fight(w, action="round_choice", fighter=w.character.pk, go_on="yes", **{f"pool-{HUGE}": 1}),
+            lambda w: _fight(w, action="round_choice", fighter=w.character.pk, go_on="yes", **{f"card_{HUGE}": 1}),
         ],
     ),
     "duels:undo": Spec(
         "staff", strict=("version", "nonce"), methods=POST_ONLY, posts=[lambda w: _fight(w, reason="mistake")]
     ),
     "duels:log": Spec("staff", methods=GET_ONLY, get={"page": "2"}),
+    # Battles: the world's situations are duels, so these pages answer 404 for them (a battle
+    # has its own page); tests/web/test_battle_pages.py runs them on a real battle.
+    "duels:battle-start": Spec(
+        "staff",
+        strict=("nonce", "combatants", "declarer", "max_rounds"),
+        posts=[
+            lambda w: {
+                "nonce": nonce(),
+                "combatants": [w.character.pk, w.rival.pk],
+                "declarer": w.character.pk,
+                "max_rounds": "2",
+            }
+        ],
+    ),
+    "duels:battle": Spec("staff", methods=GET_ONLY),
+    "duels:battle-act": Spec(
+        "staff", methods=POST_ONLY, posts=[lambda w: _fight(w, action="next_turn"), lambda w: _fight(w, action="end")]
+    ),
+    "duels:battle-arsenal": Spec(
+        "staff", methods=POST_ONLY, strict=("prepared",), posts=[lambda w: {**_fight(w), "prepared": w.prepared.pk}]
+    ),
+    "duels:battle-grow": Spec(
+        "staff",
+        strict=("version", "nonce", "character", "declarer"),
+        posts=[lambda w: {**_fight(w), "character": w.prepared.character_id, "declarer": "third", "side": "dark"}],
+    ),
+    "duels:battle-undo": Spec("staff", methods=POST_ONLY, posts=[lambda w: _fight(w, reason="mistake")]),
+    "duels:battle-join": Spec(
+        "staff", methods=POST_ONLY, posts=[lambda w: {**_fight(w), "character": w.character.pk, "side": "light"}]
+    ),
     "duels:export": Spec("staff", methods=GET_ONLY),
     "duels:event-export": Spec("organizer", methods=GET_ONLY),
     # The balance lab and the post-game report.
@@ -386,4 +416,8 @@ SPECS: dict[str, Spec] = {
         posts=[lambda w: {"card": "", "version": _version(w), "nonce": nonce()}],
     ),
     "duels:watch": Spec("public", login=False, methods=GET_ONLY),
+    "duels:event-fights": Spec("public", login=False, methods=GET_ONLY),
+    "duels:big-screen": Spec("public", login=False, methods=GET_ONLY),
+    "duels:history": Spec("staff", methods=GET_ONLY, get={"page": "2"}),
+    "duels:character-history": Spec("staff", methods=GET_ONLY, get={"page": "2"}),
 }

@@ -218,9 +218,22 @@ def test_S2_D3_build_anew_saves_the_chosen_copies(anton, player, attack_card, de
 def test_ARSENAL_build_anew_over_the_limit_is_refused(anton, player, attack_card, defence_card, healing, as_user):
     Character.objects.filter(pk=anton.pk).update(arsenal_limit=3)
     data = build_data(**{str(attack_card.pk): 2, str(defence_card.pk): 1, str(healing.pk): 1})
-    response = as_user(player).post(account_url("build", anton), data, follow=True)
-    assert "An arsenal holds at most 3 cards; this one has 4." in response.content.decode()
+    client = as_user(player)
+    response = client.post(account_url("build", anton), data, follow=True)
+    html = response.content.decode()
+    assert "An arsenal holds at most 3 cards; this one has 4." in html
     assert hand(anton) == {healing.pk: 1}
+    # Issue 10: the form comes back open with what the player typed, not the old arsenal, and no rule code.
+    assert '<details class="mb-3" id="build-my-arsenal" open>' in html
+    assert f'id="build-card-{attack_card.pk}"' in html
+    typed = html[html.index(f'id="build-card-{attack_card.pk}"') :]
+    assert 'value="2"' in typed[: typed.index(">")]
+    typed = html[html.index(f'id="build-card-{healing.pk}"') :]
+    assert 'value="1"' in typed[: typed.index(">")]
+    assert "(ARSENAL)" not in html
+    # Shown once: a reload shows the arsenal as it is.
+    again = as_user(player).get(f"/characters/{anton.pk}/").content.decode()
+    assert 'build-my-arsenal" open>' not in again and '<details class="mb-3" id="build-my-arsenal">' in again
 
 
 def test_ARSENAL_build_anew_with_a_card_outside_the_pool_is_refused(anton, player, stranger_card, healing, as_user):

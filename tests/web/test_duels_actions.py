@@ -123,7 +123,9 @@ def test_D7_a_rule_error_is_shown_with_its_rule_and_nothing_changes(as_user, ref
     response = post_action(client, shown, action="answer", duel=0, fighter=character.pk, card="")
     assert response.status_code == 422
     html = response.content.decode()
-    assert "Only Zavulon may answer this attack." in html and "(D7)" in html
+    # The rule is a small link to the referee's help (issue 10), not a bare code in the sentence.
+    assert "Only Zavulon may answer this attack." in html
+    assert 'class="rule-ref" href="/help/referee/#duel">D7</a>' in html
     assert Situation.objects.get(pk=shown.pk).version == version
     assert LogEntry.objects.count() == entries
 
@@ -236,7 +238,7 @@ def test_D3_round_choice_offers_the_hand_prepared_arsenals_and_the_pool(as_user,
     html = as_user(referee).get(reverse("duels:situation", args=[between_rounds.pk])).content.decode()
     assert "Keep the hand" in html
     assert f'value="prepared-{prepared.pk}"' in html
-    assert "Build a new arsenal" in html and 'name="pool-' in html
+    assert "Build a new arsenal" in html and 'name="card_' in html
 
 
 def test_D3_a_prepared_arsenal_is_taken_whole_for_the_next_round(
@@ -272,7 +274,7 @@ def test_D3_ARSENAL_a_new_arsenal_beyond_the_pool_is_refused(as_user, referee, b
         fighter=character.pk,
         go_on="yes",
         arsenal="new",
-        **{f"pool-{attack_card.pk}": 3},  # the pool holds two
+        **{f"card_{attack_card.pk}": 3},  # the pool holds two
     )
     assert response.status_code == 400
     assert "the pool holds only 2" in response.content.decode()

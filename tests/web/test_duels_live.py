@@ -86,7 +86,8 @@ def test_S2_the_gap_countdown_shows_when_no_answer_is_pending_and_the_situation_
     assert 'data-format="clock"' in html and engine.situation_deadline(st) is not None
     time_machine.move_to(engine.situation_deadline(st) + dt.timedelta(seconds=1), tick=False)
     html = client.get(reverse("duels:situation", args=[fight.pk])).content.decode()
-    assert "This combat situation has ended." in html
+    # The page says why it ended (issue 10): the gap, with the event's span.
+    assert "This combat situation ended: 3 minutes passed without a combat action." in html
     assert Situation.objects.get(pk=fight.pk).ended
 
 
@@ -165,7 +166,9 @@ def test_F1_focus_outside_a_fight_goes_through_the_arsenal(as_user, player, arme
     assert "Drop the focus" in response.content.decode()
     # F1: an attack card cannot be focused; nothing changes.
     refused = _focus(client, anton, str(attack_card.pk))
-    assert refused.status_code == 422 and "(F1)" in refused.content.decode()
+    # The player reads the refusal in words; rule codes are for referees (issue 10).
+    assert refused.status_code == 422 and "defence" in refused.content.decode()
+    assert "(F1)" not in refused.content.decode()
     assert Character.objects.get(pk=anton.pk).focus_card_id == defence_card.pk
     assert _focus(client, anton, "").status_code == 200
     assert Character.objects.get(pk=anton.pk).focus_card_id is None

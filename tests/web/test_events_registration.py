@@ -112,15 +112,20 @@ def test_reject_with_comment_and_the_applicant_sees_it(as_user, organizer, event
     assert 'id="character-state"' not in page.text  # no condition or arsenal for a rejected character
 
 
-def test_review_by_htmx_returns_the_item(as_user, organizer, event, player):
+def test_review_by_htmx_takes_the_item_out_of_the_queue_and_updates_the_count(as_user, organizer, event, player):
+    """Issue 10: an accepted application leaves the queue (a note takes its place) and the waiting count drops."""
     olga = _pending(event, player)
+    _pending(event, player, name="Pavel")
     response = as_user(organizer).post(
         reverse("events:application-review", args=[olga.pk]),
         {"decision": "accept", "comment": ""},
         headers={"HX-Request": "true"},
     )
     assert response.status_code == 200
-    assert response.text.lstrip().startswith(f'<article class="border rounded p-3" id="application-{olga.pk}">')
+    note = f'<div class="alert alert-success mb-0 decided" id="application-{olga.pk}"'
+    assert response.text.lstrip().startswith(note)
+    assert 'name="decision"' not in response.text
+    assert '<span class="badge text-bg-light" id="pending-count" hx-swap-oob="true">1</span>' in response.text
     assert "<html" not in response.text
     olga.refresh_from_db()
     assert olga.status == Character.Status.ACCEPTED

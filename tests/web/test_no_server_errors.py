@@ -41,7 +41,7 @@ from django.test.utils import ContextList
 from django.urls import URLResolver, get_resolver, reverse
 
 from duels.views_common import Alert
-from events.models import Character, StaffRole
+from events.models import Character
 from tests.web.no_server_errors_kit import (
     FIELD_GARBAGE,
     GARBAGE,
@@ -303,26 +303,15 @@ def sessions_in_cookies(settings):
 
 
 @pytest.fixture
-def personas(personas, other_event, django_user_model):
-    """The access tests' personas, and three more the sweep must also survive."""
-    inactive = django_user_model.objects.create_user("inactive")
-    inactive.is_active = False
-    inactive.save()
-    other_referee = django_user_model.objects.create_user("other_referee")
-    StaffRole.objects.create(event=other_event, user=other_referee, role=StaffRole.Role.REFEREE)
-    superuser = django_user_model.objects.create_superuser("root", password="pass-root")
-    return {**personas, "inactive": inactive, "other_referee": other_referee, "superuser": superuser}
-
-
-@pytest.fixture
-def world(personas, event, other_event, character, rival, attack_card, defence_card, monkeypatch):
+def world(sweep_personas, event, other_event, character, rival, attack_card, defence_card, monkeypatch):
     monkeypatch.setattr("duels.services.store.schedule_expiry", lambda situation_id, deadline: None)
-    return build_world(personas, event, other_event, character, rival, (attack_card, defence_card))
+    return build_world(sweep_personas, event, other_event, character, rival, (attack_card, defence_card))
 
 
 @pytest.mark.parametrize(("name", "route", "params"), URLS, ids=[name for name, _r, _p in URLS])
-def test_no_server_error_and_nothing_changed_by_bad_input(name, route, params, world, personas, as_user):
+def test_no_server_error_and_nothing_changed_by_bad_input(name, route, params, world, sweep_personas, as_user):
     spec = SPECS[name]
+    personas = sweep_personas
     probe = Probe({role: as_user(personas[role]) for role in ROLES})
     # Organizers see every link of their event; a player the links of their own characters.
     probe.tokens = {

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('events', '0002_secret_links_follow_people'),
+        ('events', '0003_event_quick_reasons'),
     ]
 
     operations = [

@@ -1,0 +1,238 @@
+"""Starting a battle and adding a combatant to it (issue 11), through the shared situation core.
+
+A battle is opened by the referee with three or more characters on two or more
+sides (default: their own sides). Each joins with their current arsenal as
+battle cards (face + the catalogue's action kind and trigger, R4) and their
+condition; the declarer acts first (D5). Every later change goes through
+``perform`` / ``undo_last`` like a duel's.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from cards.arsenal import next_round_arsenal, prepared_ids
+from cards.faces import counter_rule_of, face_of
+from cards.models import ArsenalCard, Card, CounterRule, PreparedArsenal
+from duels.models import Situation
+from duels.services.commands import User, perform
+from duels.services.errors import (
+    BattlesOff,
+    InAnotherFight,
+    NotABattle,
+    NotInEvent,
+    StaleVersion,
+    TooFewCombatants,
+)
+from duels.services.kinds import KINDS
+from duels.services.start import active_situation_for
+from duels.services.store import Performed, Transition, actor_of, check_nonce, nonce_used
+from events.models import Character, Event
+from rules import EndSituation, FighterSetup
+from rules import battle as B
+
+
+def battle_setup(character: Character) -> tuple[FighterSetup, tuple[B.BattleCard, ...]]:
+    """The character as they come in: current arsenal (with action kinds, R4), focus, condition."""
+    faces = []
+    cards: list[B.BattleCard] = []
+    rows = ArsenalCard.objects.filter(character=character).select_related("card").order_by("card__kind", "card_id")
+    for row in rows:
+        face = face_of(row.card)
+        card = B.BattleCard(face=face, action=row.card.action_kind, trigger=row.card.trigger_text)
+        faces.extend([face] * row.copies)
+        cards.extend([card] * row.copies)
+    focus = character.focus_card_id
+    if focus is not None and not any(face.card_id == focus for face in faces):
+        focus = None
+    setup = FighterSetup(
+        character_id=character.pk,
+        name=character.name,
+        hand=tuple(faces),
+        focus_card_id=focus,
+        condition=character.condition,
+    )
+    return setup, tuple(cards)
+
+
+def _check(event: Event, characters: Sequence[Character]) -> None:
+    if not event.battles_on:
+        raise BattlesOff()
+    for character in characters:
+        if character.event_id != event.pk or character.status != Character.Status.ACCEPTED:
+            raise NotInEvent(name=character.name)
+
+
+def start_battle(
+    event: Event,
+    combatants: Sequence[Character],
+    *,
+    declarer: Character,
+    sides: dict[int, str] | None = None,
+    max_rounds: int | None = None,
+    user: User,
+    nonce: str,
+    now: dt.datetime | None = None,
+) -> Performed:
+    """Open a battle: join everyone (sides default to the characters' own) and begin round 1 (D5)."""
+    now = now or timezone.now()
+    nonce = check_nonce(nonce)
+    _check(event, combatants)
+    sides = {c.pk: (sides or {}).get(c.pk) or c.side for c in combatants}
+    if len({c.pk for c in combatants}) < B.MIN_COMBATANTS or len(set(sides.values())) < 2:
+        raise TooFewCombatants()
+    if declarer.pk not in sides:
+        raise NotInEvent(name=declarer.name)
+    kind = KINDS[Situation.Kind.BATTLE]
+    try:
+        with transaction.atomic():
+            Event.objects.select_for_update().filter(pk=event.pk).first()
+            used = nonce_used(nonce)
+            if used is not None:
+                return Performed(used.situation, repeated=True)
+            locked = list(
+                Character.objects.select_for_update().filter(pk__in=[c.pk for c in combatants]).order_by("pk")
+            )
+            for character in locked:
+                if active_situation_for(character, now=now) is not None:
+                    raise InAnotherFight(name=character.name)
+            settings = B.BattleSettings(
+                answer_window_s=event.answer_window_s,
+                gap_s=event.situation_gap_s,
+                reactions_from_round=event.reactions_from_round,
+            )
+            counters = [
+                counter_rule_of(rule) for rule in CounterRule.objects.filter(defence_card__catalogue=event.catalogue_id)
+            ]
+            opening = kind.to_dict(kind.open(settings, counters, now))
+            situation = Situation.objects.create(event=event, kind=kind.key, opening=opening, state=opening)
+            tx = Transition(situation, now)
+            for character in sorted(locked, key=lambda c: [x.pk for x in combatants].index(c.pk)):
+                setup, cards = battle_setup(character)
+                tx.command(B.JoinBattle(setup, sides[character.pk], cards), actor=actor_of(user))
+            tx.command(B.BeginBattle(declarer=declarer.pk, max_rounds=max_rounds), actor=actor_of(user), nonce=nonce)
+            tx.save()
+    except IntegrityError:
+        used = nonce_used(nonce)
+        if used is not None:
+            return Performed(used.situation, repeated=True)
+        raise
+    return Performed(situation, tx.events)
+
+
+def add_combatant(
+    situation: Situation,
+    character: Character,
+    *,
+    side: str | None = None,
+    user: User,
+    seen_version: int,
+    nonce: str,
+    now: dt.datetime | None = None,
+) -> Performed:
+    """A newcomer joins a running battle; their first turn is at the end of the round (docs/battle-rules.md)."""
+    if situation.kind != Situation.Kind.BATTLE:
+        raise NotABattle()
+    _check(situation.event, [character])
+    other = active_situation_for(character, now=now)
+    if other is not None and other.pk != situation.pk:
+        raise InAnotherFight(name=character.name)
+    setup, cards = battle_setup(character)
+    return perform(
+        situation.pk,
+        B.JoinBattle(setup, side or character.side, cards),
+        user=user,
+        seen_version=seen_version,
+        nonce=nonce,
+        now=now,
+    )
+
+
+def take_prepared_between_rounds(
+    situation: Situation,
+    character: Character,
+    prepared: PreparedArsenal,
+    *,
+    user: User,
+    seen_version: int,
+    nonce: str,
+    now: dt.datetime | None = None,
+) -> Performed:
+    """D3: between rounds a combatant takes a prepared arsenal, checked like any other (pool, size)."""
+    if situation.kind != Situation.Kind.BATTLE:
+        raise NotABattle()
+    if prepared.character_id != character.pk:
+        raise NotInEvent(name=character.name)
+    ids = prepared_ids(prepared)
+    faces = next_round_arsenal(character, ids)  # the same checks as the arsenal builder
+    kinds = {c.pk: (c.action_kind, c.trigger_text) for c in Card.objects.filter(pk__in=set(ids))}
+    arsenal = tuple(B.BattleCard(face=f, action=kinds[f.card_id][0], trigger=kinds[f.card_id][1]) for f in faces)
+    return perform(
+        situation.pk,
+        B.NewArsenal(combatant=character.pk, arsenal=arsenal, label=prepared.name),
+        user=user,
+        seen_version=seen_version,
+        nonce=nonce,
+        now=now,
+    )
+
+
+def grow_into_battle(
+    situation: Situation,
+    newcomer: Character,
+    *,
+    declarer: Character,
+    side: str | None = None,
+    user: User,
+    seen_version: int,
+    nonce: str,
+    now: dt.datetime | None = None,
+) -> Performed:
+    """A third Other attacks or is attacked in a running duel: it becomes a battle (issue 11).
+
+    In one transaction the duel's situation is closed (EndSituation: open steps go back to
+    hand, hands and conditions are written back), and a battle opens with everyone in it,
+    holding what they held, the declarer first (D5). Returns the battle's ``Performed``; a
+    repeated nonce returns the battle it made.
+    """
+    now = now or timezone.now()
+    nonce = check_nonce(nonce)
+    if situation.kind != Situation.Kind.DUEL:
+        raise NotABattle()
+    battle_nonce = f"{nonce}-battle" if nonce else ""
+    if battle_nonce and (made := nonce_used(battle_nonce)) is not None:
+        return Performed(made.situation, repeated=True)
+    _check(situation.event, [newcomer])
+    with transaction.atomic():
+        # Lock order (store.py): the event's row first, as every opening does, then the situation.
+        Event.objects.select_for_update().filter(pk=situation.event_id).first()
+        fighters = list(Character.objects.filter(situations=situation).order_by("pk"))
+        if newcomer.pk in {f.pk for f in fighters}:
+            raise InAnotherFight(name=newcomer.name)
+        closed = perform(
+            situation.pk,
+            EndSituation(reason=_("The duel grows into a battle: %(name)s joins.") % {"name": newcomer.name}),
+            user=user,
+            seen_version=seen_version,
+            nonce=nonce,
+            now=now,
+        )
+        sides = {newcomer.pk: side or newcomer.side}
+        if closed.repeated:
+            raise StaleVersion(closed.situation)
+        for fighter in fighters:
+            fighter.refresh_from_db()
+        return start_battle(
+            situation.event,
+            [*fighters, newcomer],
+            declarer=declarer,
+            sides=sides,
+            user=user,
+            nonce=battle_nonce,
+            now=now,
+        )

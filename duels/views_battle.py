@@ -1,0 +1,338 @@
+"""The battle's pages: the referee's tablet, starting a battle, adding a combatant, the player's
+fragment and the spectator page. Thin: a well-formed request becomes one service call; the
+engine decides. Polling, ETags and errors are the duel pages' own (views_common).
+"""
+
+from __future__ import annotations
+
+from functools import wraps
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext
+from django.views.decorators.http import require_GET, require_POST
+
+from cards.models import PreparedArsenal
+from duels import services
+from duels.battle_forms import SIDES, BattleActForm, GrowForm, JoinBattleForm, PreparedForm, StartBattleForm
+from duels.battle_log import describe_battle
+from duels.battle_presenters import present_battle
+from duels.forms import UndoForm
+from duels.models import Situation
+from duels.presenters import OUTCOME_LABELS, PLAYER, REFEREE, SPECTATOR, Viewer
+from duels.services.battles import add_combatant, grow_into_battle, start_battle, take_prepared_between_rounds
+from duels.views_common import (
+    Alert,
+    conflict,
+    form_problem,
+    new_nonce,
+    not_modified,
+    refusal,
+    render_live,
+    situation_etag,
+    situation_for_staff,
+)
+from events.access import event_for_referee
+from events.models import Character
+from rules import RuleError
+
+REFEREE_VIEW = Viewer(REFEREE)
+SPECTATOR_VIEW = Viewer(SPECTATOR)
+LOG_LINES = 12
+
+
+class NotABattlePage(Exception):
+    """A duel's id on a battle URL: the caller sends the referee to the duel's own page."""
+
+
+def _battle_for_staff(user: Any, situation_id: int) -> Situation:
+    situation = situation_for_staff(user, situation_id)
+    if situation.kind != Situation.Kind.BATTLE:
+        raise NotABattlePage(situation.pk)
+    return situation
+
+
+def _or_duel_page(view: Any) -> Any:
+    """A battle URL with a duel's id redirects to the duel's page and changes nothing."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, situation_id: int) -> HttpResponse:
+        try:
+            return view(request, situation_id)  # type: ignore[no-any-return]
+        except NotABattlePage:
+            return redirect("duels:situation", situation_id)
+
+    return wrapped
+
+
+def referee_context(situation: Situation, alert: Alert | None = None) -> dict[str, Any]:
+    # Bounded queries: the cached state, the last LOG_LINES log rows, and the join choices.
+    state = services.state_of(situation)
+    view = present_battle(state, REFEREE_VIEW)
+    entries = situation.log.select_related("actor").order_by("-seq")[:LOG_LINES]
+    return {
+        "situation": situation,
+        "event": situation.event,
+        "view": view,
+        "version": situation.version,
+        "log_lines": describe_battle(entries, state),
+        "alert": alert,
+        "act_url": reverse("duels:battle-act", args=[situation.pk]),
+        "undo_url": reverse("duels:battle-undo", args=[situation.pk]),
+        "join_url": reverse("duels:battle-join", args=[situation.pk]),
+        "arsenal_url": reverse("duels:battle-arsenal", args=[situation.pk]),
+        "help_anchor": "battle",
+        "outcomes": list(OUTCOME_LABELS.items()),
+        "sides": SIDES,
+    }
+
+
+def _render(request: HttpRequest, situation: Situation, alert: Alert | None = None, status: int = 200) -> HttpResponse:
+    etag = situation_etag(situation, REFEREE_VIEW, "battle")
+    template = "duels/battle.html#live" if request.htmx else "duels/battle.html"
+    context = referee_context(situation, alert)
+    context["joinable"] = _joinable(situation)
+    prepared = _prepared(situation, context["view"])
+    context["round_break"] = [(c, prepared.get(c.id, [])) for c in context["view"].combatants if c.can_fight]
+    return render_live(request, template, context, etag, status=status)
+
+
+def _prepared(situation: Situation, view: Any) -> dict[int, list[PreparedArsenal]]:
+    """D3: each combatant's prepared arsenals, only at a round break (one query)."""
+    if view.phase != "between_rounds":
+        return {}
+    found: dict[int, list[PreparedArsenal]] = {}
+    ids = [c.id for c in view.combatants if c.can_fight]
+    for prepared in PreparedArsenal.objects.filter(character_id__in=ids).order_by("name"):
+        found.setdefault(prepared.character_id, []).append(prepared)
+    return found
+
+
+def _joinable(situation: Situation) -> list[Character]:
+    """Accepted characters of the event who are in no running fight (one query)."""
+    busy = Situation.objects.filter(event_id=situation.event_id, ended=False).values("participants")
+    return list(
+        Character.objects.filter(event_id=situation.event_id, status=Character.Status.ACCEPTED)
+        .exclude(pk__in=busy)
+        .order_by("name")
+    )
+
+
+@login_required
+@require_GET
+@_or_duel_page
+def battle_page(request: HttpRequest, situation_id: int) -> HttpResponse:
+    situation = services.refresh(_battle_for_staff(request.user, situation_id))
+    if request.htmx:
+        unchanged = not_modified(request, situation_etag(situation, REFEREE_VIEW, "battle"))
+        if unchanged is not None:
+            return unchanged
+    return _render(request, situation)
+
+
+def _after(request: HttpRequest, situation: Situation, call: Any, form: Any) -> HttpResponse:
+    if not form.is_valid():
+        return _render(request, _fresh(situation), form_problem(form), 400)
+    try:
+        call(form.cleaned_data)
+    except services.StaleVersion:
+        return _render(request, _fresh(situation), conflict(), 409)
+    except (RuleError, services.ServiceError) as err:
+        return _render(request, _fresh(situation), refusal(err), 422)
+    if request.htmx:
+        return _render(request, _fresh(situation))
+    return redirect("duels:battle", situation.pk)
+
+
+def _fresh(situation: Situation) -> Situation:
+    return services.refresh(Situation.objects.select_related("event").get(pk=situation.pk))
+
+
+@login_required
+@require_POST
+@_or_duel_page
+def battle_act(request: HttpRequest, situation_id: int) -> HttpResponse:
+    situation = _battle_for_staff(request.user, situation_id)
+    form = BattleActForm(request.POST)
+    return _after(
+        request,
+        situation,
+        lambda d: services.perform(
+            situation.pk, form.command(), user=request.user, seen_version=d["version"], nonce=d["nonce"]
+        ),
+        form,
+    )
+
+
+@login_required
+@require_POST
+@_or_duel_page
+def battle_undo(request: HttpRequest, situation_id: int) -> HttpResponse:
+    situation = _battle_for_staff(request.user, situation_id)
+    return _after(
+        request,
+        situation,
+        lambda d: services.undo_last(
+            situation.pk, user=request.user, reason=d["reason"], seen_version=d["version"], nonce=d["nonce"]
+        ),
+        UndoForm(request.POST),
+    )
+
+
+@login_required
+@require_POST
+@_or_duel_page
+def battle_join(request: HttpRequest, situation_id: int) -> HttpResponse:
+    situation = _battle_for_staff(request.user, situation_id)
+    form = JoinBattleForm(request.POST, event_id=situation.event_id)
+    return _after(
+        request,
+        situation,
+        lambda d: add_combatant(
+            situation,
+            d["character"],
+            side=d.get("side") or None,
+            user=request.user,
+            seen_version=d["version"],
+            nonce=d["nonce"],
+        ),
+        form,
+    )
+
+
+@login_required
+@require_POST
+@_or_duel_page
+def battle_arsenal(request: HttpRequest, situation_id: int) -> HttpResponse:
+    situation = _battle_for_staff(request.user, situation_id)
+    form = PreparedForm(request.POST)
+
+    def take(d: dict[str, Any]) -> Any:
+        prepared = (
+            PreparedArsenal.objects.filter(pk=d["prepared"], character__event_id=situation.event_id)
+            .select_related("character")
+            .first()
+        )
+        if prepared is None:
+            raise services.NotInEvent(name="#" + str(d["prepared"]))
+        return take_prepared_between_rounds(
+            situation, prepared.character, prepared, user=request.user, seen_version=d["version"], nonce=d["nonce"]
+        )
+
+    return _after(request, situation, take, form)
+
+
+@login_required
+def grow(request: HttpRequest, situation_id: int) -> HttpResponse:
+    """A running duel becomes a battle when a third Other joins (issue 11)."""
+    situation = services.refresh(situation_for_staff(request.user, situation_id))
+    if situation.kind != Situation.Kind.DUEL:
+        return redirect("duels:battle", situation.pk)
+    event = situation.event
+    fighters = list(situation.participants.order_by("name"))
+    form = GrowForm(request.POST or None, event_id=event.pk)
+    context: dict[str, Any] = {
+        "situation": situation,
+        "event": event,
+        "fighters": fighters,
+        "joinable": _joinable(situation),
+        "sides": SIDES,
+        "version": situation.version,
+        "new_nonce": new_nonce,
+    }
+    if situation.ended or not event.battles_on:
+        context["alert"] = Alert("warning", gettext("Only a running duel of an event with battles can grow into one."))
+        return render(request, "duels/battle_grow.html", context, status=409 if request.method == "POST" else 200)
+    if request.method != "POST":
+        return render(request, "duels/battle_grow.html", context)
+    if not form.is_valid():
+        context["alert"] = form_problem(form)
+        return render(request, "duels/battle_grow.html", context, status=400)
+    d = form.cleaned_data
+    declarer = (
+        d["character"] if d["declarer"] == "third" else next((f for f in fighters if str(f.pk) == d["declarer"]), None)
+    )
+    if declarer is None:
+        context["alert"] = Alert("danger", gettext("The request was incomplete."))
+        return render(request, "duels/battle_grow.html", context, status=400)
+    try:
+        performed = grow_into_battle(
+            situation,
+            d["character"],
+            declarer=declarer,
+            side=d.get("side") or None,
+            user=request.user,
+            seen_version=d["version"],
+            nonce=d["nonce"],
+        )
+    except services.StaleVersion:
+        context["alert"] = conflict()
+        return render(request, "duels/battle_grow.html", context, status=409)
+    except (RuleError, services.ServiceError) as err:
+        context["alert"] = refusal(err)
+        return render(request, "duels/battle_grow.html", context, status=422)
+    return redirect("duels:battle", performed.situation.pk)
+
+
+@login_required
+def battle_start(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = event_for_referee(request.user, event_id)
+    form = StartBattleForm(request.POST or None, event_id=event.pk, initial={"nonce": new_nonce()})
+    posted = request.POST
+    rows = [
+        (
+            c,
+            str(c.pk) in posted.getlist("combatants"),
+            posted.get(f"side_{c.pk}") or c.side,
+            posted.get("declarer") == str(c.pk),
+        )
+        for c in form.people
+    ]
+    context: dict[str, Any] = {"event": event, "form": form, "new_nonce": new_nonce, "rows": rows, "sides": SIDES}
+    if not event.battles_on:
+        context["alert"] = Alert("warning", gettext("Battles are switched off for this event."))
+        return render(request, "duels/battle_start.html", context, status=403 if request.method == "POST" else 200)
+    if request.method != "POST":
+        return render(request, "duels/battle_start.html", context)
+    if not form.is_valid():
+        context["alert"] = form_problem(form)
+        return render(request, "duels/battle_start.html", context, status=400)
+    d = form.cleaned_data
+    try:
+        performed = start_battle(
+            event,
+            list(d["combatants"]),
+            declarer=d["declarer"],
+            sides=d["sides"],
+            max_rounds=d["max_rounds"],
+            user=request.user,
+            nonce=d["nonce"],
+        )
+    except (RuleError, services.ServiceError) as err:
+        context["alert"] = refusal(err)
+        return render(request, "duels/battle_start.html", context, status=422)
+    return redirect("duels:battle", performed.situation.pk)
+
+
+# --- players and spectators (dispatched here from views_live for battle situations) --------------
+
+
+def player_battle_context(character: Character, situation: Situation) -> dict[str, Any]:
+    view = present_battle(services.state_of(situation), Viewer(PLAYER, character.pk))
+    me = view.by_id.get(character.pk)
+    attacked = [w for f in view.frames for w in f.windows if w.defender.id == character.pk and not w.answered]
+    return {"battle": view, "me": me, "hand": (me.hand if me else None) or [], "attacked": attacked}
+
+
+@require_GET
+def battle_watch(request: HttpRequest, situation: Situation) -> HttpResponse:
+    etag = situation_etag(situation, SPECTATOR_VIEW, "battle-watch")
+    if request.htmx and (unchanged := not_modified(request, etag)) is not None:
+        return unchanged
+    view = present_battle(services.state_of(situation), SPECTATOR_VIEW, reactions=False)
+    context = {"situation": situation, "event": situation.event, "battle": view}
+    template = "duels/battle_watch.html#live" if request.htmx else "duels/battle_watch.html"
+    return render_live(request, template, context, etag)

@@ -1,0 +1,308 @@
+"""The battle's entry points: open, apply (refuse whole or apply whole), expire, replay.
+
+Time is an input (``now``); a battle draws nothing, so there is no chance
+input. Deadlines are the answer windows of the top frame (D8) and the
+situation's gap (S2).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+from typing import Any
+
+from ..cards import CounterRule
+from ..conditions import can_fight, is_condition
+from ..core import utc
+from ..errors import INPUT, RuleError, gettext_noop
+from . import answers as A
+from . import events as E
+from . import stack as S
+from .commands import (
+    Act,
+    AnswerAttack,
+    BattleCommand,
+    BeginBattle,
+    ConfirmAnswer,
+    EndBattle,
+    Immediate,
+    JoinBattle,
+    NewArsenal,
+    NextTurn,
+    Opportunity,
+    Proceed,
+    SetSide,
+    StartRound,
+)
+from .flow import Events, check_order, default_order, end_battle, end_turn, next_order, start_round
+from .frames import top
+from .state import (
+    BETWEEN_ROUNDS,
+    ENDED,
+    ENDED_BY_REFEREE,
+    SETUP,
+    SITUATION_ENDED,
+    TURNS,
+    Battle,
+    BattleCard,
+    BattleSettings,
+    Combatant,
+)
+
+MIN_COMBATANTS = 3
+
+
+def open_battle(settings: BattleSettings, counters: Iterable[CounterRule], now: datetime) -> Battle:
+    return Battle(settings=settings, counters=list(counters), opened_at=utc(now))
+
+
+def running_windows(state: Battle) -> list[tuple[datetime, Any, Any, Any]]:
+    """The open answer windows with their deadlines, earliest first (only the top frame's run)."""
+    frame = top(state)
+    part = None if frame is None else frame.current
+    if state.phase != TURNS or part is None or frame is None:
+        return []
+    found = [(w.deadline, frame, part, w) for w in part.windows if w.deadline is not None and not w.answered]
+    return sorted(found, key=lambda item: (item[0], item[3].defender))
+
+
+def gap_deadline(state: Battle) -> datetime | None:
+    """S2: the battle ends after the gap with no combat action; an open attack or a round break holds it."""
+    if state.phase != TURNS or state.last_action_at is None:
+        return None
+    for frame in state.stack:
+        for q in [frame, *frame.queue]:
+            if any(p.begun and not p.done for p in q.parts if q.act == "attack"):
+                return None
+    return state.last_action_at + timedelta(seconds=state.settings.gap_s)
+
+
+def next_deadline(state: Battle) -> datetime | None:
+    if state.ended:
+        return None
+    times = [at for at, *_ in running_windows(state)]
+    gap = gap_deadline(state)
+    if gap is not None:
+        times.append(gap)
+    return min(times, default=None)
+
+
+def expire(state: Battle, now: datetime) -> tuple[Battle, list[dict[str, Any]]]:
+    """Apply every deadline ``now`` is past, in time order, each at its own time; idempotent."""
+    now = utc(now)
+    state = copy.deepcopy(state)
+    events: Events = []
+    while not state.ended:
+        windows = running_windows(state)
+        gap = gap_deadline(state)
+        if windows and now > windows[0][0]:
+            _at, frame, part, window = windows[0]
+            A.timeout(state, frame, part, window, events)
+            state.last_action_at = max(state.last_action_at or _at, _at)
+        elif gap is not None and now > gap:
+            end_battle(state, SITUATION_ENDED, gap, events)
+        else:
+            break
+    return state, [e.to_dict() for e in events]
+
+
+def _check_current(state: Battle, now: datetime) -> None:
+    if state.ended:
+        raise RuleError("S2", gettext_noop("This battle has ended."))
+    for deadline, *_ in running_windows(state):
+        if now > deadline:
+            late = max(0.1, round((now - deadline).total_seconds(), 1))
+            raise RuleError("D8", gettext_noop("The answer window closed %(seconds)s s ago."), seconds=late)
+    gap = gap_deadline(state)
+    if gap is not None and now > gap:
+        raise RuleError("S2", gettext_noop("This battle has ended."))
+
+
+def apply(state: Battle, command: BattleCommand, now: datetime) -> tuple[Battle, list[dict[str, Any]]]:
+    """One command at ``now``: the new state and its events (as log dicts), or a RuleError."""
+    now = utc(now)
+    _check_current(state, now)
+    new = copy.deepcopy(state)
+    events: Events = []
+    match command:
+        case JoinBattle():
+            _join(new, command, events)
+        case SetSide():
+            _set_side(new, command, events)
+        case _:
+            _combat(new, command, now, events)
+            if new.phase != SETUP:
+                new.last_action_at = now  # S2: every other accepted command is a combat action
+    return new, [e.to_dict() for e in events]
+
+
+def _combat(state: Battle, command: BattleCommand, now: datetime, events: Events) -> None:
+    match command:
+        case BeginBattle():
+            _begin(state, command, now, events)
+        case StartRound():
+            if state.phase != BETWEEN_ROUNDS:
+                raise RuleError("D12", gettext_noop("A new round starts only when the last one has ended."))
+            start_round(
+                state, next_order(state) if command.order is None else check_order(state, command.order), now, events
+            )
+        case NewArsenal():
+            _new_arsenal(state, command, events)
+        case Act():
+            S.act(
+                state,
+                command.actor,
+                command.act,
+                command.cards,
+                command.targets,
+                command.engaged,
+                command.trigger,
+                command.mode,
+                now,
+                events,
+            )
+        case Proceed():
+            S.proceed(state, command.frame, now, events)
+        case Opportunity():
+            S.opportunity(state, command.reactor, command.frame, command.card, now, events)
+        case Immediate():
+            S.immediate(
+                state,
+                command.reactor,
+                command.frame,
+                command.mode,
+                command.card,
+                command.target,
+                command.negates,
+                now,
+                events,
+            )
+        case AnswerAttack():
+            A.answer(state, command.frame, command.defender, command.card, now, events)
+        case ConfirmAnswer():
+            A.confirm(state, command.frame, command.defender, command.outcome, command.reason, now, events)
+        case NextTurn():
+            _next_turn(state, now, events)
+        case EndBattle():
+            if not command.reason.strip():
+                raise RuleError("D2", gettext_noop("Say why the battle ends."))
+            if state.phase == SETUP:
+                raise RuleError(INPUT, gettext_noop("The battle has not begun."))
+            end_battle(state, ENDED_BY_REFEREE, now, events, reason=command.reason.strip())
+        case _:
+            raise TypeError(f"not a battle command: {command!r}")
+
+
+def _mint(state: Battle, c: Combatant, card: BattleCard) -> str:
+    """A new uid for a card copy: deterministic, so replay yields the same uids."""
+    uid = f"{c.character_id}:{card.face.card_id}:{c.next_n}"
+    c.next_n += 1
+    state.cards[uid] = card
+    return uid
+
+
+def _join(state: Battle, cmd: JoinBattle, events: Events) -> None:
+    setup = cmd.fighter
+    if state.phase == ENDED:
+        raise RuleError("S2", gettext_noop("This battle has ended."))
+    if setup.character_id in state.combatants:
+        raise RuleError(INPUT, gettext_noop("%(name)s is already in this battle."), name=setup.name)
+    if not is_condition(setup.condition):
+        raise RuleError(INPUT, gettext_noop("Unknown condition %(condition)s."), condition=setup.condition)
+    if not can_fight(setup.condition):
+        raise RuleError("D11", gettext_noop("%(name)s can no longer fight."), name=setup.name)
+    if not cmd.side.strip():
+        raise RuleError(INPUT, gettext_noop("Every combatant is on a side."))
+    cards = cmd.cards or tuple(BattleCard(face=face) for face in setup.hand)
+    if sorted(c.face.card_id for c in cards) != sorted(face.card_id for face in setup.hand):
+        raise RuleError(INPUT, gettext_noop("The battle cards must be the fighter's hand."))
+    combatant = Combatant(
+        character_id=setup.character_id,
+        name=setup.name,
+        side=cmd.side.strip(),
+        condition=setup.condition,
+        focus_card_id=setup.focus_card_id,
+    )
+    combatant.hand = [_mint(state, combatant, card) for card in cards]
+    state.combatants[combatant.character_id] = combatant
+    if state.phase == TURNS:
+        # Reading: a newcomer's first turn is at the end of the running round.
+        state.order.append(combatant.character_id)
+    events.append(
+        E.Joined(
+            combatant=combatant.character_id,
+            name=combatant.name,
+            side=combatant.side,
+            condition=combatant.condition,
+            cards=len(combatant.hand),
+        )
+    )
+
+
+def _set_side(state: Battle, cmd: SetSide, events: Events) -> None:
+    if cmd.combatant not in state.combatants:
+        raise RuleError(INPUT, gettext_noop("Combatant %(who)s is not in this battle."), who=cmd.combatant)
+    if state.phase not in (SETUP, BETWEEN_ROUNDS):
+        raise RuleError(INPUT, gettext_noop("Sides change only before the battle or between rounds."))
+    if not cmd.side.strip():
+        raise RuleError(INPUT, gettext_noop("Every combatant is on a side."))
+    state.combatants[cmd.combatant].side = cmd.side.strip()
+    events.append(E.SideSet(combatant=cmd.combatant, side=cmd.side.strip()))
+
+
+def _order(state: Battle, order: tuple[int, ...] | None, first: int) -> list[int]:
+    return default_order(state, first) if order is None else check_order(state, order)
+
+
+def _begin(state: Battle, cmd: BeginBattle, now: datetime, events: Events) -> None:
+    if state.phase != SETUP:
+        raise RuleError(INPUT, gettext_noop("The battle has already begun."))
+    if len(state.combatants) < MIN_COMBATANTS:
+        raise RuleError(INPUT, gettext_noop("A battle has at least three combatants; two fight a duel."))
+    if len({c.side for c in state.combatants.values()}) < 2:
+        raise RuleError(INPUT, gettext_noop("A battle needs at least two sides."))
+    if cmd.declarer not in state.combatants:
+        raise RuleError(INPUT, gettext_noop("Combatant %(who)s is not in this battle."), who=cmd.declarer)
+    if cmd.max_rounds is not None and cmd.max_rounds < 1:
+        raise RuleError("D2", gettext_noop("The maximum number of rounds is at least 1."))
+    state.declarer = cmd.declarer
+    state.max_rounds = cmd.max_rounds
+    events.append(E.Begun(declarer=cmd.declarer, max_rounds=cmd.max_rounds))
+    start_round(state, _order(state, cmd.order, cmd.declarer), now, events)
+
+
+def _new_arsenal(state: Battle, cmd: NewArsenal, events: Events) -> None:
+    if state.phase != BETWEEN_ROUNDS:
+        if state.phase == TURNS and state.round == 1:
+            raise RuleError("AG2", gettext_noop("Arsenals cannot change before the first round ends."))
+        raise RuleError("D3", gettext_noop("Arsenals can change only between rounds."))
+    combatant = state.combatants.get(cmd.combatant)
+    if combatant is None:
+        raise RuleError(INPUT, gettext_noop("Combatant %(who)s is not in this battle."), who=cmd.combatant)
+    # D3: the new arsenal replaces the hand, which is set aside (kept for conservation).
+    combatant.set_aside.extend(combatant.hand)
+    combatant.hand = [_mint(state, combatant, card) for card in cmd.arsenal]
+    events.append(E.ArsenalChanged(combatant=cmd.combatant, label=cmd.label, count=len(combatant.hand)))
+
+
+def _next_turn(state: Battle, now: datetime, events: Events) -> None:
+    if state.phase != TURNS:
+        raise RuleError(INPUT, gettext_noop("No turn is on."))
+    if len(state.stack) > 1 or (state.stack and (state.stack[0].current is not None or state.stack[0].queue)):
+        raise RuleError(INPUT, gettext_noop("Finish the action and its reactions first."))
+    state.stack = []
+    end_turn(state, now, events)
+
+
+def replay(opening: Battle, entries: Iterable[tuple[Any, ...]]) -> Battle:
+    """Apply ("command", cmd, at, draw) and ("expire", at) entries in order; a refusal means a corrupt log."""
+    state = opening
+    for entry in entries:
+        if entry[0] == "command":
+            state, _ = apply(state, entry[1], entry[2])
+        elif entry[0] == "expire":
+            state, _ = expire(state, entry[1])
+        else:
+            raise ValueError(f"unknown log entry {entry!r}")
+    return state

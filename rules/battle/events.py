@@ -1,0 +1,213 @@
+"""What happened in a battle: typed events (``@event_type``), stored as dicts in the log.
+
+Names start with ``battle_`` so they never clash with a duel's. No event names
+an unplayed card (D4): a new arsenal is told by its size only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..events import EngineEvent, event_type
+
+
+@event_type("battle_joined")
+@dataclass(frozen=True, kw_only=True)
+class Joined(EngineEvent):
+    combatant: int
+    name: str
+    side: str
+    condition: str
+    cards: int
+
+
+@event_type("battle_side_set")
+@dataclass(frozen=True, kw_only=True)
+class SideSet(EngineEvent):
+    combatant: int
+    side: str
+
+
+@event_type("battle_begun")
+@dataclass(frozen=True, kw_only=True)
+class Begun(EngineEvent):
+    declarer: int
+    max_rounds: int | None
+
+
+@event_type("battle_round_started")
+@dataclass(frozen=True, kw_only=True)
+class RoundStarted(EngineEvent):
+    round: int
+    order: list[int] = field(default_factory=list)
+    reactions: bool = False
+
+
+@event_type("battle_turn_started")
+@dataclass(frozen=True, kw_only=True)
+class TurnStarted(EngineEvent):
+    round: int
+    combatant: int
+
+
+@event_type("battle_turn_skipped")
+@dataclass(frozen=True, kw_only=True)
+class TurnSkipped(EngineEvent):
+    round: int
+    combatant: int
+    condition: str
+
+
+@event_type("battle_turn_ended")
+@dataclass(frozen=True, kw_only=True)
+class TurnEnded(EngineEvent):
+    round: int
+    combatant: int
+
+
+@event_type("battle_action_declared")
+@dataclass(frozen=True, kw_only=True)
+class ActionDeclared(EngineEvent):
+    frame: int
+    actor: int
+    role: str
+    act: str
+    targets: list[int] = field(default_factory=list)
+    engaged: list[int] = field(default_factory=list)
+    reacts_to: int | None = None
+    trigger: str = ""
+
+
+@event_type("battle_attack_shown")
+@dataclass(frozen=True, kw_only=True)
+class AttackShown(EngineEvent):
+    frame: int
+    attacker: int
+    card: str
+    card_id: int
+    targets: list[int]
+    deadline: str | None
+
+
+@event_type("battle_card_used")
+@dataclass(frozen=True, kw_only=True)
+class CardUsed(EngineEvent):
+    frame: int
+    combatant: int
+    card: str
+    card_id: int
+
+
+@event_type("battle_part_done")
+@dataclass(frozen=True, kw_only=True)
+class PartDone(EngineEvent):
+    frame: int
+    part: int
+
+
+@event_type("battle_windows_suspended")
+@dataclass(frozen=True, kw_only=True)
+class WindowsSuspended(EngineEvent):
+    frame: int
+    by: int
+
+
+@event_type("battle_windows_resumed")
+@dataclass(frozen=True, kw_only=True)
+class WindowsResumed(EngineEvent):
+    frame: int
+
+
+@event_type("battle_action_lost")
+@dataclass(frozen=True, kw_only=True)
+class ActionLost(EngineEvent):
+    frame: int
+    actor: int
+    by: int | None
+    why: str
+
+
+@event_type("battle_frame_closed")
+@dataclass(frozen=True, kw_only=True)
+class FrameClosed(EngineEvent):
+    frame: int
+    actor: int
+    role: str
+
+
+@event_type("battle_readied")
+@dataclass(frozen=True, kw_only=True)
+class ActionReadied(EngineEvent):
+    combatant: int
+    mode: str
+    trigger: str
+
+
+@event_type("battle_answered")
+@dataclass(frozen=True, kw_only=True)
+class Answered(EngineEvent):
+    frame: int
+    defender: int
+    card: str | None
+    card_id: int | None
+    proposed: str
+
+
+@event_type("battle_answer_timed_out")
+@dataclass(frozen=True, kw_only=True)
+class AnswerTimedOut(EngineEvent):
+    frame: int
+    defender: int
+    deadline: str
+
+
+@event_type("battle_result_applied")
+@dataclass(frozen=True, kw_only=True)
+class ResultApplied(EngineEvent):
+    frame: int
+    attacker: int
+    defender: int
+    outcome: str
+    proposed: str
+    overridden: bool
+    reason: str
+    timed_out: bool
+
+
+@event_type("battle_condition_changed")
+@dataclass(frozen=True, kw_only=True)
+class ConditionChanged(EngineEvent):
+    combatant: int
+    old: str
+    new: str
+
+
+@event_type("battle_combatant_out")
+@dataclass(frozen=True, kw_only=True)
+class CombatantOut(EngineEvent):
+    combatant: int
+    condition: str
+
+
+@event_type("battle_round_ended")
+@dataclass(frozen=True, kw_only=True)
+class RoundEnded(EngineEvent):
+    round: int
+    why: str
+
+
+@event_type("battle_arsenal_changed")
+@dataclass(frozen=True, kw_only=True)
+class ArsenalChanged(EngineEvent):
+    combatant: int
+    label: str
+    count: int
+
+
+@event_type("battle_ended")
+@dataclass(frozen=True, kw_only=True)
+class Ended(EngineEvent):
+    result: str
+    reason: str
+    winner: str | None
+    conditions: dict[str, str]

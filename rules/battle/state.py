@@ -1,0 +1,363 @@
+"""The state of one battle, as plain data (R0-R8, D3-D11 as a battle reads them).
+
+The persistence layer caches ``to_dict(state)`` as JSON and can always rebuild
+it by replaying the log. Card conservation: every uid in ``Battle.cards`` is
+in exactly one place - a combatant's ``hand``, ``discards`` or ``set_aside``,
+a part's shown attack card (``Part.card`` once begun) or an open answer
+(``Window.answer_card``).
+
+The action in progress is a *stack of frames* (docs/battle-rules.md): the
+bottom frame is the action of the combatant whose turn it is; an opportunity
+attack or an immediate interrupt is pushed on top of what it interrupts
+(last in, first out); responses wait in the ``queue`` of the frame they answer
+and run, in the order they were called, once that frame's current part is done.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from datetime import datetime
+from typing import Any, Final
+
+from ..cards import CardFace, CounterRule
+from ..commands import face_from_dict, face_to_dict
+
+# Card action kinds in battles (the catalogue's ``action_kind``).
+STANDARD: Final = "standard"
+OPPORTUNITY: Final = "opportunity"
+INTERRUPT: Final = "interrupt"
+RESPONSE: Final = "response"
+ACTION_KINDS: Final[tuple[str, ...]] = (STANDARD, OPPORTUNITY, INTERRUPT, RESPONSE)
+
+# What a combatant does with their turn.
+ATTACK: Final = "attack"
+MOVE: Final = "move"
+USE: Final = "use"
+READY: Final = "ready"
+PASS: Final = "pass"
+ACTS: Final[tuple[str, ...]] = (ATTACK, MOVE, USE, READY, PASS)
+
+# A frame's role on the stack.
+MAIN: Final = "main"
+ROLES: Final[tuple[str, ...]] = (MAIN, OPPORTUNITY, INTERRUPT, RESPONSE)
+
+# An attack card's reach, read from its catalogue tags.
+MELEE: Final = "melee"
+RANGED: Final = "ranged"
+AREA: Final = "area"
+
+# Battle phases.
+SETUP: Final = "setup"
+TURNS: Final = "turns"
+BETWEEN_ROUNDS: Final = "between_rounds"
+ENDED: Final = "ended"
+
+# Why a battle ended.
+ONE_SIDE_LEFT: Final = "one_side_left"
+ENDED_BY_REFEREE: Final = "ended_by_referee"
+MAX_ROUNDS: Final = "max_rounds"
+NO_ATTACKS_LEFT: Final = "no_attacks_left"
+SITUATION_ENDED: Final = "situation_ended"
+
+
+@dataclass(frozen=True)
+class BattleCard:
+    """A catalogue card as a battle sees it: its face (CR1) and how it may be used (R4)."""
+
+    face: CardFace
+    action: str = STANDARD
+    trigger: str = ""
+
+    def __post_init__(self) -> None:
+        if self.action not in ACTION_KINDS:
+            raise ValueError(f"action kind must be one of {ACTION_KINDS}, not {self.action!r}")
+
+    @property
+    def reach(self) -> str:
+        # Reading: the catalogue marks ranged and area attacks with a tag.
+        tags = set(self.face.tags)
+        if AREA in tags:
+            return AREA
+        if RANGED in tags:
+            return RANGED
+        return MELEE
+
+    @property
+    def is_attack(self) -> bool:
+        return self.face.is_attack
+
+
+@dataclass(frozen=True)
+class BattleSettings:
+    answer_window_s: int = 15  # D8
+    gap_s: int = 180  # S2
+    reactions_from_round: int = 2  # R0
+
+    def __post_init__(self) -> None:
+        if self.answer_window_s <= 0 or self.gap_s <= 0 or self.reactions_from_round < 1:
+            raise ValueError("battle settings must be positive")
+
+
+@dataclass
+class Window:
+    """One target's answer to a shown attack (D7, D8); an area attack opens one per target."""
+
+    defender: int
+    deadline: datetime | None  # None while suspended under a reaction (R3, R6)
+    remaining_ms: int  # what is left of the window when it is suspended
+    answer_card: str | None = None
+    answered: bool = False
+    proposed: str | None = None
+    outcome: str | None = None
+    timed_out: bool = False
+
+    @property
+    def resolved(self) -> bool:
+        return self.outcome is not None
+
+
+@dataclass
+class Part:
+    """One part of an action: one attack of a double attack, one stretch of a move."""
+
+    card: str | None = None
+    begun: bool = False
+    done: bool = False
+    windows: list[Window] = field(default_factory=list)
+
+
+@dataclass
+class Frame:
+    number: int
+    actor: int
+    role: str
+    act: str
+    parts: list[Part]
+    targets: list[int] = field(default_factory=list)
+    engaged: list[int] = field(default_factory=list)  # enemies next to the actor (R1)
+    trigger: str = ""  # what a reaction reacts to; a readied action's own words
+    reacts_to: int | None = None
+    readied: bool = False
+    lost: bool = False  # R6: negated by an interrupt
+    queue: list[Frame] = field(default_factory=list)  # responses waiting (R7, R8)
+
+    @property
+    def current(self) -> Part | None:
+        """The part begun and not done, if any (none once the action is lost)."""
+        if self.lost:
+            return None
+        return next((p for p in self.parts if p.begun and not p.done), None)
+
+    @property
+    def parts_done(self) -> int:
+        return sum(1 for p in self.parts if p.done)
+
+    @property
+    def finished(self) -> bool:
+        return self.lost or all(p.done for p in self.parts)
+
+
+@dataclass(frozen=True)
+class StepRecord:
+    """A resolved answer window, in the order results were applied (the fight's record)."""
+
+    round: int
+    frame: int
+    role: str
+    attacker: int
+    defender: int
+    attack_card: str
+    answer_card: str | None
+    outcome: str
+    proposed: str
+    override_reason: str = ""
+    timed_out: bool = False
+
+
+@dataclass(frozen=True)
+class Readied:
+    """R4: an action readied with a trigger the combatant chose."""
+
+    mode: str  # interrupt or response
+    trigger: str
+
+
+@dataclass
+class Combatant:
+    character_id: int
+    name: str
+    side: str
+    hand: list[str] = field(default_factory=list)
+    discards: list[str] = field(default_factory=list)
+    set_aside: list[str] = field(default_factory=list)
+    condition: str = "fit"
+    next_n: int = 0
+    focus_card_id: int | None = None  # F1 is not a battle rule: the focus is carried through untouched
+
+
+@dataclass
+class Battle:
+    settings: BattleSettings
+    counters: list[CounterRule]
+    opened_at: datetime
+    combatants: dict[int, Combatant] = field(default_factory=dict)
+    cards: dict[str, BattleCard] = field(default_factory=dict)
+    phase: str = SETUP
+    round: int = 0
+    max_rounds: int | None = None
+    declarer: int | None = None
+    order: list[int] = field(default_factory=list)
+    turn: int = 0  # index into ``order``
+    turn_seq: int = 0  # counts every turn of the battle (R2)
+    stack: list[Frame] = field(default_factory=list)
+    next_frame: int = 0
+    opportunity_in_turn: dict[int, int] = field(default_factory=dict)  # R2
+    immediate_spent: list[int] = field(default_factory=list)  # R5, since the end of their last turn
+    readied: dict[int, Readied] = field(default_factory=dict)  # R4
+    records: list[StepRecord] = field(default_factory=list)
+    last_action_at: datetime | None = None
+    ended: bool = False
+    ended_at: datetime | None = None
+    result: str | None = None
+    end_reason: str = ""
+
+    @property
+    def turn_of(self) -> int | None:
+        if self.phase != TURNS or not self.order:
+            return None
+        return self.order[self.turn]
+
+    @property
+    def reactions_on(self) -> bool:
+        """R0: reactions apply from the event's round (default 2)."""
+        return self.phase == TURNS and self.round >= self.settings.reactions_from_round
+
+    def frame(self, number: int) -> Frame | None:
+        for frame in self.stack:
+            if frame.number == number:
+                return frame
+            found = next((q for q in frame.queue if q.number == number), None)
+            if found is not None:
+                return found
+        return None
+
+
+# --- JSON-safe form ------------------------------------------------------------------------------
+
+
+def _dt(value: datetime | None) -> str | None:
+    return None if value is None else value.isoformat()
+
+
+def _parse_dt(value: str | None) -> datetime | None:
+    return None if value is None else datetime.fromisoformat(value)
+
+
+def card_to_dict(card: BattleCard) -> dict[str, Any]:
+    return {**face_to_dict(card.face), "action": card.action, "trigger": card.trigger}
+
+
+def card_from_dict(d: Mapping[str, Any]) -> BattleCard:
+    return BattleCard(face=face_from_dict(d), action=str(d["action"]), trigger=str(d["trigger"]))
+
+
+def _frame_to_dict(f: Frame) -> dict[str, Any]:
+    out: dict[str, Any] = {x.name: getattr(f, x.name) for x in fields(Frame)}
+    out["parts"] = [
+        {
+            "card": p.card,
+            "begun": p.begun,
+            "done": p.done,
+            "windows": [{**w.__dict__, "deadline": _dt(w.deadline)} for w in p.windows],
+        }
+        for p in f.parts
+    ]
+    out["targets"], out["engaged"] = list(f.targets), list(f.engaged)
+    out["queue"] = [_frame_to_dict(q) for q in f.queue]
+    return out
+
+
+def _frame_from_dict(d: Mapping[str, Any]) -> Frame:
+    parts = [
+        Part(
+            card=p["card"],
+            begun=p["begun"],
+            done=p["done"],
+            windows=[Window(**{**w, "deadline": _parse_dt(w["deadline"])}) for w in p["windows"]],
+        )
+        for p in d["parts"]
+    ]
+    return Frame(
+        **{
+            **d,
+            "parts": parts,
+            "targets": list(d["targets"]),
+            "engaged": list(d["engaged"]),
+            "queue": [_frame_from_dict(q) for q in d["queue"]],
+        }
+    )
+
+
+def to_dict(s: Battle) -> dict[str, Any]:
+    """A JSON-safe copy of the state: ``from_dict(to_dict(s)) == s``."""
+    return {
+        "settings": s.settings.__dict__.copy(),
+        "counters": [r.__dict__.copy() for r in s.counters],
+        "opened_at": _dt(s.opened_at),
+        # Lists keep the join order and integer ids through JSON.
+        "combatants": [c.__dict__ | {"hand": list(c.hand)} for c in s.combatants.values()],
+        "cards": {uid: card_to_dict(card) for uid, card in s.cards.items()},
+        "phase": s.phase,
+        "round": s.round,
+        "max_rounds": s.max_rounds,
+        "declarer": s.declarer,
+        "order": list(s.order),
+        "turn": s.turn,
+        "turn_seq": s.turn_seq,
+        "stack": [_frame_to_dict(f) for f in s.stack],
+        "next_frame": s.next_frame,
+        "opportunity_in_turn": [[k, v] for k, v in s.opportunity_in_turn.items()],
+        "immediate_spent": list(s.immediate_spent),
+        "readied": [[k, r.mode, r.trigger] for k, r in s.readied.items()],
+        "records": [r.__dict__.copy() for r in s.records],
+        "last_action_at": _dt(s.last_action_at),
+        "ended": s.ended,
+        "ended_at": _dt(s.ended_at),
+        "result": s.result,
+        "end_reason": s.end_reason,
+    }
+
+
+def from_dict(d: Mapping[str, Any]) -> Battle:
+    combatants = [
+        Combatant(**{**c, "hand": list(c["hand"]), "discards": list(c["discards"]), "set_aside": list(c["set_aside"])})
+        for c in d["combatants"]
+    ]
+    opened_at = _parse_dt(d["opened_at"])
+    assert opened_at is not None
+    return Battle(
+        settings=BattleSettings(**d["settings"]),
+        counters=[CounterRule(**r) for r in d["counters"]],
+        opened_at=opened_at,
+        combatants={c.character_id: c for c in combatants},
+        cards={uid: card_from_dict(card) for uid, card in d["cards"].items()},
+        phase=d["phase"],
+        round=d["round"],
+        max_rounds=d["max_rounds"],
+        declarer=d["declarer"],
+        order=list(d["order"]),
+        turn=d["turn"],
+        turn_seq=d["turn_seq"],
+        stack=[_frame_from_dict(f) for f in d["stack"]],
+        next_frame=d["next_frame"],
+        opportunity_in_turn={int(k): int(v) for k, v in d["opportunity_in_turn"]},
+        immediate_spent=list(d["immediate_spent"]),
+        readied={int(k): Readied(mode=m, trigger=t) for k, m, t in d["readied"]},
+        records=[StepRecord(**r) for r in d["records"]],
+        last_action_at=_parse_dt(d["last_action_at"]),
+        ended=d["ended"],
+        ended_at=_parse_dt(d["ended_at"]),
+        result=d["result"],
+        end_reason=d["end_reason"],
+    )

@@ -1,0 +1,148 @@
+"""Properties of random legal battles (R2, R5, D9, DESIGN §4: replay equals state)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rules import RuleError
+from rules import battle as B
+
+from .battle_kit import Fight, places
+
+reactions: Counter[str] = Counter()  # how often the property met each reaction (see the last test)
+ACTS = (B.ATTACK, B.ATTACK, B.ATTACK, B.MOVE, B.USE, B.READY, B.PASS)
+
+
+def _choose(data: st.DataObject, items: list) -> object:
+    return items[data.draw(st.integers(0, len(items) - 1))] if items else None
+
+
+def _candidate(fight: Fight, data: st.DataObject) -> object | None:
+    state = fight.state
+    ids = list(state.combatants)
+    if state.phase == B.BETWEEN_ROUNDS:
+        return B.StartRound()
+    choice = data.draw(st.integers(0, 9))
+    top = B.top(state)
+    if choice == 0 or top is None:
+        actor = state.turn_of
+        if actor is None:
+            return None
+        kind = _choose(data, list(ACTS))
+        hand = state.combatants[actor].hand
+        attacks = [u for u in hand if state.cards[u].is_attack and state.cards[u].action in (B.STANDARD, "opportunity")]
+        # Mostly a legal attack (so that reactions have something to react to), sometimes anything.
+        pool = attacks if kind == B.ATTACK and attacks and data.draw(st.booleans()) else hand
+        cards = tuple(data.draw(st.lists(st.sampled_from(pool), max_size=2, unique=True))) if pool else ()
+        others = [i for i in ids if i != actor]
+        targets = tuple(data.draw(st.lists(st.sampled_from(others), min_size=1, max_size=3, unique=True)))
+        engaged = tuple(data.draw(st.lists(st.sampled_from(ids), max_size=3, unique=True)))
+        return B.Act(
+            actor=actor,
+            act=kind,
+            cards=cards,
+            targets=targets,
+            engaged=engaged,
+            trigger="x",
+            mode=_choose(data, [B.INTERRUPT, B.RESPONSE]),
+        )
+    # Mostly the frame a reaction can legally react to; sometimes any frame of the stack.
+    frame = top if data.draw(st.booleans()) else _choose(data, list(state.stack))
+    reactor = _choose(data, ids)
+    hand = state.combatants[reactor].hand
+    part = top.current
+    if choice == 1:
+        return B.Proceed(frame=top.number)
+    if choice == 2 and hand:
+        reactor = _choose(data, frame.engaged or ids)
+        attacks = [u for u in state.combatants[reactor].hand if state.cards[u].is_attack]
+        return B.Opportunity(reactor=reactor, frame=frame.number, card=_choose(data, attacks or hand))
+    if choice in (3, 9):
+        mode = _choose(data, [B.INTERRUPT, B.RESPONSE])
+        frame = top if mode == B.INTERRUPT else next((f for f in reversed(state.stack) if f.parts_done), frame)
+        fitting = [u for u in hand if state.cards[u].action == mode]
+        return B.Immediate(
+            reactor=reactor,
+            frame=frame.number,
+            mode=mode,
+            card=_choose(data, fitting if fitting and data.draw(st.booleans()) else [*hand, None]),
+            target=_choose(data, [*ids, None]),
+            negates=data.draw(st.booleans()),
+        )
+    if choice in (4, 5) and part is not None and part.windows:
+        window = _choose(data, part.windows)
+        if not window.answered:
+            return B.AnswerAttack(
+                frame=top.number,
+                defender=window.defender,
+                card=_choose(data, [*state.combatants[window.defender].hand, None]),
+            )
+        return B.ConfirmAnswer(frame=top.number, defender=window.defender)
+    if choice == 6:
+        return B.NextTurn()
+    if choice == 7:
+        fight.tick(data.draw(st.sampled_from([1, 5, 16, 200])))
+    return None
+
+
+def battle_keeps_its_invariants(data: st.DataObject) -> None:
+    """Replay equals state; R5 at most one immediate action between the ends of a combatant's turns;
+    R2 at most one opportunity action per combatant in each other combatant's turn; every card in one place."""
+    fight = Fight(reactions_from=data.draw(st.integers(1, 2)))
+    fight.begin(declarer=data.draw(st.sampled_from(list(fight.state.combatants))), order=None)
+    all_uids = set(fight.state.cards)
+    immediate_since_turn: Counter[int] = Counter()
+    opportunity_this_turn: Counter[int] = Counter()
+    for _ in range(data.draw(st.integers(10, 70))):
+        if fight.state.ended:
+            break
+        command = _candidate(fight, data)
+        if command is None:
+            fight.expire()
+            continue
+        try:
+            events = fight.do(command)
+        except RuleError:
+            continue
+        for event in events:
+            if event["type"] == "battle_turn_ended":
+                immediate_since_turn[event["combatant"]] = 0
+            if event["type"] == "battle_turn_started":
+                opportunity_this_turn.clear()
+            if event["type"] == "battle_action_declared" and event["role"] in (B.INTERRUPT, B.RESPONSE):
+                immediate_since_turn[event["actor"]] += 1
+                assert event["actor"] != fight.state.turn_of  # R5: never on one's own turn
+                reactions[event["role"]] += 1
+            if event["type"] == "battle_action_declared" and event["role"] == B.OPPORTUNITY:
+                opportunity_this_turn[event["actor"]] += 1
+                reactions[B.OPPORTUNITY] += 1
+        assert max(immediate_since_turn.values(), default=0) <= 1
+        assert max(opportunity_this_turn.values(), default=0) <= 1
+        found = places(fight.state)
+        assert set(found) == all_uids | {u for u in fight.state.cards}
+        assert all(n == 1 for n in found.values()), found
+    assert B.to_dict(fight.replayed()) == B.to_dict(fight.state)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_random_legal_battles_keep_their_invariants(data):
+    """Replay equals state; R2, R5 limits; every card in exactly one place (see battle_keeps_its_invariants)."""
+    battle_keeps_its_invariants(data)
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def _fixed_battles(data):
+    battle_keeps_its_invariants(data)
+
+
+def test_the_random_battles_do_react():
+    """The property is worth something only if its battles contain reactions of every kind: a fixed
+    (derandomized) run of the same generator meets opportunity attacks, interrupts and responses."""
+    reactions.clear()
+    _fixed_battles()
+    assert reactions[B.OPPORTUNITY] and reactions[B.INTERRUPT] and reactions[B.RESPONSE], reactions

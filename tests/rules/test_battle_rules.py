@@ -1,0 +1,363 @@
+"""Battles in the engine: turns, answers, and opportunity and immediate actions (R0-R8, D5-D12, CR)."""
+
+from __future__ import annotations
+
+from rules import HEAVILY_WOUNDED, LIGHTLY_WOUNDED, PARRIED
+from rules import battle as B
+
+from .battle_kit import (
+    ANNA,
+    BLADE,
+    BOLT,
+    BORIS,
+    COUNTER,
+    FIRE,
+    GLEB,
+    NOVA,
+    RIPOSTE,
+    SHIELD,
+    SNAP,
+    VERA,
+    ZAP,
+    Fight,
+    places,
+)
+
+
+def resolution(fight: Fight) -> list[tuple[str, int, int]]:
+    """The results in the order they were applied: (role, attacker, defender)."""
+    return [(r.role, r.attacker, r.defender) for r in fight.state.records]
+
+
+def test_D5_the_declarer_acts_first_and_sides_alternate():
+    fight = Fight()
+    fight.do(B.BeginBattle(declarer=VERA))
+    assert fight.state.order == [VERA, ANNA, GLEB, BORIS]
+    assert fight.state.turn_of == VERA
+
+
+def test_a_battle_needs_three_combatants_and_two_sides():
+    fight = Fight(who=(ANNA, VERA))
+    fight.refused("INPUT", B.BeginBattle(declarer=ANNA))
+
+
+def test_D11_a_combatant_who_cannot_fight_cannot_join():
+    fight = Fight(who=(ANNA, BORIS))
+    setup = B.JoinBattle(
+        fighter=__import__("rules").FighterSetup(VERA, "Vera", (), condition=HEAVILY_WOUNDED), side="dark"
+    )
+    fight.refused("D11", setup)
+
+
+def test_D7_D8_each_target_of_an_area_attack_answers_in_its_own_window():
+    fight = Fight().begin()
+    frame = fight.attack(ANNA, NOVA, VERA, GLEB)
+    assert [w.defender for w in frame.current.windows] == [VERA, GLEB]
+    fight.answer(VERA, SHIELD)
+    fight.tick(16)
+    fight.expire()  # Gleb never answered: full effect (D8)
+    assert fight.state.combatants[GLEB].condition == LIGHTLY_WOUNDED
+    assert fight.state.records[-1].timed_out
+    assert fight.top().finished
+
+
+def test_CR2_an_override_needs_a_reason():
+    fight = Fight().begin()
+    frame = fight.attack(ANNA, BOLT, VERA)
+    fight.do(B.AnswerAttack(frame=frame.number, defender=VERA, card=fight.uid(VERA, SHIELD)))
+    assert frame.number == fight.top().number and fight.top().current.windows[0].proposed == PARRIED
+    fight.refused("CR2", B.ConfirmAnswer(frame=frame.number, defender=VERA, outcome="not_parried"))
+    fight.do(B.ConfirmAnswer(frame=frame.number, defender=VERA, outcome="not_parried", reason="shield dropped"))
+    assert fight.state.combatants[VERA].condition == LIGHTLY_WOUNDED
+
+
+def test_D12_the_battle_ends_when_one_side_is_left():
+    fight = Fight(who=(ANNA, VERA, GLEB)).begin(order=None)
+    fight.attack(ANNA, FIRE, VERA)
+    fight.answer(VERA)
+    fight.next_turn()  # Vera is out: Gleb's turn
+    assert fight.state.turn_of == GLEB
+    fight.attack(GLEB, FIRE, ANNA)
+    fight.answer(ANNA)
+    assert fight.state.ended and fight.state.result == B.state.ONE_SIDE_LEFT
+
+
+def test_R0_no_reactions_before_the_round_of_the_event_setting():
+    fight = Fight().begin()
+    frame = fight.attack(ANNA, BOLT, VERA, engaged=(VERA, GLEB))
+    fight.refused("R0", B.Opportunity(reactor=GLEB, frame=frame.number, card=fight.uid(GLEB, SNAP)))
+    fight.refused("R0", B.Immediate(reactor=GLEB, frame=frame.number, mode=B.INTERRUPT, card=fight.uid(GLEB, COUNTER)))
+
+
+def test_R0_the_first_reaction_round_is_the_event_setting():
+    fight = Fight(reactions_from=1).begin()
+    frame = fight.attack(ANNA, BOLT, VERA, engaged=(VERA, GLEB))
+    fight.do(B.Opportunity(reactor=GLEB, frame=frame.number, card=fight.uid(GLEB, SNAP)))
+    assert fight.top().role == B.OPPORTUNITY
+
+
+def test_R1_opportunity_needs_an_adjacent_enemy_leaving_or_shooting():
+    fight = Fight().begin().to_round(2)
+    frame = fight.attack(ANNA, BLADE, VERA, engaged=(VERA, GLEB))  # a melee attack provokes nothing
+    fight.refused("R1", B.Opportunity(reactor=GLEB, frame=frame.number, card=fight.uid(GLEB, SNAP)))
+    fight = Fight().begin().to_round(2)
+    frame = fight.attack(ANNA, BOLT, VERA, engaged=(VERA,))  # Gleb is not next to Anna
+    fight.refused("R1", B.Opportunity(reactor=GLEB, frame=frame.number, card=fight.uid(GLEB, SNAP)))
+
+
+def test_R1_R3_an_opportunity_attack_on_a_leaver_is_answered_in_its_window_before_the_move():
+    fight = Fight().begin().to_round(2)
+    fight.do(B.Act(actor=ANNA, act=B.MOVE, engaged=(VERA,)))
+    move = fight.top()
+    fight.do(B.Opportunity(reactor=VERA, frame=move.number, card=fight.uid(VERA, SNAP)))
+    opp = fight.top()
+    assert opp.targets == [ANNA] and opp.current.windows[0].deadline == fight.now() + __import__("datetime").timedelta(
+        seconds=15
+    )
+    fight.refused("R3", B.Proceed(frame=move.number))  # the move waits
+    fight.tick(5)
+    fight.answer(ANNA, SHIELD)
+    fight.go_on()  # the opportunity attack is over; the move goes on
+    assert fight.top().number == move.number and move.parts_done == 0
+    assert resolution(fight) == [(B.OPPORTUNITY, VERA, ANNA)]
+
+
+def test_R2_one_opportunity_action_per_other_combatants_turn():
+    fight = Fight().begin().to_round(2)
+    frame = fight.attack(ANNA, BOLT, VERA, engaged=(VERA, GLEB), second=FIRE)
+    fight.do(B.Opportunity(reactor=VERA, frame=frame.number, card=fight.uid(VERA, SNAP)))
+    fight.answer(ANNA)
+    fight.go_on()
+    fight.refused("R2", B.Opportunity(reactor=VERA, frame=frame.number, card=fight.uid(VERA, BLADE)))
+    fight.answer(VERA)
+    fight.go_on()  # the fireball: Vera may not again, Gleb still may
+    fight.refused("R2", B.Opportunity(reactor=VERA, frame=frame.number, card=fight.uid(VERA, BLADE)))
+    fight.do(B.Opportunity(reactor=GLEB, frame=frame.number, card=fight.uid(GLEB, SNAP)))
+
+
+def test_R2_never_during_your_own_turn():
+    fight = Fight().begin().to_round(2)
+    frame = fight.attack(ANNA, BOLT, VERA, engaged=(VERA,))
+    fight.refused("R2", B.Opportunity(reactor=ANNA, frame=frame.number, card=fight.uid(ANNA, SNAP)))
+
+
+def test_R3_the_opportunity_attack_resolves_before_the_ranged_attack_it_interrupts():
+    fight = Fight().begin().to_round(2)
+    frame = fight.attack(ANNA, BOLT, VERA, engaged=(VERA,))
+    fight.tick(6)
+    fight.do(B.Opportunity(reactor=VERA, frame=frame.number, card=fight.uid(VERA, SNAP)))
+    assert frame.number == fight.state.stack[0].number and fight.state.stack[0].current.windows[0].deadline is None
+    fight.refused("R3", B.AnswerAttack(frame=frame.number, defender=VERA, card=None))
+    fight.answer(ANNA)
+    fight.tick(20)  # the suspended window keeps its 9 s left, counted from the resumption
+    fight.go_on()
+    window = fight.top().current.windows[0]
+    assert window.deadline == fight.now() + __import__("datetime").timedelta(seconds=9)
+    fight.answer(VERA)
+    assert resolution(fight) == [(B.OPPORTUNITY, VERA, ANNA), (B.MAIN, ANNA, VERA)]
+
+
+def test_R4_an_immediate_action_needs_a_card_of_its_kind_or_a_readied_action():
+    fight = Fight().begin()
+    fight.do(B.Act(actor=ANNA, act=B.READY, trigger="Vera raises her hand", mode=B.INTERRUPT))
+    fight.next_turn()
+    fight.to_round(2)
+    frame = fight.attack(ANNA, BLADE, VERA)
+    # Gleb has no readied action: a Blade is no interrupt card.
+    fight.refused("R4", B.Immediate(reactor=GLEB, frame=frame.number, mode=B.INTERRUPT, card=fight.uid(GLEB, BLADE)))
+
+
+def test_R4_a_readied_action_lets_any_card_react_to_the_chosen_trigger():
+    fight = Fight().begin()
+    fight.next_turn()  # Anna passes without acting
+    fight.do(B.Act(actor=VERA, act=B.READY, trigger="Anna moves", mode=B.RESPONSE))
+    fight.next_turn()
+    fight.to_round(2)
+    fight.do(B.Act(actor=ANNA, act=B.MOVE))
+    fight.go_on()
+    frame = fight.top()
+    fight.do(B.Immediate(reactor=VERA, frame=frame.number, mode=B.RESPONSE, card=fight.uid(VERA, BLADE)))
+    assert fight.top().readied and fight.top().trigger == "Anna moves" and VERA not in fight.state.readied
+
+
+def test_R5_an_immediate_action_on_your_own_turn_is_refused():
+    fight = Fight().begin().to_round(2)
+    frame = fight.attack(ANNA, BLADE, VERA)
+    fight.refused("R5", B.Immediate(reactor=ANNA, frame=frame.number, mode=B.INTERRUPT, card=fight.uid(ANNA, COUNTER)))
+
+
+def test_R5_a_second_immediate_action_before_the_end_of_your_next_turn_is_refused_then_allowed():
+    fight = Fight().begin().to_round(2)
+    frame = fight.attack(ANNA, BLADE, VERA)
+    fight.do(B.Immediate(reactor=BORIS, frame=frame.number, mode=B.INTERRUPT, card=fight.uid(BORIS, COUNTER)))
+    fight.go_on()
+    fight.answer(VERA)
+    fight.next_turn()  # Vera's turn
+    frame = fight.attack(VERA, BLADE, ANNA)
+    fight.answer(ANNA)
+    refusal = fight.refused(
+        "R5", B.Immediate(reactor=BORIS, frame=frame.number, mode=B.RESPONSE, card=fight.uid(BORIS, RIPOSTE))
+    )
+    assert "since the end of your last turn" in refusal.text()
+    fight.next_turn()  # Boris's own turn ends: the allowance is back
+    fight.pass_turn()
+    frame = fight.attack(GLEB, BLADE, ANNA)
+    fight.answer(ANNA)
+    fight.do(B.Immediate(reactor=BORIS, frame=frame.number, mode=B.RESPONSE, card=fight.uid(BORIS, RIPOSTE)))
+    assert fight.top().actor == BORIS
+
+
+def test_R6_an_interrupt_that_negates_an_attack_removes_it_and_its_window():
+    fight = Fight().begin().to_round(2)
+    frame = fight.attack(ANNA, BOLT, VERA)
+    bolt = frame.current.card
+    fight.do(
+        B.Immediate(reactor=VERA, frame=frame.number, mode=B.INTERRUPT, card=fight.uid(VERA, COUNTER), negates=True)
+    )
+    main = fight.state.stack[0]
+    assert main.lost and main.current is None and all(not p.windows for p in main.parts)
+    assert bolt in fight.state.combatants[ANNA].discards
+    fight.go_on()  # the counterspell is over
+    assert fight.state.stack == [main] and B.next_deadline(fight.state) != fight.now() + __import__(
+        "datetime"
+    ).timedelta(seconds=15)
+    fight.refused("R6", B.Immediate(reactor=GLEB, frame=main.number, mode=B.RESPONSE, card=fight.uid(GLEB, RIPOSTE)))
+    assert fight.state.records == [] and fight.state.combatants[VERA].condition == "fit"
+
+
+def test_R6_an_interrupt_that_does_not_negate_resolves_first_and_the_action_goes_on():
+    fight = Fight().begin().to_round(2)
+    frame = fight.attack(ANNA, BLADE, VERA)
+    fight.do(B.Immediate(reactor=GLEB, frame=frame.number, mode=B.INTERRUPT, card=fight.uid(GLEB, ZAP), target=ANNA))
+    assert fight.top().role == B.INTERRUPT and not fight.state.stack[0].lost
+    fight.answer(ANNA)
+    fight.go_on()
+    fight.answer(VERA)
+    assert resolution(fight) == [(B.INTERRUPT, GLEB, ANNA), (B.MAIN, ANNA, VERA)]
+
+
+def test_R6_an_interrupt_acts_before_its_trigger_finishes():
+    fight = Fight().begin().to_round(2)
+    frame = fight.attack(ANNA, BLADE, VERA)
+    fight.answer(VERA)
+    fight.refused("R6", B.Immediate(reactor=GLEB, frame=frame.number, mode=B.INTERRUPT, card=fight.uid(GLEB, ZAP)))
+
+
+def test_R7_a_response_comes_after_its_trigger():
+    fight = Fight().begin().to_round(2)
+    frame = fight.attack(ANNA, BLADE, VERA)
+    fight.refused("R7", B.Immediate(reactor=VERA, frame=frame.number, mode=B.RESPONSE, card=fight.uid(VERA, RIPOSTE)))
+    fight.answer(VERA)
+    fight.do(B.Immediate(reactor=VERA, frame=frame.number, mode=B.RESPONSE, card=fight.uid(VERA, RIPOSTE)))
+    riposte = fight.top()
+    assert riposte.role == B.RESPONSE and riposte.current.windows[0].defender == ANNA
+    fight.answer(ANNA)
+    assert resolution(fight) == [(B.MAIN, ANNA, VERA), (B.RESPONSE, VERA, ANNA)]
+
+
+def test_R7_a_response_may_cut_into_a_move_only_after_the_first_step():
+    fight = Fight().begin().to_round(2)
+    fight.do(B.Act(actor=ANNA, act=B.MOVE))
+    move = fight.top().number
+    fight.refused("R7", B.Immediate(reactor=VERA, frame=move, mode=B.RESPONSE, card=fight.uid(VERA, RIPOSTE)))
+    fight.go_on()  # Anna has moved one step
+    fight.do(B.Immediate(reactor=VERA, frame=move, mode=B.RESPONSE, card=fight.uid(VERA, RIPOSTE)))
+    main = fight.state.stack[0]
+    assert fight.top().role == B.RESPONSE and main.parts_done == 1 and not main.finished
+    fight.answer(ANNA)
+    fight.go_on()
+    fight.go_on()  # the rest of the move
+    assert fight.top().finished and resolution(fight) == [(B.RESPONSE, VERA, ANNA)]
+
+
+def test_R8_a_response_to_a_double_attack_is_resolved_between_the_two_attacks():
+    fight = Fight().begin().to_round(2)
+    frame = fight.attack(ANNA, BLADE, VERA, second=BLADE)
+    fight.answer(VERA)  # the first blade lands
+    fight.do(B.Immediate(reactor=VERA, frame=frame.number, mode=B.RESPONSE, card=fight.uid(VERA, RIPOSTE)))
+    fight.answer(ANNA)
+    fight.go_on()  # the response is over
+    fight.go_on()  # the second blade
+    fight.answer(VERA)
+    assert resolution(fight) == [(B.MAIN, ANNA, VERA), (B.RESPONSE, VERA, ANNA), (B.MAIN, ANNA, VERA)]
+
+
+def test_interrupts_resolve_last_in_first_out_then_responses_in_the_order_called():
+    fight = Fight().begin().to_round(2)
+    frame = fight.attack(ANNA, BOLT, VERA, engaged=(VERA, GLEB))
+    fight.do(B.Opportunity(reactor=GLEB, frame=frame.number, card=fight.uid(GLEB, SNAP)))
+    opp = fight.top()
+    fight.do(B.Immediate(reactor=BORIS, frame=opp.number, mode=B.INTERRUPT, card=fight.uid(BORIS, ZAP), target=GLEB))
+    fight.answer(GLEB)  # Boris's interrupt first (last in)
+    fight.go_on()
+    fight.answer(ANNA)  # then Gleb's opportunity attack
+    fight.go_on()
+    fight.answer(VERA)  # then Anna's bolt
+    fight.do(B.Immediate(reactor=VERA, frame=frame.number, mode=B.RESPONSE, card=fight.uid(VERA, RIPOSTE)))
+    fight.do(B.Immediate(reactor=GLEB, frame=frame.number, mode=B.RESPONSE, card=fight.uid(GLEB, RIPOSTE)))
+    assert [q.actor for q in fight.state.stack[0].queue] == [GLEB]
+    fight.answer(ANNA)
+    fight.go_on()
+    fight.answer(ANNA)
+    assert resolution(fight) == [
+        (B.INTERRUPT, BORIS, GLEB),
+        (B.OPPORTUNITY, GLEB, ANNA),
+        (B.MAIN, ANNA, VERA),
+        (B.RESPONSE, VERA, ANNA),
+        (B.RESPONSE, GLEB, ANNA),
+    ]
+
+
+def test_D3_arsenals_change_only_between_rounds():
+    fight = Fight().begin()
+    fight.refused("AG2", B.NewArsenal(combatant=VERA, arsenal=(BLADE,)))
+    fight.to_round(1)
+    for _ in range(4):
+        fight.pass_turn()
+    assert fight.state.phase == B.BETWEEN_ROUNDS
+    fight.do(B.NewArsenal(combatant=VERA, arsenal=(BLADE, SHIELD)))
+    assert len(fight.state.combatants[VERA].hand) == 2
+
+
+def test_the_referee_ends_the_battle_and_shown_cards_go_back():
+    fight = Fight().begin()
+    frame = fight.attack(ANNA, BLADE, VERA)
+    blade = frame.current.card
+    fight.refused("D2", B.EndBattle(reason=" "))
+    fight.do(B.EndBattle(reason="the police came"))
+    assert fight.state.ended and blade in fight.state.combatants[ANNA].hand
+    assert all(n == 1 for n in places(fight.state).values())
+
+
+def test_max_rounds_end_the_battle():
+    fight = Fight()
+    fight.do(B.BeginBattle(declarer=ANNA, max_rounds=1))
+    for _ in range(4):
+        fight.pass_turn()
+    assert fight.state.ended and fight.state.result == B.state.MAX_ROUNDS
+
+
+def test_S2_the_gap_ends_a_quiet_battle_but_not_an_open_attack():
+    fight = Fight().begin()
+    fight.attack(ANNA, BLADE, VERA)
+    fight.tick(10)
+    fight.answer(VERA)
+    fight.tick(181)
+    fight.expire()
+    assert fight.state.ended and fight.state.result == B.state.SITUATION_ENDED
+
+
+def test_a_newcomer_joins_a_running_battle_at_the_end_of_the_round():
+    fight = Fight(who=(ANNA, BORIS, VERA)).begin(order=None)
+    fight.do(B.JoinBattle(__import__("rules").FighterSetup(GLEB, "Gleb", (BLADE.face,)), "dark", (BLADE,)))
+    assert fight.state.order[-1] == GLEB
+
+
+def test_log_replay_equals_the_state():
+    fight = Fight().begin().to_round(2)
+    frame = fight.attack(ANNA, BOLT, VERA, engaged=(VERA,))
+    fight.do(B.Opportunity(reactor=VERA, frame=frame.number, card=fight.uid(VERA, SNAP)))
+    fight.tick(30)
+    fight.expire()
+    assert B.to_dict(fight.replayed()) == B.to_dict(fight.state)
+    assert B.from_dict(B.to_dict(fight.state)) == fight.state

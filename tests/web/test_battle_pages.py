@@ -1,0 +1,354 @@
+"""The battle's pages: the referee's tablet, the start page, the player's fragment and the spectator
+page, with their rules (R0 buttons, D4 secrecy, battles_on) and flat query counts."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from duels import services
+from duels.models import Situation
+from rules import battle as B
+from tests.services.battle_kit import battle_state, begin, buid, party, top
+from tests.services.kit import nonce
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def no_broker(monkeypatch):
+    monkeypatch.setattr("duels.services.store.schedule_expiry", lambda sid, deadline: None)
+
+
+@pytest.fixture
+def people(event):
+    return party(event)
+
+
+@pytest.fixture
+def battle(event, people, referee):
+    return begin(event, people, referee)
+
+
+def post(client, situation, **data):
+    situation.refresh_from_db()
+    payload = {"version": situation.version, "nonce": nonce(), **data}
+    return client.post(reverse("duels:battle-act", args=[situation.pk]), payload, headers={"HX-Request": "true"})
+
+
+def drive(situation, user, *commands):
+    for command in commands:
+        situation.refresh_from_db()
+        services.perform(situation.pk, command, user=user, seen_version=situation.version, nonce=nonce())
+
+
+def to_round(situation, user, n):
+    while battle_state(situation).round < n:
+        st = battle_state(situation)
+        if st.phase == B.BETWEEN_ROUNDS:
+            drive(situation, user, B.StartRound())
+        else:
+            drive(situation, user, B.Act(actor=st.turn_of, act=B.PASS), B.NextTurn())
+
+
+def test_the_referee_runs_a_turn_from_the_tablet(as_user, referee, battle, people):
+    anna, _, vera, _ = people
+    client = as_user(referee)
+    page = client.get(reverse("duels:battle", args=[battle.pk])).content.decode()
+    assert 'id="turn-strip"' in page and 'id="act-attack"' in page
+    response = post(
+        client, battle, action="act", who=anna.pk, act="attack", cards=[buid(battle, anna, "Blade")], targets=[vera.pk]
+    )
+    assert response.status_code == 200 and "countdown-answer" in response.content.decode()
+    frame = top(battle)
+    response = post(client, battle, action="answer", frame=frame.number, who=vera.pk, card=buid(battle, vera, "Shield"))
+    assert 'class="btn btn-success btn-lg confirm-result"' in response.content.decode()
+    post(client, battle, action="confirm", frame=frame.number, who=vera.pk)
+    response = post(client, battle, action="next_turn")
+    assert response.status_code == 200
+    assert battle_state(battle).turn_of == vera.pk
+
+
+def test_R0_no_reaction_buttons_before_the_reaction_round(as_user, referee, battle, people):
+    anna, _, vera, gleb = people
+    client = as_user(referee)
+    post(
+        client,
+        battle,
+        action="act",
+        who=anna.pk,
+        act="attack",
+        cards=[buid(battle, anna, "Bolt")],
+        targets=[vera.pk],
+        engaged=[vera.pk, gleb.pk],
+    )
+    page = client.get(reverse("duels:battle", args=[battle.pk])).content.decode()
+    assert "reaction-form" not in page and "reaction-card" not in page
+    assert 'id="reactions-off"' in page
+
+
+def test_R0_R2_from_round_two_the_bar_lists_who_may_react_and_why_not(as_user, referee, battle, people):
+    anna, _boris, vera, _gleb = people
+    client = as_user(referee)
+    to_round(battle, referee, 2)
+    post(
+        client,
+        battle,
+        action="act",
+        who=anna.pk,
+        act="attack",
+        cards=[buid(battle, anna, "Bolt")],
+        targets=[vera.pk],
+        engaged=[vera.pk],
+    )
+    page = client.get(reverse("duels:battle", args=[battle.pk])).content.decode()
+    bar = page[page.index('id="reaction-bar"') :]
+    vera_block = bar[bar.index(f'data-reactor="{vera.pk}"') :]
+    assert 'data-kind="opportunity"' in vera_block.split("data-reactor=")[1]
+    anna_block = bar[bar.index(f'data-reactor="{anna.pk}"') :].split("data-reactor=")[1]
+    assert "reaction-refused" in anna_block and "own turn" in anna_block
+    response = post(
+        client, battle, action="opportunity", frame=top(battle).number, who=vera.pk, card=buid(battle, vera, "Snap")
+    )
+    assert response.status_code == 200 and top(battle).role == B.OPPORTUNITY
+    # R2: a second one by Vera in this turn is refused, with the rule's own words, and changes nothing.
+    before = Situation.objects.get(pk=battle.pk).version
+    response = post(client, battle, action="opportunity", frame=0, who=vera.pk, card=buid(battle, vera, "Blade"))
+    assert response.status_code == 422
+    assert Situation.objects.get(pk=battle.pk).version == before
+
+
+def test_undo_with_a_reason_from_the_tablet(as_user, referee, battle, people):
+    anna = people[0]
+    client = as_user(referee)
+    post(client, battle, action="act", who=anna.pk, act="pass")
+    battle.refresh_from_db()
+    response = client.post(
+        reverse("duels:battle-undo", args=[battle.pk]),
+        {"version": battle.version, "nonce": nonce(), "reason": "misheard"},
+        headers={"HX-Request": "true"},
+    )
+    assert response.status_code == 200 and battle_state(battle).stack == []
+
+
+def test_D4_the_spectator_never_sees_an_unplayed_card(client, referee, battle, people):
+    anna, _, vera, _ = people
+    drive(battle, referee, B.Act(actor=anna.pk, act=B.ATTACK, cards=(buid(battle, anna, "Blade"),), targets=(vera.pk,)))
+    html = client.get(reverse("duels:watch", args=[battle.pk])).content.decode()
+    assert "Blade" in html  # the shown attack is public
+    for secret in ("Bolt", "Nova", "Shield", "Counterspell", "Riposte", "Snap"):
+        assert secret not in html
+
+
+def test_D4_a_player_sees_only_their_own_hand_and_the_countdown_when_attacked(as_user, player, event, referee):
+    people = party(event)
+    mine = people[2]
+    mine.player = player
+    mine.save()
+    situation = begin(event, people, referee)
+    anna = people[0]
+    drive(
+        situation,
+        referee,
+        B.Act(actor=anna.pk, act=B.ATTACK, cards=(buid(situation, anna, "Bolt"),), targets=(mine.pk,)),
+    )
+    html = as_user(player).get(reverse("duels:player-live", args=[mine.pk])).content.decode()
+    assert 'id="attacked"' in html and "countdown-answer" in html
+    assert "Counterspell" in html  # my own hand
+    # No referee buttons, and no focus buttons: F1 is not a battle rule.
+    assert "reaction-card" not in html and reverse("duels:player-focus", args=[mine.pk]) not in html
+
+
+def test_the_event_setting_decides_whether_a_battle_is_offered(as_user, referee, event, people):
+    client = as_user(referee)
+    assert 'id="start-battle"' in client.get(reverse("duels:referee-home", args=[event.pk])).content.decode()
+    event.battles_on = False
+    event.save()
+    assert 'id="start-battle"' not in client.get(reverse("duels:referee-home", args=[event.pk])).content.decode()
+    response = client.post(reverse("duels:battle-start", args=[event.pk]), {"nonce": nonce()})
+    assert response.status_code == 403 and not Situation.objects.exists()
+
+
+def test_start_a_battle_from_the_start_page(as_user, referee, event, people):
+    client = as_user(referee)
+    page = client.get(reverse("duels:battle-start", args=[event.pk])).content.decode()
+    assert "battle-start-form" in page
+    data = {
+        "nonce": nonce(),
+        "combatants": [p.pk for p in people[:3]],
+        "declarer": people[2].pk,
+        **{f"side_{p.pk}": p.side for p in people},
+    }
+    response = client.post(reverse("duels:battle-start", args=[event.pk]), data)
+    situation = Situation.objects.get()
+    assert response.status_code == 302 and response["Location"] == reverse("duels:battle", args=[situation.pk])
+    assert battle_state(situation).turn_of == people[2].pk
+    too_few = client.post(
+        reverse("duels:battle-start", args=[event.pk]),
+        {"nonce": nonce(), "combatants": [people[3].pk], "declarer": people[3].pk},
+    )
+    assert too_few.status_code == 400 and Situation.objects.count() == 1
+
+
+def test_a_combatant_is_added_from_the_tablet(as_user, referee, event, people):
+    situation = begin(event, people[:3], referee)
+    client = as_user(referee)
+    page = client.get(reverse("duels:battle", args=[situation.pk])).content.decode()
+    assert 'id="join-form"' in page
+    situation.refresh_from_db()
+    response = client.post(
+        reverse("duels:battle-join", args=[situation.pk]),
+        {"version": situation.version, "nonce": nonce(), "character": people[3].pk, "side": ""},
+        headers={"HX-Request": "true"},
+    )
+    assert response.status_code == 200 and people[3].pk in battle_state(situation).combatants
+
+
+def _queries(client, url, headers=None) -> int:
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(url, headers=headers or {})
+    assert response.status_code == 200
+    return len(ctx.captured_queries)
+
+
+@pytest.mark.parametrize("poll", [False, True])
+def test_query_counts_stay_flat_for_3_vs_12_combatants(as_user, referee, event, poll):
+    client = as_user(referee)
+    counts = []
+    for size in (3, 12):
+        people = party(event, size, first=len(counts) * 20)
+        situation = begin(event, people, referee)
+        drive(
+            situation,
+            referee,
+            B.Act(
+                actor=people[0].pk,
+                act=B.ATTACK,
+                cards=(buid(situation, people[0], "Nova"),),
+                targets=tuple(p.pk for p in people[1:]),
+            ),
+        )
+        headers = {"HX-Request": "true"} if poll else None
+        counts.append(
+            (
+                _queries(client, reverse("duels:battle", args=[situation.pk]), headers),
+                _queries(client, reverse("duels:watch", args=[situation.pk]), headers),
+            )
+        )
+        drive(situation, referee, B.EndBattle(reason="next size"))
+    assert counts[0] == counts[1]
+
+
+def test_query_counts_stay_flat_for_10_vs_300_log_entries(as_user, referee, event, people):
+    client = as_user(referee)
+    situation = begin(event, people, referee)
+    counts = []
+    for entries in (10, 300):
+        # Compared in the same phase (a round break reads the prepared arsenals, D3).
+        while situation.log.count() < entries or battle_state(situation).phase != B.TURNS:
+            st = battle_state(situation)
+            if st.phase == B.BETWEEN_ROUNDS:
+                drive(situation, referee, B.StartRound())
+            else:
+                drive(situation, referee, B.Act(actor=st.turn_of, act=B.PASS), B.NextTurn())
+        counts.append(
+            (
+                _queries(client, reverse("duels:battle", args=[situation.pk])),
+                _queries(client, reverse("duels:battle", args=[situation.pk]), {"HX-Request": "true"}),
+            )
+        )
+    assert counts[0] == counts[1]
+
+
+@pytest.mark.parametrize(
+    "garbage",
+    [
+        {"action": "act", "who": "abc", "act": "attack"},
+        {"action": "act", "who": "1", "act": "fly"},
+        {"action": "act", "who": "1", "act": "attack", "targets": ["x"]},
+        {"action": "act", "who": "1", "act": "attack", "targets": ["99999999999999999999999"]},
+        {"action": "answer", "frame": "-1", "who": "1"},
+        {"action": "confirm", "frame": "0", "who": "1", "outcome": "exploded"},
+        {"action": "opportunity", "frame": "0", "who": "1"},
+        {"action": "dance"},
+        {"action": "start_round", "order": ["1", "1", "1"]},
+    ],
+)
+def test_bad_input_is_refused_in_words_and_changes_nothing(as_user, referee, battle, garbage):
+    client = as_user(referee)
+    battle.refresh_from_db()
+    before = (battle.version, battle.state)
+    response = post(client, battle, **garbage)
+    assert response.status_code in (400, 422)
+    assert 'role="alert"' in response.content.decode()
+    battle.refresh_from_db()
+    assert (battle.version, battle.state) == before
+
+
+def test_a_duel_id_on_a_battle_url_goes_to_the_duel_page(as_user, referee, event, people):
+    duel = services.declare_aggression(event, people[0], people[2], user=referee, nonce=nonce()).situation
+    response = as_user(referee).get(reverse("duels:battle", args=[duel.pk]))
+    assert response.status_code == 302 and response["Location"] == reverse("duels:situation", args=[duel.pk])
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_help_explains_battles_and_their_readings(client, language):
+    client.cookies["django_language"] = language
+    referee_help = client.get(reverse("help-role", args=["referee"])).content.decode()
+    assert 'id="battle"' in referee_help
+    for rule in ("R0", "R1", "R3", "R4", "R6", "R7", "R8", "D5", "CR2"):
+        assert rule in referee_help, rule
+    player_help = client.get(reverse("help-role", args=["player"])).content.decode()
+    battle_part = player_help.split('id="battle"')[1]
+    assert "R0" in battle_part and "R1–R3" in battle_part and "R4–R8" in battle_part
+
+
+def test_D3_between_rounds_a_combatant_takes_a_prepared_arsenal(as_user, referee, battle, people):
+    from cards.models import Card, PreparedArsenal, PreparedArsenalCard
+
+    vera = people[2]
+    prepared = PreparedArsenal.objects.create(character=vera, name="Volley")
+    PreparedArsenalCard.objects.create(arsenal=prepared, card=Card.objects.get(name_en="Bolt"), copies=1)
+    PreparedArsenalCard.objects.create(arsenal=prepared, card=Card.objects.get(name_en="Counterspell"), copies=1)
+    client = as_user(referee)
+    url = reverse("duels:battle-arsenal", args=[battle.pk])
+    battle.refresh_from_db()
+    early = client.post(
+        url, {"version": battle.version, "nonce": nonce(), "prepared": prepared.pk}, headers={"HX-Request": "true"}
+    )
+    assert early.status_code == 422 and "(AG2)" in early.content.decode()  # not in round 1
+    to_round(battle, referee, 1)
+    while battle_state(battle).phase != B.BETWEEN_ROUNDS:
+        drive(battle, referee, B.Act(actor=battle_state(battle).turn_of, act=B.PASS), B.NextTurn())
+    page = client.get(reverse("duels:battle", args=[battle.pk])).content.decode()
+    assert f'name="prepared" value="{prepared.pk}"' in page
+    battle.refresh_from_db()
+    response = client.post(
+        url, {"version": battle.version, "nonce": nonce(), "prepared": prepared.pk}, headers={"HX-Request": "true"}
+    )
+    assert response.status_code == 200
+    st = battle_state(battle)
+    hand = sorted((st.cards[u].face.name, st.cards[u].action) for u in st.combatants[vera.pk].hand)
+    assert hand == [("Bolt", "standard"), ("Counterspell", "interrupt")]
+
+
+def test_a_running_duel_grows_into_a_battle_from_its_page(as_user, referee, event, people):
+    anna, boris, vera, _ = people
+    duel = services.declare_aggression(event, anna, vera, user=referee, nonce=nonce()).situation
+    client = as_user(referee)
+    fight_page = client.get(reverse("duels:situation", args=[duel.pk])).content.decode()
+    assert reverse("duels:battle-grow", args=[duel.pk]) in fight_page
+    form = client.get(reverse("duels:battle-grow", args=[duel.pk])).content.decode()
+    assert 'id="grow-form"' in form
+    duel.refresh_from_db()
+    response = client.post(
+        reverse("duels:battle-grow", args=[duel.pk]),
+        {"version": duel.version, "nonce": nonce(), "character": boris.pk, "declarer": str(vera.pk), "side": ""},
+    )
+    battle = Situation.objects.get(kind=Situation.Kind.BATTLE)
+    assert response.status_code == 302 and response["Location"] == reverse("duels:battle", args=[battle.pk])
+    assert battle_state(battle).turn_of == vera.pk
+    duel.refresh_from_db()
+    assert duel.ended
