@@ -32,8 +32,8 @@ logger = logging.getLogger(__name__)
 
 CHUNK = 50
 # Up to this many characters a run is printed during the organizer's own request
-# (the demo's 8 take a few seconds); more go to the worker with a progress bar.
-INLINE_LIMIT = 12
+# (the demo's 13, some 35 pages, take a few seconds); more go to the worker with a progress bar.
+INLINE_LIMIT = 20
 KEEP_RUNS = 5
 
 
