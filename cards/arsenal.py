@@ -4,7 +4,7 @@ The checks themselves live in the rules engine (``rules/arsenal.py``);
 these functions load what the checks need, call them, and save. Each change runs
 in one transaction with the character row locked, so two organizers saving at
 once serialise instead of mixing their arsenals. A refusal raises ``RuleError``
-before anything is written; ``duels.refusals.explain`` turns it into the user's language.
+before anything is written; ``cards.words.explain`` turns it into the user's language.
 """
 
 from collections import Counter
@@ -16,8 +16,8 @@ from django.db.models import Prefetch
 from django.utils.translation import gettext_noop
 
 from cards.faces import face_of
+from cards.hooks import in_fight
 from cards.models import ArsenalCard, Card, PoolEntry, PreparedArsenal, PreparedArsenalCard
-from duels.services import in_active_situation
 from events.models import Character
 from rules.arsenal import check_arsenal, check_focus
 from rules.cards import CardFace
@@ -26,17 +26,26 @@ from rules.errors import ARSENAL, RuleError
 CARD_ORDER = ("card__kind", "card__name_ru")
 
 
+def frozen_by_fight(character: Character) -> RuleError:
+    """AG2, D3, IA5: the refusal of an arsenal change during the character's unfinished fight.
+
+    One wording for the refusal itself and for the notice every arsenal page
+    shows while the fight goes on (through ``cards.words.explain``).
+    """
+    return RuleError(
+        "D3",
+        gettext_noop(
+            "%(name)s is in a fight that has not ended: the arsenal can change only at the start "
+            "of a round, through the referee."
+        ),
+        name=character.name,
+    )
+
+
 def _guard_fight(character: Character) -> None:
-    """AG2, D3, IA5: during an unfinished situation the arsenal changes only through the fight itself."""
-    if in_active_situation(character):
-        raise RuleError(
-            "D3",
-            gettext_noop(
-                "%(name)s is in a fight that has not ended: the arsenal can change only at the start "
-                "of a round, through the referee."
-            ),
-            name=character.name,
-        )
+    """During an unfinished situation the arsenal changes only through the fight itself."""
+    if in_fight(character):
+        raise frozen_by_fight(character)
 
 
 def _locked(character: Character) -> Character:
@@ -160,7 +169,7 @@ def set_focus(character: Character, card_id: int | None) -> None:
     locked = _locked(character)
     if card_id is not None:
         hand = [face_of(ac.card) for ac in ArsenalCard.objects.filter(character=locked).select_related("card")]
-        check_focus(hand, card_id)
+        check_focus(hand, card_id, abilities=locked.event.focus_abilities)
     Character.objects.filter(pk=locked.pk).update(focus_card_id=card_id)
     character.focus_card_id = card_id
 

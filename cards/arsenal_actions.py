@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from cards import arsenal
 from cards.models import PreparedArsenal
-from duels.refusals import explain
+from cards.words import explain
 from events.models import Character
 from rules.errors import RuleError
 

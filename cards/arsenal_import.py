@@ -84,7 +84,7 @@ class _Reader:
         for character in Character.objects.filter(event=event):
             self.characters[character.name.strip().casefold()].append(character)
         self.cards: dict[str, list[Card]] = defaultdict(list)
-        for card in Card.objects.filter(catalogue_id=event.catalogue_id):
+        for card in Card.objects.filter(catalogue__events=event):
             for name in {card.name_ru.strip().casefold(), card.name_en.strip().casefold()} - {""}:
                 self.cards[name].append(card)
         self.lists: dict[int, _Lists] = {}

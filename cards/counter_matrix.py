@@ -141,7 +141,8 @@ def save(matrix: Matrix, by_card: dict[tuple[int, int], str], by_tag: dict[tuple
     wanted: list[tuple[CounterRule | None, str, dict[str, object]]] = [
         (matrix.by_card.get(key), value, {"defence_card_id": key[0], "attack_card_id": key[1]})
         for key, value in by_card.items()
-    ] + [
+    ]
+    wanted += [
         (matrix.by_tag.get(key), value, {"defence_card_id": key[0], "attack_tag": key[1]})
         for key, value in by_tag.items()
     ]

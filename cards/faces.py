@@ -14,6 +14,7 @@ def face_of(card: Card) -> engine_cards.CardFace:
         full_effect=card.full_effect,
         softened_effect=card.softened_effect,
         tags=tuple(card.tag_list),
+        category=card.category,
     )
 
 

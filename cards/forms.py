@@ -1,7 +1,7 @@
 """Forms of the cards pages: catalogue, card, pool, arsenal selection, focus, import/export."""
 
 import re
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.db.models import Q, QuerySet
@@ -9,13 +9,13 @@ from django.utils.translation import gettext_lazy as _
 
 from cards.models import Card, Catalogue, PoolEntry
 from events import tables
+from events.ids import MAX_ID
 from events.models import same_name_exists
 
 MAX_COPIES = 99
 CARD_FIELD = re.compile(r"^card_(\d+)$")
 # The largest id a database row can have (a signed 64-bit integer): a larger one
 # posted by hand names no card, and the database would refuse to even look it up.
-MAX_ID = 2**63 - 1
 
 
 def normalise_tags(raw: str) -> str:
@@ -85,10 +85,13 @@ class CardFilterForm(forms.Form):
     def __init__(self, *args: Any, tags: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         anything = [("", _("any"))]
-        self.fields["kind"].choices = anything + list(Card.Kind.choices)
-        self.fields["category"].choices = anything + list(Card.Category.choices)
-        self.fields["magic_type"].choices = anything + [c for c in Card.MagicType.choices if c[0]]
-        self.fields["tag"].choices = anything + [(t, t) for t in tags]
+        # The fields declared above are choice fields; ``self.fields`` holds them as plain ``Field``s.
+        cast(forms.ChoiceField, self.fields["kind"]).choices = anything + list(Card.Kind.choices)
+        cast(forms.ChoiceField, self.fields["category"]).choices = anything + list(Card.Category.choices)
+        cast(forms.ChoiceField, self.fields["magic_type"]).choices = anything + [
+            c for c in Card.MagicType.choices if c[0]
+        ]
+        cast(forms.ChoiceField, self.fields["tag"]).choices = anything + [(t, t) for t in tags]
 
     def filter(self, cards: QuerySet[Card]) -> QuerySet[Card]:
         if not self.is_valid():
@@ -116,7 +119,7 @@ class PoolAddForm(forms.Form):
     def __init__(self, *args: Any, catalogue: Catalogue | None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if catalogue is not None:
-            self.fields["card"].queryset = catalogue.cards.order_by("kind", "name_ru")
+            cast(forms.ModelChoiceField, self.fields["card"]).queryset = catalogue.cards.order_by("kind", "name_ru")
 
 
 class PoolCopiesForm(forms.Form):
@@ -144,7 +147,8 @@ class ArsenalSelectionForm(forms.Form):
         return [(entry, self[f"card_{entry.card_id}"]) for entry in self.pool]
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         # Cards posted that are not in the pool are kept, so the engine can refuse
         # them by name instead of the form silently dropping them.
         extra: dict[int, int] = {}
@@ -209,7 +213,8 @@ class ImportForm(forms.Form):
     )
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         upload = cleaned.get("file")
         if upload is None:
             return cleaned

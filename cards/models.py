@@ -8,6 +8,8 @@ from django.utils.translation import gettext_lazy as _
 
 from events.models import Character, Condition, same_name_exists
 from events.names import NameField
+from rules import cards as engine_cards
+from rules.conditions import NO_EFFECT
 
 
 class Catalogue(models.Model):
@@ -31,7 +33,7 @@ class Catalogue(models.Model):
 class Effect(models.TextChoices):
     """What a card does to its target: a condition, or nothing (CR1)."""
 
-    NONE = "", _("no effect")
+    NONE = NO_EFFECT, _("no effect")
     LIGHTLY_WOUNDED = Condition.LIGHTLY_WOUNDED.value, Condition.LIGHTLY_WOUNDED.label
     HEAVILY_WOUNDED = Condition.HEAVILY_WOUNDED.value, Condition.HEAVILY_WOUNDED.label
     PARALYSED = Condition.PARALYSED.value, Condition.PARALYSED.label
@@ -46,8 +48,8 @@ class Card(models.Model):
         ABILITY = "ability", _("ability")
 
     class Kind(models.TextChoices):
-        ATTACK = "attack", _("attack")
-        DEFENCE = "defence", _("defence")
+        ATTACK = engine_cards.ATTACK, _("attack")
+        DEFENCE = engine_cards.DEFENCE, _("defence")
 
     class MagicType(models.TextChoices):
         NONE = "", _("—")
@@ -123,9 +125,9 @@ class CounterRule(models.Model):
     """CR2: what a defence card does against an attack card, or against every attack card with a tag."""
 
     class Outcome(models.TextChoices):
-        PARRIED = "parried", _("parries")
-        SOFTENED = "softened", _("softens")
-        NOT_PARRIED = "not_parried", _("does nothing")
+        PARRIED = engine_cards.PARRIED, _("parries")
+        SOFTENED = engine_cards.SOFTENED, _("softens")
+        NOT_PARRIED = engine_cards.NOT_PARRIED, _("does nothing")
 
     defence_card = models.ForeignKey(
         Card, on_delete=models.CASCADE, related_name="counters", verbose_name=_("defence card")

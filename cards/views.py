@@ -16,6 +16,7 @@ from cards.forms import CardFilterForm, CardForm, CatalogueForm
 from cards.models import ArsenalCard, Card, Catalogue, PoolEntry, PreparedArsenalCard
 from events.access import event_for_organizer, event_for_referee, is_organizer
 from events.models import Event
+from events.requests import HtmxRequest
 
 
 def catalogue_tags(catalogue: Catalogue, kind: str | None = None) -> list[str]:
@@ -35,7 +36,7 @@ def _sharing_events(event: Event) -> list[Event]:
 
 
 @login_required
-def catalogue(request: HttpRequest, event_id: int) -> HttpResponse:
+def catalogue(request: HtmxRequest, event_id: int) -> HttpResponse:
     event = event_for_referee(request.user, event_id)
     can_edit = is_organizer(request.user, event)
     context: dict[str, object] = {"event": event, "can_edit": can_edit}

@@ -16,9 +16,9 @@ from django.views.decorators.http import require_POST
 
 from cards import arsenal, arsenal_actions
 from cards.forms import ArsenalSelectionForm, FocusForm, PoolAddForm, PoolCopiesForm
+from cards.hooks import in_fight
 from cards.models import Card, PoolEntry, PreparedArsenal
-from duels.refusals import explain
-from duels.services import in_active_situation
+from cards.words import explain
 from events.access import ORGANIZER, character_for_staff
 from events.models import Character
 from rules.errors import RuleError
@@ -41,13 +41,15 @@ def _builder(request: HttpRequest, character: Character, **forms: Any) -> HttpRe
     context = arsenal.arsenal_context(character)
     selected = {card.pk: copies for card, copies in context["hand"]}
     catalogue = character.event.catalogue
+    fighting = in_fight(character)
     context.update(
         event=character.event,
         can_edit=True,
         selection_form=forms.get("selection_form") or ArsenalSelectionForm(pool=context["pool"], selected=selected),
         pool_form=forms.get("pool_form") or PoolAddForm(catalogue=catalogue),
         focus_form=FocusForm(initial={"card": character.focus_card_id}, hand=context["hand"]),
-        in_fight=in_active_situation(character),
+        in_fight=fighting,
+        frozen=explain(arsenal.frozen_by_fight(character)) if fighting else "",
         restorable=_restorable(character),
         has_catalogue=catalogue is not None,
     )

@@ -16,9 +16,22 @@ from django.views.decorators.http import require_POST
 
 from cards import arsenal, arsenal_actions
 from cards.forms import ArsenalSelectionForm
+from cards.hooks import in_fight
+from cards.words import explain
 from events.access import character_for_player, character_for_token
 from events.models import Character
 from events.views_player import arsenal_draft_key
+
+
+def character_page_part(character: Character) -> dict[str, object]:
+    """The arsenal part of an accepted character's own page (events.views_player, via events/hooks.py)."""
+    context: dict[str, object] = dict(arsenal.arsenal_context(character))
+    # S2/AG2: no arsenal actions are offered while the character's fight goes on, and the
+    # page says why in the words of the refusal itself.
+    fighting = in_fight(character)
+    context["in_fight"] = fighting
+    context["frozen"] = explain(arsenal.frozen_by_fight(character)) if fighting else ""
+    return context
 
 
 def _own(request: HttpRequest, character_id: int) -> Character:
@@ -53,7 +66,8 @@ def _build(request: HttpRequest, character: Character, token: str | None) -> Htt
         built = arsenal_actions.build(request, character, form.card_ids())
     else:
         built = False
-        messages.error(request, " ".join(form.non_field_errors()) or _("Copies must be a whole number from 0 to 99."))
+        problems = " ".join(str(e) for e in form.non_field_errors())
+        messages.error(request, problems or _("Copies must be a whole number from 0 to 99."))
     if not built:
         # The page comes back with what the player typed, not the old arsenal (issue 10).
         owned = {f"card_{entry.card_id}" for entry in pool}

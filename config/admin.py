@@ -9,18 +9,18 @@ permissions it was given.
 
 from collections.abc import Callable
 from functools import update_wrapper
-from typing import Any
+from typing import Any, cast
 
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
+from django.http import HttpRequest, HttpResponseBase, HttpResponseRedirect, QueryDict
 from django.utils.translation import gettext as _
 
-MAX_ID = 2**63 - 1  # the largest database id (a signed 64-bit integer)
+from events.ids import is_id
 
 
 def _are_ids(values: list[str]) -> bool:
-    return all(value.isdigit() and 0 < int(value) <= MAX_ID for value in values)
+    return all(value.isdigit() and is_id(int(value)) for value in values)
 
 
 def _without_nul(query: QueryDict) -> QueryDict:
@@ -34,11 +34,12 @@ class SumrakAdminSite(admin.AdminSite):
     def has_permission(self, request: HttpRequest) -> bool:
         return bool(request.user.is_active and request.user.is_superuser)
 
-    def admin_view(self, view: Callable[..., HttpResponse], cacheable: bool = False) -> Callable[..., HttpResponse]:
-        def guarded(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def admin_view[View: Callable[..., HttpResponseBase]](self, view: View, cacheable: bool = False) -> View:
+        def guarded(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
             if any("\x00" in value for _key, values in request.GET.lists() for value in values):
                 # A NUL byte means nothing in a search, and PostgreSQL refuses it (the autocomplete was a 500).
-                request.GET = _without_nul(request.GET)
+                # Immutable again, as Django gives it.
+                request.GET = QueryDict(_without_nul(request.GET).urlencode())
             # Every id here is a number: Django's actions would turn any other selection into a 500.
             if request.method == "POST" and not _are_ids(request.POST.getlist(helpers.ACTION_CHECKBOX_NAME)):
                 messages.error(request, _("Nothing was changed: the selection names rows that do not exist."))
@@ -46,4 +47,5 @@ class SumrakAdminSite(admin.AdminSite):
             return view(request, *args, **kwargs)
 
         # The permission check stays first: anyone but a superuser still gets the login page.
-        return super().admin_view(update_wrapper(guarded, view), cacheable)
+        # ``guarded`` takes and returns what ``view`` does (update_wrapper copies its name and docs).
+        return super().admin_view(cast(View, update_wrapper(guarded, view)), cacheable)

@@ -12,6 +12,7 @@ filesystem), so a reader sees a whole message or none.
 import os
 import uuid
 from time import monotonic
+from typing import Any
 
 from kombu.exceptions import ChannelError
 from kombu.transport import filesystem
@@ -20,7 +21,9 @@ from kombu.utils.json import dumps
 
 
 class Channel(filesystem.Channel):
-    def _put(self, queue, payload, **kwargs):
+    # kombu's filesystem channel itself widens AbstractChannel._put (kombu-stubs mark that override
+    # ignored too); this keeps the filesystem channel's signature exactly.
+    def _put(self, queue: str, payload: dict[str, Any], **kwargs: Any) -> None:  # type: ignore[override]
         name = f"{round(monotonic() * 1000)}_{uuid.uuid4()}.{queue}.msg"
         # A leading dot: the reader's queue filter (the part after the first dot) never matches it.
         partial = os.path.join(self.data_folder_out, f".{name}.partial")

@@ -17,7 +17,8 @@ A program that dies is restarted, after what is left of its process group is
 killed (a SIGKILLed worker leaves its pool children behind otherwise) and, for
 the beat, its stale pid file removed. One that keeps dying (more than
 ``MAX_RESTARTS`` in ``RESTART_WINDOW`` seconds) stops everything with a message.
-SIGINT, SIGTERM and SIGHUP stop every group: TERM first, KILL after
+SIGINT, SIGTERM and SIGHUP stop every group: TERM first (to the worker's main
+process only, which stops its pool itself), KILL to the whole group after
 ``STOP_SECONDS``. Each program also gets SIGTERM if the launcher itself is
 killed (Linux's parent-death signal), so nothing is left orphaned.
 
@@ -76,6 +77,9 @@ class Program:
     argv: list[str]
     env: dict[str, str]
     before_start: Callable[[], None] | None = None
+    # TERM to the whole group (runserver's reloader and its server child), or to the leader only:
+    # Celery's worker stops its own pool, and a TERM to the pool processes makes it wait for them.
+    term_group: bool = True
     process: subprocess.Popen[bytes] | None = None
     restarts: list[float] = field(default_factory=list)
 
@@ -164,8 +168,14 @@ class Supervisor:
         if not running:
             return
         say("Stopping…")
-        for process in running:
-            _kill_group(process.pid, signal.SIGTERM)
+        for program in self.programs:
+            if program.process is None:
+                continue
+            if program.term_group:
+                _kill_group(program.process.pid, signal.SIGTERM)
+            else:
+                with contextlib.suppress(ProcessLookupError):
+                    program.process.send_signal(signal.SIGTERM)
         deadline = time.monotonic() + self.stop_seconds
         for process in running:
             while time.monotonic() < deadline:
@@ -307,7 +317,8 @@ def programs(options: Options, env: dict[str, str]) -> list[Program]:
         # timers back to the broker (config/settings.py).
         worker_env["REMAP_SIGTERM"] = "SIGQUIT"
     celery = [str(BIN / "celery"), "-A", "config"]
-    found.append(Program("worker", [*celery, "worker", "--concurrency", "2", "--loglevel", loglevel], worker_env))
+    worker = [*celery, "worker", "--concurrency", "2", "--loglevel", loglevel]
+    found.append(Program("worker", worker, worker_env, term_group=False))
     pidfile = options.var_dir / "celerybeat.pid"
     beat = [*celery, "beat", "--loglevel", loglevel, "--schedule", str(options.var_dir / "celerybeat-schedule")]
     beat += ["--pidfile", str(pidfile)]
@@ -327,13 +338,18 @@ def setup(options: Options, env: dict[str, str]) -> bool:
     say("Applying database migrations")
     _manage(env, "migrate", "--noinput", "-v0")
     public_demo = False
-    if options.lan:
-        # Never the public demo password on a network: --demo gives random ones, and demo
-        # accounts left with the public one from a local start get random ones too.
-        _manage(env, "load_demo", "--random-passwords", *([] if options.demo else ["--secure-only"]))
-    elif options.demo is not False:
-        _manage(env, "load_demo")
-        public_demo = True
+    try:
+        if options.lan:
+            # Never the public demo password on a network: --demo gives random ones, and demo
+            # accounts left with the public one from a local start get random ones too.
+            _manage(env, "load_demo", "--random-passwords", *([] if options.demo else ["--secure-only"]))
+        elif options.demo is not False:
+            _manage(env, "load_demo")
+            public_demo = True
+    except LaunchError:
+        # Declined beside a real event (or no terminal to ask on): the game starts without it.
+        say("Starting without the demo game.")
+        public_demo = False
     if options.lan:
         say("Collecting static files for whitenoise")
         _manage(env, "collectstatic", "--noinput", "-v0")

@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "cards",
     "duels",
     "lab",
+    "config.apps.ProjectConfig",  # project-wide commands (load_demo): above every app
 ]
 
 MIDDLEWARE = [
@@ -124,7 +125,7 @@ SQLITE_OPTIONS = {
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
 else:
-    DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": VAR_DIR / "sumrak.sqlite3"}}
+    DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": str(VAR_DIR / "sumrak.sqlite3")}}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The same for an SQLite file named by DATABASE_URL: without them, concurrent commands were 500s.
     DATABASES["default"]["OPTIONS"] = {**SQLITE_OPTIONS, **DATABASES["default"].get("OPTIONS", {})}
@@ -135,10 +136,24 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = env_str("REDIS_URL", "")
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    # Sessions read from Redis, written through to the database: a poll costs
+    # no session query. Only with a shared cache: with a per-process one a
+    # logout in one worker would not reach the others' copies.
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
     CELERY_BROKER_URL = REDIS_URL
     CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {"visibility_timeout": 3600}
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    # One cache for every process on the machine (gunicorn's workers, the
+    # Celery worker): a poll may answer 304 from it (duels.services.live), so a
+    # change made in one process must reach the others - a per-process
+    # local-memory cache would let another worker answer from an old version.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(VAR_DIR / "cache"),
+            "OPTIONS": {"MAX_ENTRIES": 5000},
+        }
+    }
     _broker_dir = VAR_DIR / "celery-broker"
     _broker_dir.mkdir(parents=True, exist_ok=True)
     # "localhost" only silences kombu's "no hostname" warning; the folders below are the broker.

@@ -2,10 +2,12 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from config import views as config_views
 from events import views_home
 
 urlpatterns = [
     path("", views_home.home, name="home"),
+    path("ping/", config_views.ping, name="ping"),
     path("help/", views_home.help_index, name="help"),
     path("help/<str:role>/", views_home.help_page, name="help-role"),
     path("accounts/signup/", views_home.signup, name="signup"),

@@ -8,6 +8,7 @@ whatever the organizers changed in it).
 import datetime as dt
 import secrets
 from collections import Counter
+from typing import Any
 
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import User
@@ -118,6 +119,7 @@ def _catalogue() -> tuple[Catalogue, dict[str, Card]]:
             },
         )
     for defence, target, outcome in COUNTER_RULES + BATTLE_COUNTER_RULES:
+        key: dict[str, Any]
         if target.startswith("#"):
             key = {"defence_card": cards[defence], "attack_card": None, "attack_tag": target[1:]}
         else:

@@ -3,6 +3,7 @@
 import json
 
 from django.contrib import admin
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext_lazy as _
 
@@ -12,7 +13,7 @@ from duels.models import LogEntry, Situation
 
 class LogEntryInline(admin.TabularInline):
     model = LogEntry
-    fields = ["seq", "kind", "command", "actor", "at", "draw", "undone", "reason"]
+    fields = ("seq", "kind", "command", "actor", "at", "draw", "undone", "reason")
     readonly_fields = fields
     ordering = ["seq"]
     extra = 0
@@ -22,7 +23,7 @@ class LogEntryInline(admin.TabularInline):
     def has_add_permission(self, request: HttpRequest, obj: Situation | None = None) -> bool:
         return False
 
-    def get_queryset(self, request: HttpRequest):  # type: ignore[no-untyped-def]
+    def get_queryset(self, request: HttpRequest) -> QuerySet[LogEntry]:
         # Each row shows its actor: one join, not one query per entry of a long fight.
         return super().get_queryset(request).select_related("actor")
 
@@ -44,7 +45,7 @@ class SituationAdmin(admin.ModelAdmin):
         return False
 
     @admin.action(description=_("Export as JSON"))
-    def export_json(self, request: HttpRequest, queryset) -> HttpResponse:  # type: ignore[no-untyped-def]
+    def export_json(self, request: HttpRequest, queryset: QuerySet[Situation]) -> HttpResponse:
         data = [export_situation(s) for s in queryset.select_related("event").order_by("pk")]
         response = HttpResponse(json.dumps(data, ensure_ascii=False, indent=2), content_type="application/json")
         response["Content-Disposition"] = 'attachment; filename="situations.json"'

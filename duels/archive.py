@@ -78,12 +78,14 @@ class ArchiveError(Exception):
 def _rows(event: Event) -> dict[type[models.Model], models.QuerySet[Any]]:
     characters = Character.objects.filter(event=event)
     situations = Situation.objects.filter(event=event)
-    catalogue = Catalogue.objects.filter(pk=event.catalogue_id)
-    cards = Card.objects.filter(catalogue_id=event.catalogue_id)
+    # An event without a catalogue yet has no catalogue, cards or counter rules to archive.
+    catalogue_ids = [] if event.catalogue_id is None else [event.catalogue_id]
+    catalogue = Catalogue.objects.filter(pk__in=catalogue_ids)
+    cards = Card.objects.filter(catalogue_id__in=catalogue_ids)
     return {
         Catalogue: catalogue,
         Card: cards,
-        CounterRule: CounterRule.objects.filter(defence_card__catalogue_id=event.catalogue_id),
+        CounterRule: CounterRule.objects.filter(defence_card__catalogue_id__in=catalogue_ids),
         Event: Event.objects.filter(pk=event.pk),
         StaffRole: StaffRole.objects.filter(event=event),
         Character: characters,
@@ -181,7 +183,7 @@ def _clashes(objects: Iterable[dict[str, Any]]) -> list[str]:
         wanted.setdefault(item["model"], set()).add(item["pk"])
     found = []
     for label, pks in wanted.items():
-        taken = LABELS[label].objects.filter(pk__in=pks).count()
+        taken = LABELS[label]._default_manager.filter(pk__in=pks).count()
         if taken:
             found.append(f"{LABELS[label]._meta.verbose_name_plural}: {taken}")
     return found

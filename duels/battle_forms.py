@@ -11,7 +11,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from duels.forms import REASON_MAX, UID_MAX, ActionForm
+from duels.forms import REASON_MAX, UID_MAX, ActionForm, picked_cards
 from events.models import Character, Side
 from rules import OUTCOMES
 from rules import battle as B
@@ -198,10 +198,30 @@ class JoinBattleForm(ActionForm):
         ).order_by("name")
 
 
-class PreparedForm(ActionForm):
-    """D3 between rounds: a combatant takes one of their prepared arsenals."""
+class RoundBreakArsenalForm(ActionForm):
+    """D3 between rounds: a combatant takes a prepared arsenal, or a new one built from their pool.
 
-    prepared = forms.IntegerField(min_value=1, max_value=MAX_ID)
+    ``prepared`` names a prepared arsenal; otherwise ``fighter`` names the
+    combatant and the ``card_<id>`` fields are read by the duel's round-break
+    picker (the arsenal builder's own form). Pool and limit are the engine's
+    check, made by the service; this form checks shape only.
+    """
+
+    prepared = forms.IntegerField(min_value=1, max_value=MAX_ID, required=False)
+    fighter = forms.IntegerField(min_value=1, max_value=MAX_ID, required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        data["character"], data["card_ids"] = None, []
+        if self.errors or data.get("prepared"):
+            return data
+        if not data.get("fighter"):
+            raise forms.ValidationError(_("The request was incomplete."))
+        character = Character.objects.filter(pk=data["fighter"], event_id=self.event_id).first()
+        if character is None:
+            raise forms.ValidationError(_("This fighter is not in this event."))
+        data["character"], data["card_ids"] = character, picked_cards(self.data, character)
+        return data
 
 
 class GrowForm(ActionForm):

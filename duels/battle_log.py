@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from duels.battle_presenters import ACT_LABELS, RESULT_LABELS, ROLE_LABELS, SIDE_LABELS
 from duels.presenters import OUTCOME_LABELS, condition_label
@@ -123,7 +124,13 @@ class _Words:
         if t == "battle_round_ended":
             return _("Round %(round)s ends.") % {"round": e.get("round")}
         if t == "battle_arsenal_changed":
-            return _("%(name)s takes a new arsenal (%(count)s cards, D3).") % {
+            # D4: the count only, never the cards' names; ngettext for Russian's three plural forms.
+            count = e.get("count") or 0
+            return ngettext(
+                "%(name)s takes a new arsenal (%(count)s card, D3).",
+                "%(name)s takes a new arsenal (%(count)s cards, D3).",
+                count,
+            ) % {
                 "name": self.who(e.get("combatant")),
                 "count": e.get("count"),
             }

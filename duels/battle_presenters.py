@@ -15,8 +15,8 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from cards.words import explain
 from duels.presenters import OUTCOME_LABELS, CardView, Viewer, condition_label, iso
-from duels.refusals import explain
 from events.models import Side
 from rules import RuleError
 from rules import battle as B

@@ -2,7 +2,9 @@
 
 Everything needed to check a fight by hand is in it: the opening snapshot
 (settings and counter rules), every log entry - undone ones included, with
-who, when, the draw and the reason - and the final state. ``replay`` of the
+who, when, the draw and the reason, and the events as the log stores them
+(``rules.event_from_dict`` reads each back) - the final state, and the
+figures of the blind draws (how many were undone, reused or redrawn). ``replay`` of the
 non-undone entries from ``opening`` gives ``state``.
 """
 
@@ -12,6 +14,7 @@ import datetime as dt
 from typing import Any
 
 from duels.models import LogEntry, Situation
+from duels.services.draws import figures, related_undone
 
 FORMAT = "sumrak-situation/1"
 
@@ -38,6 +41,7 @@ def _entry(entry: LogEntry) -> dict[str, Any]:
 def export_situation(situation: Situation) -> dict[str, Any]:
     """JSON-safe: ``json.dumps(export_situation(s))`` always works."""
     participants = situation.participants.order_by("pk").values_list("pk", "name")
+    log = list(situation.log.select_related("actor").order_by("seq"))
     return {
         "format": FORMAT,
         "situation": {
@@ -51,6 +55,8 @@ def export_situation(situation: Situation) -> dict[str, Any]:
             "participants": [{"id": pk, "name": name} for pk, name in participants],
         },
         "opening": situation.opening,
-        "log": [_entry(e) for e in situation.log.select_related("actor").order_by("seq")],
+        "log": [_entry(e) for e in log],
         "state": situation.state,
+        # IA3: blind draws made, undone, reused after an undo, and redrawn.
+        "figures": figures(log, related_undone(situation).exclude(situation=situation)),
     }

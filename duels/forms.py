@@ -16,8 +16,8 @@ import rules as engine
 from cards.arsenal import next_round_arsenal, pool_entries, prepared_ids
 from cards.forms import ArsenalSelectionForm
 from cards.models import PreparedArsenal
+from cards.words import explain
 from duels.presenters import OUTCOME_LABELS
-from duels.views_common import explain
 from events.models import Character, Condition
 
 YES_NO = [("yes", _("yes")), ("no", _("no"))]
@@ -113,6 +113,24 @@ class EndDuelForm(ReasonMixin, DuelActionForm):
 ARSENAL_CHOICE = re.compile(r"^(keep|new|prepared-\d+)$")
 
 
+def picked_cards(data: Any, character: Character) -> list[int]:
+    """Card ids of a new arsenal built at a round break, one per copy (D3).
+
+    The ``card_<id>`` fields are read by the arsenal builder's own
+    ``ArsenalSelectionForm``; whether they fit the pool and the limit is the
+    engine's ``check_arsenal``, called by ``next_round_arsenal``. Duels and
+    battles both pick through here.
+    """
+    selection = ArsenalSelectionForm(data, pool=pool_entries(character), selected={})
+    if not selection.is_valid():
+        raise forms.ValidationError([m for errors in selection.errors.values() for m in errors])
+    ids = sorted(selection.card_ids())
+    if not ids:
+        # An empty hand is never what "build a new arsenal" means (issue 10).
+        raise forms.ValidationError(_("Pick at least one card for the new arsenal, or keep the hand."))
+    return ids
+
+
 class RoundChoiceForm(DuelActionForm):
     """D3/D12: go on or not, and with which arsenal: the hand, a prepared one, or one built from the pool.
 
@@ -126,22 +144,15 @@ class RoundChoiceForm(DuelActionForm):
     arsenal = forms.RegexField(regex=ARSENAL_CHOICE, initial="keep", label=_("arsenal"))
 
     def picked_cards(self, character: Character) -> list[int]:
-        """Card ids of a new arsenal, one per copy, read by the arsenal builder's form."""
-        selection = ArsenalSelectionForm(self.data, pool=pool_entries(character), selected={})
-        if not selection.is_valid():
-            raise forms.ValidationError([m for errors in selection.errors.values() for m in errors])
-        ids = sorted(selection.card_ids())
-        if not ids:
-            # An empty hand is never what "build a new arsenal" means (issue 10).
-            raise forms.ValidationError(_("Pick at least one card for the new arsenal, or keep the hand."))
-        return ids
+        return picked_cards(self.data, character)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         data["faces"], data["label"] = None, ""
         if self.errors or not data["go_on"] or data["arsenal"] == "keep":
             return data
-        character = Character.objects.filter(pk=data["fighter"], event_id=self.event_id).first()
+        fighters = Character.objects.filter(event_id=self.event_id) if self.event_id is not None else None
+        character = None if fighters is None else fighters.filter(pk=data["fighter"]).first()
         if character is None:
             raise forms.ValidationError(_("This fighter is not in this event."))
         if data["arsenal"].startswith("prepared-"):
@@ -246,6 +257,10 @@ class StartForm(forms.Form):
     max_rounds = forms.IntegerField(min_value=1, max_value=99, required=False, label=_("Maximum number of rounds"))
     out_of_sight = forms.TypedChoiceField(choices=YES_NO, coerce=_yes, required=False)
     within_reach = forms.TypedChoiceField(choices=YES_NO, coerce=_yes, required=False)
+    # IA3: does the victim try to parry? F1: is the focused card held in front of them?
+    # The page offers "yes" checked; a form without them (an older page) means yes.
+    parry = forms.TypedChoiceField(choices=YES_NO, coerce=_yes, required=False, empty_value=True)
+    focus_held = forms.TypedChoiceField(choices=YES_NO, coerce=_yes, required=False, empty_value=True)
 
     def __init__(self, *args: Any, cards: list[tuple[int, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -268,3 +283,13 @@ class StartForm(forms.Form):
             if data.get("card") is None:
                 self.add_error("card", _("Choose the attack card the attacker strikes with."))
         return data
+
+
+class ConditionChangeForm(forms.Form):
+    """CR1/D11 outside a step: add a condition (a blow) or clear one (a healing), always with a reason."""
+
+    CHANGES = [("add", _("add: a blow outside a fight step")), ("clear", _("clear: healed or worn off"))]
+
+    change = forms.ChoiceField(choices=CHANGES, label=_("change"))
+    condition = forms.ChoiceField(choices=[(c, Condition(c).label) for c in engine.CONDITIONS], label=_("condition"))
+    reason = forms.CharField(max_length=REASON_MAX, label=_("reason"))

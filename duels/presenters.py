@@ -13,7 +13,6 @@ a rule: phases, deadlines and proposals come from the engine's state.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -21,19 +20,19 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 import rules as engine
-from cards.models import Card
-from events.models import Condition
+
+# The shared words (labels, card names) are the cards app's, defined once; the
+# fight pages keep importing them from here.
+from cards.words import OUTCOME_LABELS as OUTCOME_LABELS
+from cards.words import RESULT_LABELS as RESULT_LABELS
+from cards.words import card_names as card_names
+from cards.words import condition_label as condition_label
 from rules import Duel, Situation
 
 REFEREE = "referee"
 PLAYER = "player"
 SPECTATOR = "spectator"
 
-OUTCOME_LABELS = {
-    engine.PARRIED: _("parried"),
-    engine.SOFTENED: _("softened"),
-    engine.NOT_PARRIED: _("not parried"),
-}
 PHASE_LABELS = {
     engine.AWAIT_ATTACK: _("waiting for an attack"),
     engine.AWAIT_ANSWER: _("waiting for the answer"),
@@ -41,24 +40,10 @@ PHASE_LABELS = {
     engine.BETWEEN_ROUNDS: _("between rounds"),
     engine.ENDED: _("ended"),
 }
-RESULT_LABELS = {
-    "fighter_out": _("a fighter can no longer fight"),
-    "stopped": _("the fighters stopped"),
-    "max_rounds": _("the agreed number of rounds was played"),
-    "no_attacks_left": _("nobody has an attack card left"),
-    "situation_ended": _("the combat situation ended"),
-    "instant_attack_succeeded": _("the instant attack succeeded"),
-    "ended_by_referee": _("ended by the referee"),
-}
 OPENED_BY_LABELS = {
     engine.AGGRESSION: _("aggression"),
     engine.INSTANT_ATTACK: _("instant attack"),
 }
-EFFECT_LABELS = {"": _("no effect"), **{c.value: c.label for c in Condition}}
-
-
-def condition_label(condition: str) -> str:
-    return str(EFFECT_LABELS.get(condition, condition))
 
 
 def iso(moment: datetime | None) -> str:
@@ -111,10 +96,16 @@ class FighterView:
     condition: str
     can_fight: bool
     hand_count: int
-    discards: list[CardView]
+    discards: list[CardView]  # the newest played cards only, oldest first (see present)
     focus: CardView | None
     # None: this viewer may not see the hand (D4).
     hand: list[CardView] | None = None
+    discards_total: int = 0  # all played cards, however many ``discards`` shows
+
+    @property
+    def discards_hidden(self) -> int:
+        """Played cards not shown live: they are on the fight's record page."""
+        return self.discards_total - len(self.discards)
 
     @property
     def condition_label(self) -> str:
@@ -135,6 +126,7 @@ class StepView:
     answer_card: CardView | None
     instant: bool
     proposed: str | None
+    answer_by: str = ""  # IA3/F1: how the answer was chosen, from the record
 
     @property
     def proposed_label(self) -> str:
@@ -157,6 +149,7 @@ class RecordView:
     reason: str
     timed_out: bool
     instant: bool
+    answer_by: str = ""
 
     @property
     def outcome_label(self) -> str:
@@ -198,10 +191,16 @@ class DuelView:
     attacker: FighterView
     defender: FighterView
     step: StepView | None
-    records: list[RecordView]
+    records: list[RecordView]  # the newest finished steps only, oldest first (see present)
     choices: list[ChoiceView]
     result: str | None
     end_reason: str
+    records_total: int = 0
+
+    @property
+    def records_hidden(self) -> int:
+        """Finished steps not shown live: they are on the fight's record page."""
+        return self.records_total - len(self.records)
 
     @property
     def is_open(self) -> bool:
@@ -250,28 +249,32 @@ class SituationView:
         """The fighter's open duel, else their latest one."""
         theirs = [d for d in self.duels if fighter_id in (d.a.id, d.b.id)]
         open_ = [d for d in theirs if d.is_open]
-        return (open_ or theirs or [None])[-1]
-
-
-MAX_ID = 2**63 - 1  # the largest database id (a signed 64-bit integer)
+        found = open_ or theirs
+        return found[-1] if found else None
 
 
 def card_ids(state: Situation) -> set[int]:
     return {face.card_id for face in state.cards.values()}
 
 
-def card_names(ids: Iterable[int]) -> dict[int, str]:
-    """Catalogue names in the active language, in one query (a fight's faces keep the language they joined in)."""
-    # A refused request may name an id no row can have (a hand-edited uid): SQLite cannot even look it up.
-    wanted = {card_id for card_id in ids if 0 < card_id <= MAX_ID}
-    return {card.pk: card.name for card in Card.objects.filter(pk__in=wanted).only("name_ru", "name_en")}
+def _answer_by(step: engine.Step) -> str:
+    """How the step's answer was chosen, from the record (states saved before it was recorded: from the draw)."""
+    if step.answer_by or not step.instant or step.answer_card is None:
+        return step.answer_by
+    return engine.ANSWER_BY_DRAW if step.draw is not None else engine.ANSWER_BY_FOCUS
 
 
 class _Builder:
-    def __init__(self, state: Situation, viewer: Viewer, names: dict[int, str] | None) -> None:
+    def __init__(
+        self, state: Situation, viewer: Viewer, names: dict[int, str] | None, recent: int | None = None
+    ) -> None:
         self.state = state
         self.viewer = viewer
         self.names = names or {}
+        self.recent = recent
+
+    def tail(self, items: list[Any]) -> list[Any]:
+        return items if self.recent is None else items[-self.recent :] if self.recent else []
 
     def card(self, uid: str, *, focused: bool = False) -> CardView:
         face = self.state.cards[uid]
@@ -295,8 +298,9 @@ class _Builder:
             condition=fighter.condition,
             can_fight=engine.can_fight(fighter.condition),
             hand_count=len(fighter.hand),
-            discards=[self.card(uid) for uid in fighter.discards],
+            discards=[self.card(uid) for uid in self.tail(fighter.discards)],
             focus=None if fighter.focus is None else self.card(fighter.focus, focused=True),
+            discards_total=len(fighter.discards),
         )
         if self.viewer.sees_hand_of(fighter.character_id):
             view.hand = [self.card(uid, focused=uid == fighter.focus) for uid in fighter.hand]
@@ -319,22 +323,9 @@ class _Builder:
                 answer_card=answer,
                 instant=s.instant,
                 proposed=s.proposed,
+                answer_by=_answer_by(s),
             )
-        records = [
-            RecordView(
-                round=r.round,
-                attacker=by_id[r.attacker],
-                defender=by_id[r.defender],
-                attack_card=self.card(r.attack_card),
-                answer_card=None if r.answer_card is None else self.card(r.answer_card),
-                outcome=r.outcome,
-                proposed=r.proposed,
-                reason=r.override_reason,
-                timed_out=r.timed_out,
-                instant=r.instant,
-            )
-            for r in duel.steps_done
-        ]
+        records = [self.record(r, by_id) for r in self.tail(duel.steps_done)]
         choices = []
         if duel.phase == engine.BETWEEN_ROUNDS:
             for fid in (duel.a, duel.b):
@@ -362,12 +353,41 @@ class _Builder:
             choices=choices,
             result=duel.result,
             end_reason=duel.end_reason,
+            records_total=len(duel.steps_done),
+        )
+
+    def record(self, r: engine.StepRecord, by_id: dict[int, FighterView]) -> RecordView:
+        return RecordView(
+            round=r.round,
+            attacker=by_id[r.attacker],
+            defender=by_id[r.defender],
+            attack_card=self.card(r.attack_card),
+            answer_card=None if r.answer_card is None else self.card(r.answer_card),
+            outcome=r.outcome,
+            proposed=r.proposed,
+            reason=r.override_reason,
+            timed_out=r.timed_out,
+            instant=r.instant,
+            answer_by=r.answer_by,
         )
 
 
-def present(state: Situation, viewer: Viewer, names: dict[int, str] | None = None) -> SituationView:
-    """The situation as ``viewer`` may see it. ``names``: card id -> name in the viewer's language."""
-    builder = _Builder(state, viewer, names)
+# What a live fragment shows of the past: the newest steps of each duel and
+# the newest played cards of each fighter. The whole record is on its own
+# paginated page (presenters_record), so a live fragment - rendered every
+# time a long fight changes - stays the same size however long the fight.
+LIVE_RECENT = 5
+
+
+def present(
+    state: Situation, viewer: Viewer, names: dict[int, str] | None = None, *, recent: int | None = LIVE_RECENT
+) -> SituationView:
+    """The situation as ``viewer`` may see it. ``names``: card id -> name in the viewer's language.
+
+    ``recent``: how many finished steps per duel and played cards per
+    fighter to include (the newest); None for all.
+    """
+    builder = _Builder(state, viewer, names, recent)
     fighters = [builder.fighter(f) for f in state.fighters.values()]
     by_id = {f.id: f for f in fighters}
     duels = [builder.duel(d, by_id) for d in state.duels]

@@ -1,6 +1,15 @@
 from django.urls import path
 
-from duels import views_archive, views_battle, views_fight, views_live, views_public, views_referee
+from duels import (
+    views_archive,
+    views_battle,
+    views_conditions,
+    views_fight,
+    views_live,
+    views_log_table,
+    views_public,
+    views_referee,
+)
 
 app_name = "duels"
 
@@ -13,6 +22,11 @@ urlpatterns = [
     path("fights/<int:situation_id>/undo/", views_fight.undo, name="undo"),
     path("fights/<int:situation_id>/log/", views_fight.log_page, name="log"),
     path("fights/<int:situation_id>/export.json", views_fight.export, name="export"),
+    path("characters/<int:character_id>/condition/", views_conditions.character_condition, name="condition"),
+    path("fights/<int:situation_id>/log.csv", views_log_table.log_table, {"file_format": "csv"}, name="log-export-csv"),
+    path(
+        "fights/<int:situation_id>/log.xlsx", views_log_table.log_table, {"file_format": "xlsx"}, name="log-export-xlsx"
+    ),
     # Battles (issue 11): the same situation core, their own tablet page
     path("events/<int:event_id>/battles/start/", views_battle.battle_start, name="battle-start"),
     path("battles/<int:situation_id>/", views_battle.battle_page, name="battle"),
@@ -36,4 +50,5 @@ urlpatterns = [
     # History of fights, for the event's staff
     path("events/<int:event_id>/fights/history/", views_public.event_history, name="history"),
     path("characters/<int:character_id>/fights/", views_public.character_history, name="character-history"),
+    path("watch/<int:situation_id>/record/", views_live.record, name="record"),
 ]

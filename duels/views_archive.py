@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
 from duels.archive import ArchiveError, dumps, export_event, import_event
-from events.access import ORGANIZER, event_for_organizer
+from events.access import ORGANIZER, event_for_organizer, person
 from events.creators import may_create_events
 from events.models import StaffRole
 
@@ -49,7 +49,7 @@ def event_import(request: HttpRequest) -> HttpResponse:
                 with transaction.atomic():
                     event = import_event(data)
                     # Whoever brings the event in organizes it here, beside the file's organizers.
-                    StaffRole.objects.get_or_create(event=event, user=request.user, role=ORGANIZER)
+                    StaffRole.objects.get_or_create(event=event, user=person(request), role=ORGANIZER)
             except ArchiveError as err:
                 error = str(err)
             else:

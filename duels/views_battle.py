@@ -5,6 +5,7 @@ engine decides. Polling, ETags and errors are the duel pages' own (views_common)
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import wraps
 from typing import Any
 
@@ -15,15 +16,22 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
-from cards.models import PreparedArsenal
+from cards.arsenal import CARD_ORDER
+from cards.models import PoolEntry, PreparedArsenal
 from duels import services
-from duels.battle_forms import SIDES, BattleActForm, GrowForm, JoinBattleForm, PreparedForm, StartBattleForm
+from duels.battle_forms import SIDES, BattleActForm, GrowForm, JoinBattleForm, RoundBreakArsenalForm, StartBattleForm
 from duels.battle_log import describe_battle
 from duels.battle_presenters import present_battle
 from duels.forms import UndoForm
 from duels.models import Situation
 from duels.presenters import OUTCOME_LABELS, PLAYER, REFEREE, SPECTATOR, Viewer
-from duels.services.battles import add_combatant, grow_into_battle, start_battle, take_prepared_between_rounds
+from duels.services.battles import (
+    add_combatant,
+    build_between_rounds,
+    grow_into_battle,
+    start_battle,
+    take_prepared_between_rounds,
+)
 from duels.views_common import (
     Alert,
     conflict,
@@ -95,20 +103,35 @@ def _render(request: HttpRequest, situation: Situation, alert: Alert | None = No
     template = "duels/battle.html#live" if request.htmx else "duels/battle.html"
     context = referee_context(situation, alert)
     context["joinable"] = _joinable(situation)
-    prepared = _prepared(situation, context["view"])
-    context["round_break"] = [(c, prepared.get(c.id, [])) for c in context["view"].combatants if c.can_fight]
+    context["round_break"] = _round_break(situation, context["view"])
     return render_live(request, template, context, etag, status=status)
 
 
-def _prepared(situation: Situation, view: Any) -> dict[int, list[PreparedArsenal]]:
-    """D3: each combatant's prepared arsenals, only at a round break (one query)."""
+def _round_break(situation: Situation, view: Any) -> list[RoundBreakChoice]:
+    """D3: each fighter's prepared arsenals, pool and limit, only at a round break (three queries)."""
     if view.phase != "between_rounds":
-        return {}
-    found: dict[int, list[PreparedArsenal]] = {}
-    ids = [c.id for c in view.combatants if c.can_fight]
-    for prepared in PreparedArsenal.objects.filter(character_id__in=ids).order_by("name"):
-        found.setdefault(prepared.character_id, []).append(prepared)
-    return found
+        return []
+    fighters = [c for c in view.combatants if c.can_fight]
+    ids = [c.id for c in fighters]
+    prepared: dict[int, list[PreparedArsenal]] = {}
+    for arsenal in PreparedArsenal.objects.filter(character_id__in=ids).order_by("name"):
+        prepared.setdefault(arsenal.character_id, []).append(arsenal)
+    pools: dict[int, list[PoolEntry]] = {}
+    for entry in PoolEntry.objects.filter(character_id__in=ids).select_related("card").order_by(*CARD_ORDER):
+        pools.setdefault(entry.character_id, []).append(entry)
+    people = Character.objects.filter(pk__in=ids, event_id=situation.event_id)
+    limits = {c.pk: c.effective_arsenal_limit for c in people}
+    return [RoundBreakChoice(c, prepared.get(c.id, []), pools.get(c.id, []), limits.get(c.id)) for c in fighters]
+
+
+@dataclass(frozen=True)
+class RoundBreakChoice:
+    """What the tablet offers one fighter at a round break (D3)."""
+
+    fighter: Any
+    prepared: list[PreparedArsenal]
+    pool: list[PoolEntry]
+    limit: int | None
 
 
 def _joinable(situation: Situation) -> list[Character]:
@@ -208,9 +231,13 @@ def battle_join(request: HttpRequest, situation_id: int) -> HttpResponse:
 @_or_duel_page
 def battle_arsenal(request: HttpRequest, situation_id: int) -> HttpResponse:
     situation = _battle_for_staff(request.user, situation_id)
-    form = PreparedForm(request.POST)
+    form = RoundBreakArsenalForm(request.POST, event_id=situation.event_id)
 
     def take(d: dict[str, Any]) -> Any:
+        if d["character"] is not None:
+            return build_between_rounds(
+                situation, d["character"], d["card_ids"], user=request.user, seen_version=d["version"], nonce=d["nonce"]
+            )
         prepared = (
             PreparedArsenal.objects.filter(pk=d["prepared"], character__event_id=situation.event_id)
             .select_related("character")

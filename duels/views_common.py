@@ -11,20 +11,27 @@ from __future__ import annotations
 
 import hashlib
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
+from django.core.cache import cache
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
+from django.middleware.csrf import get_token
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.cache import add_never_cache_headers, patch_vary_headers
 from django.utils.http import parse_etags
 from django.utils.translation import get_language, gettext
 
 from cards.models import ArsenalCard
-from duels import services
+from cards.words import rule_of, words_of
 from duels.models import Situation
 from duels.presenters import CardView, Viewer, iso
+from duels.services.live import META_FIELDS, Meta
 from events.access import ORGANIZER, REFEREE, AnyUser, staffed_events
 from events.models import Character
 
@@ -38,42 +45,33 @@ class Alert:
     rule: str = ""
 
 
-def situation_for_staff(user: AnyUser, situation_id: int) -> Situation:
+def _rows(whole: bool) -> QuerySet[Situation]:
+    rows = Situation.objects.select_related("event")
+    # A poll or a command reads only the columns it needs first: the state
+    # loads on first use, so a 304 never reads (or decodes) it. A page that
+    # renders anyway takes the whole row in the same query.
+    return rows.defer("opening") if whole else rows.only(*META_FIELDS, "event")
+
+
+def situation_for_staff(user: AnyUser, situation_id: int, *, whole: bool = False) -> Situation:
     """A situation of an event the user organizes or referees; otherwise 404 (DESIGN.md §6)."""
     try:
-        return Situation.objects.select_related("event").get(
-            pk=situation_id, event__in=staffed_events(user, ORGANIZER, REFEREE)
-        )
+        return _rows(whole).get(pk=situation_id, event__in=staffed_events(user, ORGANIZER, REFEREE))
     except Situation.DoesNotExist:
         raise Http404 from None
 
 
-def public_situation(situation_id: int) -> Situation:
+def public_situation(situation_id: int, *, whole: bool = False) -> Situation:
     """Spectator pages are public: anyone with the link sees the non-secret part (D4)."""
     try:
-        return Situation.objects.select_related("event").get(pk=situation_id)
+        return _rows(whole).get(pk=situation_id)
     except Situation.DoesNotExist:
         raise Http404 from None
-
-
-def rule_of(err: Any) -> str:
-    """The RULES.md ID a refusal cites, or "" for service codes (STALE, BUSY, ...) and INPUT/ARSENAL."""
-    rule = getattr(err, "rule_id", "")
-    if rule[:1].isalpha() and any(ch.isdigit() for ch in rule):
-        return str(rule)
-    return ""
-
-
-def explain(err: Any) -> str:
-    """A refusal in the user's language, with its rule ID when it cites one of RULES.md."""
-    text = services.explain(err)
-    rule = rule_of(err)
-    return f"{text} ({rule})" if rule else text
 
 
 def refusal(err: Any) -> Alert:
     """A refusal for a fight page: the words, and the rule apart (only referees see it)."""
-    return Alert("danger", services.explain(err), rule_of(err))
+    return Alert("danger", words_of(err), rule_of(err))
 
 
 def form_problem(form: Any) -> Alert:
@@ -109,12 +107,12 @@ def arsenal_hand(character: Character) -> list[CardView]:
     return hand
 
 
-def situation_etag(situation: Situation, viewer: Viewer, variant: str) -> str:
+def situation_etag(situation: Situation | Meta, viewer: Viewer, variant: str) -> str:
     # The countdowns are drawn client-side from the deadline, so the fragment
     # changes only with the version (or the deadline/end that refresh writes).
     parts = [
         variant,
-        situation.pk,
+        situation.id,
         situation.version,
         situation.ended,
         iso(situation.next_deadline),
@@ -122,6 +120,11 @@ def situation_etag(situation: Situation, viewer: Viewer, variant: str) -> str:
         get_language(),
     ]
     return quoted_hash(":".join(str(p) for p in parts))
+
+
+def polled(request: HttpRequest) -> bool:
+    """A poll that may be answered 304: read the version columns first, the state only if it changed."""
+    return bool(request.htmx and request.headers.get("If-None-Match"))
 
 
 def quoted_hash(text: str) -> str:
@@ -149,3 +152,44 @@ def render_live(
 ) -> HttpResponse:
     context = {**context, "etag": etag, "server_now": iso(timezone.now()), "new_nonce": new_nonce}
     return live_headers(render(request, template, context, status=status), etag)
+
+
+# --- rendered fragments, shared -----------------------------------------------------------------
+#
+# A live fragment depends only on what its ETag encodes - the situation, its
+# version, deadline and end, who looks (referee, spectator, or which player)
+# and the language - so every viewer of the same role and version gets the
+# same HTML: it is rendered once and kept in the cache under its ETag. The
+# few parts that must differ per response are rendered as marks and filled in
+# for each response: the server's clock (countdowns), the CSRF token and a
+# fresh nonce for every form (a shared nonce would make one referee's tap a
+# "repeat" of another's). The marks derive from SECRET_KEY, so no card name
+# or reason typed by a user can contain one.
+
+FRAGMENT_TTL = 300
+_MARK = hashlib.sha256(f"{settings.SECRET_KEY}:fragment-marks".encode()).hexdigest()[:20]
+MARK_NOW, MARK_CSRF, MARK_NONCE = (f"@{name}-{_MARK}@" for name in ("now", "csrf", "nonce"))
+
+
+def _personal(html: str, request: HttpRequest) -> str:
+    html = html.replace(MARK_NOW, iso(timezone.now())).replace(MARK_CSRF, get_token(request))
+    parts = html.split(MARK_NONCE)
+    if len(parts) == 1:
+        return html
+    out = [parts[0]]
+    for part in parts[1:]:
+        out += [new_nonce(), part]
+    return "".join(out)
+
+
+def shared_fragment(
+    request: HttpRequest, template: str, etag: str, build: Callable[[], dict[str, Any]], status: int = 200
+) -> HttpResponse:
+    """The live fragment for ``etag``: from the cache, or rendered by ``build()``'s context and cached."""
+    key = f"sumrak:fragment:{template}:{etag.strip(chr(34))}"
+    html = cache.get(key)
+    if not isinstance(html, str):
+        context = {**build(), "etag": etag, "server_now": MARK_NOW, "new_nonce": MARK_NONCE, "csrf_token": MARK_CSRF}
+        html = render_to_string(template, context, request)
+        cache.set(key, html, FRAGMENT_TTL)
+    return live_headers(HttpResponse(_personal(html, request), status=status), etag)

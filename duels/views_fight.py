@@ -37,17 +37,21 @@ from duels.presenters import (
     present,
 )
 from duels.presenters_log import describe
+from duels.services.draws import related_undone
 from duels.views_common import (
     Alert,
     conflict,
     form_problem,
     not_modified,
+    polled,
     refusal,
     render_live,
+    shared_fragment,
     situation_etag,
     situation_for_staff,
 )
 from events.models import Character
+from events.requests import HtmxRequest
 
 LOG_LINES = 20
 LOG_PAGE = 100
@@ -84,20 +88,28 @@ def _picked(choice: ChoiceView) -> str | int:
     return named[0] if choice.label and named else "new"
 
 
-def fight_context(situation: Situation, alert: Alert | None = None) -> dict[str, Any]:
-    # The state is the cached JSON; the log shown is bounded, so a long fight
-    # costs the same queries as a short one.
-    state = services.state_of(situation)
+def fight_context(
+    situation: Situation, alert: Alert | None = None, state: Any = None, recent: list[Any] | None = None
+) -> dict[str, Any]:
+    # The state is the cached JSON (or the one a command just produced); the
+    # log shown is bounded, so a long fight costs the same queries as a short one.
+    if state is None:
+        state = services.state_of(situation)
     names = card_names(card_ids(state))
     view = present(state, REFEREE_VIEW, names)
     _round_options(view, situation.event_id)
-    entries = list(situation.log.select_related("actor").order_by("-seq")[:LOG_LINES])
+    if recent is None:
+        recent = situation.log.select_related("actor").order_by("-seq")[:LOG_LINES]
+    # A command hands back the newest RECENT_ENTRIES (the whole log, if shorter).
+    entries = list(recent)[:LOG_LINES]
     event = situation.event
     return {
         "situation": situation,
         "event": situation.event,
         "view": view,
         "version": situation.version,
+        # The full log page also links a repeated instant attack to an undone one
+        # outside these lines; the fight page keeps its fixed number of queries.
         "log_lines": describe(entries, state, names),
         "alert": alert,
         "notes": fight_notes.conversions(entries, view),
@@ -109,16 +121,22 @@ def fight_context(situation: Situation, alert: Alert | None = None) -> dict[str,
     }
 
 
-def _render(request: HttpRequest, situation: Situation, alert: Alert | None = None, status: int = 200) -> HttpResponse:
+def _render(
+    request: HtmxRequest, situation: Situation, alert: Alert | None = None, status: int = 200, **known: Any
+) -> HttpResponse:
+    """``known``: the ``state`` and ``recent`` log entries a command just produced, if any."""
     etag = situation_etag(situation, REFEREE_VIEW, "fight")
+    if request.htmx and alert is None:
+        # The same for every referee of this version: rendered once (see views_common).
+        return shared_fragment(request, "duels/fight.html#live", etag, lambda: fight_context(situation, **known))
     template = "duels/fight.html#live" if request.htmx else "duels/fight.html"
-    return render_live(request, template, fight_context(situation, alert), etag, status=status)
+    return render_live(request, template, fight_context(situation, alert, **known), etag, status=status)
 
 
 @login_required
 @require_GET
-def situation_page(request: HttpRequest, situation_id: int) -> HttpResponse:
-    situation = services.refresh(situation_for_staff(request.user, situation_id))
+def situation_page(request: HtmxRequest, situation_id: int) -> HttpResponse:
+    situation = services.refresh(situation_for_staff(request.user, situation_id, whole=not polled(request)))
     if situation.kind == Situation.Kind.BATTLE:
         return redirect("duels:battle", situation.pk)  # a battle has its own tablet page
     if request.htmx:
@@ -133,18 +151,22 @@ def _fresh(situation: Situation) -> Situation:
     return services.refresh(Situation.objects.select_related("event").get(pk=situation.pk))
 
 
-def _refused(request: HttpRequest, situation: Situation, alert: Alert, status: int) -> HttpResponse:
+def _refused(request: HtmxRequest, situation: Situation, alert: Alert, status: int) -> HttpResponse:
     return _render(request, _fresh(situation), alert, status)
 
 
-def _done(request: HttpRequest, situation: Situation) -> HttpResponse:
-    if request.htmx:
-        return _render(request, _fresh(situation))
-    return redirect("duels:situation", situation.pk)
+def _done(request: HtmxRequest, situation: Situation, performed: object) -> HttpResponse:
+    if not request.htmx:
+        return redirect("duels:situation", situation.pk)
+    if isinstance(performed, services.Performed) and performed.state is not None:
+        # The locked row as saved, with the state the command produced: no
+        # second load of the row, no second decoding of its state.
+        return _render(request, performed.situation, state=performed.state, recent=performed.recent)
+    return _render(request, _fresh(situation))
 
 
 def _submit(
-    request: HttpRequest,
+    request: HtmxRequest,
     situation: Situation,
     form: Any,
     call: Callable[[dict[str, Any]], object],
@@ -160,7 +182,7 @@ def _submit(
     if not form.is_valid():
         return _refused(request, situation, form_problem(form), 400)
     try:
-        call(form.cleaned_data)
+        performed = call(form.cleaned_data)
     except services.StaleVersion:
         fresh = _fresh(situation)
         overtaken = fight_notes.overtaken_by_clock(services.state_of(fresh), command() if command else None)
@@ -173,7 +195,7 @@ def _submit(
         if fight_notes.is_late_refusal(err):
             return _render(request, fresh, _alert(fight_notes.late_answer(state)), 422)
         return _render(request, fresh, refusal(err), 422)
-    return _done(request, situation)
+    return _done(request, situation, performed)
 
 
 def _alert(note: fight_notes.Note) -> Alert:
@@ -182,7 +204,7 @@ def _alert(note: fight_notes.Note) -> Alert:
 
 @login_required
 @require_POST
-def act(request: HttpRequest, situation_id: int) -> HttpResponse:
+def act(request: HtmxRequest, situation_id: int) -> HttpResponse:
     situation = situation_for_staff(request.user, situation_id)
     if situation.kind == Situation.Kind.BATTLE:
         return redirect("duels:battle", situation.pk)
@@ -203,7 +225,7 @@ def act(request: HttpRequest, situation_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def undo(request: HttpRequest, situation_id: int) -> HttpResponse:
+def undo(request: HtmxRequest, situation_id: int) -> HttpResponse:
     situation = situation_for_staff(request.user, situation_id)
     if situation.kind == Situation.Kind.BATTLE:
         return redirect("duels:battle", situation.pk)
@@ -220,13 +242,13 @@ def undo(request: HttpRequest, situation_id: int) -> HttpResponse:
 @login_required
 @require_GET
 def log_page(request: HttpRequest, situation_id: int) -> HttpResponse:
-    situation = services.refresh(situation_for_staff(request.user, situation_id))
+    situation = services.refresh(situation_for_staff(request.user, situation_id, whole=True))
     state = services.state_of(situation)
     page = Paginator(situation.log.select_related("actor").order_by("-seq"), LOG_PAGE).get_page(request.GET.get("page"))
     if situation.kind == Situation.Kind.BATTLE:
         lines = describe_battle(page.object_list, state)
     else:
-        lines = describe(page.object_list, state, card_names(card_ids(state)))
+        lines = describe(page.object_list, state, card_names(card_ids(state)), related_undone(situation))
     context = {
         "situation": situation,
         "event": situation.event,
@@ -239,7 +261,7 @@ def log_page(request: HttpRequest, situation_id: int) -> HttpResponse:
 @login_required
 @require_GET
 def export(request: HttpRequest, situation_id: int) -> HttpResponse:
-    situation = services.refresh(situation_for_staff(request.user, situation_id))
+    situation = services.refresh(situation_for_staff(request.user, situation_id, whole=True))
     data = export_situation(situation)
     response = HttpResponse(json.dumps(data, ensure_ascii=False, indent=2), content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="situation-{situation.pk}.json"'

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_GET, require_POST
 
@@ -21,19 +22,24 @@ from duels import services
 from duels.forms import FocusForm
 from duels.models import Situation
 from duels.presenters import PLAYER, SPECTATOR, Viewer, card_ids, card_names, present
+from duels.presenters_record import fight_record
+from duels.services.live import cached_active, meta_of, remember
 from duels.views_battle import battle_watch, player_battle_context
 from duels.views_common import (
     Alert,
     arsenal_hand,
     not_modified,
+    polled,
     public_situation,
     quoted_hash,
     refusal,
     render_live,
+    shared_fragment,
     situation_etag,
 )
 from events.access import character_for_player, character_for_token
 from events.models import Character
+from events.requests import HtmxRequest
 
 SPECTATOR_VIEW = Viewer(SPECTATOR)
 
@@ -80,14 +86,17 @@ def _player_context(character: Character, situation: Situation | None, token: st
 
 
 def _player_response(
-    request: HttpRequest,
+    request: HtmxRequest,
     character: Character,
     token: str | None,
     alert: Alert | None = None,
     status: int = 200,
 ) -> HttpResponse:
+    # The fragment's links carry the secret link itself: its own variant, so a new link never shows the old one.
+    variant = f"player-token-{quoted_hash(token).strip(chr(34))[:12]}" if token else "player"
+    if request.htmx and alert is None and (unchanged := _unchanged_fight(request, character, variant)) is not None:
+        return unchanged
     situation = services.active_situation_for(character) if character.status == Character.Status.ACCEPTED else None
-    variant = "player-token" if token else "player"
     context: dict[str, Any] | None = None
     if situation is not None:
         # From the version alone: an unchanged fight costs no rendering.
@@ -98,22 +107,38 @@ def _player_response(
         etag = quoted_hash(repr([character.condition, context["hand"], variant, get_language()]))
     if request.htmx and alert is None and (unchanged := not_modified(request, etag)) is not None:
         return unchanged
+    if request.htmx and alert is None and situation is not None and status == 200:
+        # The player's other devices (and polls) of this version reuse it.
+        return shared_fragment(
+            request, "duels/player_live.html#live", etag, lambda: _player_context(character, situation, token)
+        )
     context = context or _player_context(character, situation, token)
     template = "duels/player_live.html#live" if request.htmx else "duels/player_live.html"
     return render_live(request, template, {**context, "alert": alert}, etag, status=status)
 
 
+def _unchanged_fight(request: HttpRequest, character: Character, variant: str) -> HttpResponse | None:
+    """A 304 from the cache alone when the character's fight is known and unchanged (see services.live)."""
+    if character.status != Character.Status.ACCEPTED or not request.headers.get("If-None-Match"):
+        return None
+    situation_id = cached_active(character.pk)
+    meta = meta_of(situation_id) if situation_id else None
+    if meta is None or meta.ended or meta.is_due(timezone.now()):
+        return None
+    return not_modified(request, situation_etag(meta, Viewer(PLAYER, character.pk), variant))
+
+
 @require_GET
-def player_live(request: HttpRequest, character_id: int) -> HttpResponse:
+def player_live(request: HtmxRequest, character_id: int) -> HttpResponse:
     return _player_response(request, character_for_player(request.user, character_id), None)
 
 
 @require_GET
-def player_live_token(request: HttpRequest, token: str) -> HttpResponse:
+def player_live_token(request: HtmxRequest, token: str) -> HttpResponse:
     return _player_response(request, character_for_token(token), token)
 
 
-def _focus(request: HttpRequest, character: Character, token: str | None) -> HttpResponse:
+def _focus(request: HtmxRequest, character: Character, token: str | None) -> HttpResponse:
     """F1: in a fight through the engine (SetFocus); outside one through the cards app's arsenal service."""
     form = FocusForm(request.POST)
     if not form.is_valid() or character.status != Character.Status.ACCEPTED:
@@ -155,12 +180,12 @@ def _focus(request: HttpRequest, character: Character, token: str | None) -> Htt
 
 
 @require_POST
-def player_focus(request: HttpRequest, character_id: int) -> HttpResponse:
+def player_focus(request: HtmxRequest, character_id: int) -> HttpResponse:
     return _focus(request, character_for_player(request.user, character_id), None)
 
 
 @require_POST
-def player_focus_token(request: HttpRequest, token: str) -> HttpResponse:
+def player_focus_token(request: HtmxRequest, token: str) -> HttpResponse:
     return _focus(request, character_for_token(token), token)
 
 
@@ -168,18 +193,47 @@ def player_focus_token(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_GET
-def watch(request: HttpRequest, situation_id: int) -> HttpResponse:
-    situation = services.refresh(public_situation(situation_id))
+def watch(request: HtmxRequest, situation_id: int) -> HttpResponse:
+    if polled(request):
+        # The page is public, so an unchanged poll is answered from the
+        # cached version alone: no database at all (see services.live).
+        meta = meta_of(situation_id)
+        if meta is None:
+            raise Http404
+        if not meta.is_due(timezone.now()):
+            unchanged = not_modified(request, situation_etag(meta, SPECTATOR_VIEW, "watch"))
+            if unchanged is not None:
+                return unchanged
+    situation = services.refresh(public_situation(situation_id, whole=not polled(request)))
+    remember(situation)
     if situation.kind == Situation.Kind.BATTLE:
         return battle_watch(request, situation)
     etag = situation_etag(situation, SPECTATOR_VIEW, "watch")
     if request.htmx and (unchanged := not_modified(request, etag)) is not None:
         return unchanged
+
+    def context() -> dict[str, Any]:
+        state = services.state_of(situation)
+        return {
+            "situation": situation,
+            "event": situation.event,
+            "view": present(state, SPECTATOR_VIEW, card_names(card_ids(state))),
+        }
+
+    if request.htmx:
+        # Every spectator of this version gets the same fragment, rendered once.
+        return shared_fragment(request, "duels/watch.html#live", etag, context)
+    return render_live(request, "duels/watch.html", context(), etag)
+
+
+@require_GET
+def record(request: HttpRequest, situation_id: int) -> HttpResponse:
+    """Every finished step (paginated) and every played card of a fight: public like the spectator page (D4)."""
+    situation = services.refresh(public_situation(situation_id, whole=True))
     state = services.state_of(situation)
     context = {
         "situation": situation,
         "event": situation.event,
-        "view": present(state, SPECTATOR_VIEW, card_names(card_ids(state))),
+        "record": fight_record(state, card_names(card_ids(state)), request.GET.get("page")),
     }
-    template = "duels/watch.html#live" if request.htmx else "duels/watch.html"
-    return render_live(request, template, context, etag)
+    return render(request, "duels/record.html", context)

@@ -6,9 +6,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext
+from django.utils import timezone
+from django.utils.translation import get_language, gettext
 
 import rules as engine
 from duels import services
@@ -16,28 +18,94 @@ from duels.battle_presenters import present_battle
 from duels.forms import ChooseFightersForm, SearchForm, StartForm
 from duels.models import LogEntry, Situation
 from duels.presenters import REFEREE, CardView, Viewer, card_ids, card_names, present
-from duels.views_common import Alert, arsenal_hand, form_problem, new_nonce, refusal
+from duels.views_common import (
+    Alert,
+    arsenal_hand,
+    form_problem,
+    live_headers,
+    new_nonce,
+    not_modified,
+    quoted_hash,
+    refusal,
+)
 from events.access import event_for_referee
 from events.models import Character, Event
+from events.requests import HtmxRequest
 from events.search import name_matches
 
 SEARCH_LIMIT = 20
+RUNNING_TTL = 600
 REFEREE_VIEW = Viewer(REFEREE)
 
 
-def _running(event: Event) -> list[tuple[Situation, Any]]:
-    """Unfinished situations, each refreshed first so an overdue one drops out (S2)."""
-    rows = []
-    for situation in Situation.objects.filter(event=event, ended=False).order_by("-pk"):
-        situation = services.refresh(situation)
-        if situation.ended:
-            continue
-        state = services.state_of(situation)
-        if situation.kind == Situation.Kind.BATTLE:
-            rows.append((situation, present_battle(state, REFEREE_VIEW, reactions=False, records=0)))
-        else:
-            rows.append((situation, present(state, REFEREE_VIEW)))
-    return rows
+@dataclass(frozen=True)
+class RunningFighter:
+    name: str
+    can_fight: bool
+    condition_label: str
+
+
+@dataclass(frozen=True)
+class RunningDuel:
+    round: int
+    phase_label: str
+    attacker_name: str
+
+
+@dataclass(frozen=True)
+class RunningRow:
+    """One line of the running-fights list: small, so it is cached per situation, version and language."""
+
+    pk: int
+    fighters: tuple[RunningFighter, ...]
+    open_duels: tuple[RunningDuel, ...]
+    battle: Any = None  # a battle's own summary (BattleView); such rows are not cached
+
+
+def _running_versions(event: Event) -> list[tuple[int, int, Any]]:
+    """(id, version, deadline) of the unfinished situations, each brought up to date first (S2).
+
+    Reads three columns per fight; only an overdue fight is refreshed (which
+    may end it and drop it from the list).
+    """
+    rows = list(
+        Situation.objects.filter(event=event, ended=False).order_by("-pk").values_list("pk", "version", "next_deadline")
+    )
+    now = timezone.now()
+    if not any(deadline is not None and deadline < now for _pk, _v, deadline in rows):
+        return rows
+    for pk, _version, deadline in rows:
+        if deadline is not None and deadline < now:
+            services.refresh_by_id(pk, now=now)
+    return list(
+        Situation.objects.filter(event=event, ended=False).order_by("-pk").values_list("pk", "version", "next_deadline")
+    )
+
+
+def _row(situation: Situation) -> RunningRow:
+    state = services.state_of(situation)
+    if situation.kind == Situation.Kind.BATTLE:
+        battle = present_battle(state, REFEREE_VIEW, reactions=False, records=0)
+        return RunningRow(pk=situation.pk, fighters=(), open_duels=(), battle=battle)
+    view = present(state, REFEREE_VIEW)
+    return RunningRow(
+        pk=situation.pk,
+        fighters=tuple(RunningFighter(f.name, f.can_fight, f.condition_label) for f in view.fighters),
+        open_duels=tuple(RunningDuel(d.round, d.phase_label, d.attacker.name) for d in view.open_duels),
+    )
+
+
+def _running(versions: list[tuple[int, int, Any]]) -> list[RunningRow]:
+    """The rows, from the cache where the same version was shown before; only changed fights are read."""
+    language = get_language()
+    keys = {pk: f"sumrak:running-row:{pk}:{version}:{language}" for pk, version, _deadline in versions}
+    found = cache.get_many(list(keys.values()))
+    missing = [pk for pk, key in keys.items() if key not in found]
+    if missing:
+        fresh = {s.pk: _row(s) for s in Situation.objects.filter(pk__in=missing).only("id", "kind", "state")}
+        cache.set_many({keys[pk]: row for pk, row in fresh.items() if row.battle is None}, RUNNING_TTL)
+        found.update({keys[pk]: row for pk, row in fresh.items()})
+    return [found[keys[pk]] for pk, _v, _d in versions if keys[pk] in found]
 
 
 def _search(event: Event, q: str) -> list[tuple[Character, int | None]]:
@@ -56,16 +124,24 @@ def _search(event: Event, q: str) -> list[tuple[Character, int | None]]:
 
 
 @login_required
-def referee_home(request: HttpRequest, event_id: int) -> HttpResponse:
+def referee_home(request: HtmxRequest, event_id: int) -> HttpResponse:
     event = event_for_referee(request.user, event_id)
     form = SearchForm(request.GET or None)
     q = form.cleaned_data["q"].strip() if form.is_valid() else ""
     context: dict[str, Any] = {"event": event, "form": form, "q": q, "results": _search(event, q) if q else None}
     if request.htmx and request.htmx.target == "search-results":
         return render(request, "duels/referee_home.html#results", context)
-    context["running"] = _running(event)
+    versions = _running_versions(event)
+    # The list changes only with a fight's version (or its end): a poll that
+    # saw the same versions gets a 304 from three columns per fight.
+    etag = quoted_hash(repr([event.pk, versions, get_language()]))
+    context["running_etag"] = etag
     if request.htmx and request.htmx.target == "running":
-        return render(request, "duels/referee_home.html#running", context)
+        if (unchanged := not_modified(request, etag)) is not None:
+            return unchanged
+        context["running"] = _running(versions)
+        return live_headers(render(request, "duels/referee_home.html#running", context), etag)
+    context["running"] = _running(versions)
     return render(request, "duels/referee_home.html", context)
 
 
@@ -113,6 +189,8 @@ def _start(event: Event, attacker: Character, target: Character, form: StartForm
             out_of_sight=d["out_of_sight"],
             within_reach=d["within_reach"],
             max_rounds=d["max_rounds"],
+            parry=d["parry"],
+            focus_held=d["focus_held"],
             user=user,
             nonce=d["nonce"],
         )

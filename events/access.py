@@ -5,14 +5,23 @@ caller's scope is a 404, so that a guessed id reveals nothing.
 """
 
 from django.contrib.auth.models import AnonymousUser, User
+from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
-from django.http import Http404
+from django.http import Http404, HttpRequest
 
 from events.models import Character, Event, StaffRole
 
 ORGANIZER = StaffRole.Role.ORGANIZER
 REFEREE = StaffRole.Role.REFEREE
 AnyUser = User | AnonymousUser
+
+
+def person(request: HttpRequest) -> User:
+    """The signed-in person of a ``@login_required`` view (an anonymous request never gets that far)."""
+    user = request.user
+    if not isinstance(user, User):
+        raise PermissionDenied
+    return user
 
 
 def roles_in(user: AnyUser, event: Event | int) -> set[str]:

@@ -1,9 +1,10 @@
 """Admin for events, their staff and characters.
 
 ``CharacterAdmin.inlines`` starts empty on purpose: the cards app appends its
-pool and arsenal inlines (``CharacterAdmin.inlines += [...]`` in cards/admin.py).
+pool and arsenal inlines (in cards/admin.py).
 """
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.contrib import admin, messages
@@ -29,13 +30,13 @@ class KnownLabelsAutocomplete(AutocompleteSelect):
         super().__init__(field, admin_site)
         self.labels = labels
 
-    def optgroups(self, name: str, value: list[str], attr: Any = None) -> list[Any]:
+    def optgroups(self, name: str, value: Sequence[str], attr: Any = None) -> list[Any]:
         selected = {str(v) for v in value if str(v) not in self.choices.field.empty_values}
         if not selected <= self.labels.keys():
             return super().optgroups(name, value, attr)
         options = [] if self.is_required else [self.create_option(name, "", "", False, 0)]
         for pk in sorted(selected):
-            options.append(self.create_option(name, pk, self.labels[pk], selected, len(options)))
+            options.append(self.create_option(name, pk, self.labels[pk], True, len(options)))
         return [(None, options, 0)]
 
 
@@ -104,7 +105,7 @@ class CharacterAdmin(admin.ModelAdmin):
     autocomplete_fields = ["player", "focus_card"]
     readonly_fields = ["link_token", "created_at", "arrived_at"]
     actions = ["regenerate_links", "revoke_links"]
-    inlines: list = []
+    inlines = []
     fieldsets = [
         (None, {"fields": ["event", "player", "name", "side", "kind", "power_level"]}),
         (_("Application"), {"fields": ["status", "application", "review_comment", "notes", "created_at"]}),

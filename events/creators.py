@@ -19,7 +19,8 @@ def may_create_events(user: AbstractBaseUser | AnonymousUser) -> bool:
         return False
     if user.get_username() in settings.SUMRAK_EVENT_CREATORS:
         return True
-    return bool(user.has_perm(CREATE_EVENT))  # a superuser has every permission
+    # A superuser has every permission; the site's accounts are auth's User (settings.AUTH_USER_MODEL).
+    return isinstance(user, User) and user.has_perm(CREATE_EVENT)
 
 
 def allow_event_creation(user: User) -> None:

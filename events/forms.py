@@ -1,6 +1,7 @@
 """Forms of the events app: applications, review, characters, filters, staff, import, the event itself."""
 
 from decimal import Decimal
+from typing import cast
 from urllib.parse import urlsplit
 
 from django import forms
@@ -9,9 +10,9 @@ from django.contrib.auth.models import User
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from cards.models import ArsenalCard, Catalogue, PoolEntry, PreparedArsenalCard
 from events import tables
 from events.models import Character, Condition, Event, OtherKind, PowerLevel, Side, StaffRole
 from events.search import name_matches
@@ -133,7 +134,7 @@ class CharacterForm(forms.ModelForm):
         return character
 
 
-def _yes_no() -> list[tuple[str, str]]:
+def _yes_no() -> list[tuple[str, str | Promise]]:
     return [*ANY, ("yes", _("yes")), ("no", _("no"))]
 
 
@@ -160,9 +161,14 @@ class CharacterFilterForm(forms.Form):
         data = self.cleaned_data
         if data["q"]:
             queryset = queryset.filter(name_matches(data["q"]))
-        for field in ("side", "kind", "status", "condition", "power_level"):
+        for field in ("side", "kind", "status", "power_level"):
             if data[field]:
                 queryset = queryset.filter(**{field: data[field]})
+        if data["condition"] == Condition.FIT:
+            queryset = queryset.filter(condition=Condition.FIT)
+        elif data["condition"]:
+            # CR1: a condition is one of a set ("heavily_wounded+paralysed"); no condition name contains another.
+            queryset = queryset.filter(condition__contains=data["condition"])
         if data["arrived"]:
             queryset = queryset.filter(arrived=data["arrived"] == "yes")
         return queryset
@@ -181,7 +187,8 @@ class StaffForm(forms.Form):
         return user_by_username(self.cleaned_data["username"])
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         user, role = data.get("username"), data.get("role")
         if user and role and StaffRole.objects.filter(event=self.event, user=user, role=role).exists():
             raise forms.ValidationError(_("%(name)s already has this role."), params={"name": user.get_username()})
@@ -224,6 +231,7 @@ RULE_SETTINGS = (
     "situation_gap_s",
     "instant_attack_distance_m",
     "reactions_from_round",
+    "focus_abilities",
     "quick_reasons",
 )
 FIGHT_KINDS = ("duels_on", "battles_on", "mass_battles_on")
@@ -260,8 +268,11 @@ class EventForm(forms.ModelForm):
         mine = Q(events__staff__user=user, events__staff__role=StaffRole.Role.ORGANIZER)
         if self.instance.catalogue_id is not None:
             mine |= Q(pk=self.instance.catalogue_id)
-        catalogue = self.fields["catalogue"]
-        catalogue.queryset = Catalogue.objects.filter(mine).distinct().order_by("name")
+        catalogue = cast(forms.ModelChoiceField, self.fields["catalogue"])
+        # The field's own queryset: events reaches cards' models only through its relations (no import).
+        catalogues = catalogue.queryset
+        assert catalogues is not None, "a model form's foreign key field always has a queryset"
+        catalogue.queryset = catalogues.filter(mine).distinct().order_by("name")
         catalogue.empty_label = _("none yet")
         catalogue.help_text = _(
             "A catalogue of an event you organize, or none: the event's catalogue page creates a new one."
@@ -286,10 +297,12 @@ class EventForm(forms.ModelForm):
             return catalogue
         # Cards owned or held from the old catalogue would vanish from every catalogue page.
         event = self.instance
+        # Pool, arsenal and prepared arsenals, through the cards app's relations to Character.
+        characters = Character.objects.filter(event=event)
         held = (
-            PoolEntry.objects.filter(character__event=event, card__catalogue_id=old).exists()
-            or ArsenalCard.objects.filter(character__event=event, card__catalogue_id=old).exists()
-            or PreparedArsenalCard.objects.filter(arsenal__character__event=event, card__catalogue_id=old).exists()
+            characters.filter(pool__card__catalogue_id=old).exists()
+            or characters.filter(arsenal__card__catalogue_id=old).exists()
+            or characters.filter(prepared_arsenals__cards__card__catalogue_id=old).exists()
         )
         if held:
             raise forms.ValidationError(
@@ -310,7 +323,8 @@ class EventForm(forms.ModelForm):
         return f"{parts.scheme}://{parts.netloc}"
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         starts_on, ends_on = data.get("starts_on"), data.get("ends_on")
         if starts_on and ends_on and ends_on < starts_on:
             self.add_error("ends_on", _("The event cannot end before it starts."))

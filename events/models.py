@@ -8,20 +8,37 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
 from events.names import NameField, name_key
+from rules import conditions
+from rules.conditions import CONDITION_SETS, MAX_LENGTH, parts
+
+
+def condition_set_label(value: str) -> str:
+    """All the conditions of a written set (rules.conditions), in words: "paralysed, heavily wounded"."""
+    try:
+        found = parts(value)
+    except ValueError:
+        return value
+    return ", ".join(str(Condition(c).label) for c in found) if found else str(Condition.FIT.label)
+
+
+def _condition_set_choices() -> list[tuple[str, Any]]:
+    # CR1 reading: a character's condition is a set; every set the rules allow is a choice.
+    return [(value, lazy(condition_set_label, str)(value)) for value in CONDITION_SETS]
 
 
 class Condition(models.TextChoices):
-    # The values are the engine's condition names (rules/conditions.py).
-    FIT = "fit", _("fit")
-    LIGHTLY_WOUNDED = "lightly_wounded", _("lightly wounded")
-    HEAVILY_WOUNDED = "heavily_wounded", _("heavily wounded")
-    PARALYSED = "paralysed", _("paralysed")
-    SUBDUED = "subdued", _("subdued")
-    HELPLESS = "helpless", _("helpless")
-    DEAD = "dead", _("dead")
+    # The values are the engine's condition names (tests/test_vocabulary.py checks that none is missing).
+    FIT = conditions.FIT, _("fit")
+    LIGHTLY_WOUNDED = conditions.LIGHTLY_WOUNDED, _("lightly wounded")
+    HEAVILY_WOUNDED = conditions.HEAVILY_WOUNDED, _("heavily wounded")
+    PARALYSED = conditions.PARALYSED, _("paralysed")
+    SUBDUED = conditions.SUBDUED, _("subdued")
+    HELPLESS = conditions.HELPLESS, _("helpless")
+    DEAD = conditions.DEAD, _("dead")
 
 
 # What referees most often write when they override a result, take an action
@@ -62,6 +79,11 @@ class Event(models.Model):
     )
     reactions_from_round = models.PositiveSmallIntegerField(
         _("opportunity and immediate actions from round"), default=2, validators=[MinValueValidator(1)]
+    )
+    focus_abilities = models.BooleanField(
+        _("focus on defence abilities too (F1)"),
+        default=False,
+        help_text=_("F1 speaks of a defence spell; allow focusing a defence ability as well."),
     )
     duels_on = models.BooleanField(_("duels"), default=True)
     battles_on = models.BooleanField(_("battles"), default=True)
@@ -208,7 +230,10 @@ class Character(models.Model):
     side = models.CharField(_("side"), max_length=20, choices=Side.choices, default=Side.NEUTRAL)
     kind = models.CharField(_("kind of Other"), max_length=20, choices=OtherKind.choices, default=OtherKind.MAGE)
     power_level = models.CharField(_("power level"), max_length=10, choices=PowerLevel.choices, default=PowerLevel.L7)
-    condition = models.CharField(_("condition"), max_length=20, choices=Condition.choices, default=Condition.FIT)
+    # CR1 reading: a set of conditions, written as rules.conditions writes it ("heavily_wounded+paralysed").
+    condition = models.CharField(
+        _("condition"), max_length=MAX_LENGTH, choices=_condition_set_choices(), default=Condition.FIT
+    )
     arsenal_limit = models.PositiveSmallIntegerField(
         _("arsenal size limit"),
         null=True,
@@ -288,3 +313,41 @@ class Character(models.Model):
         self.arrived = True
         self.arrived_at = timezone.now()
         self.save(update_fields=["arrived", "arrived_at"])
+
+
+class ConditionRecord(models.Model):
+    """A condition changed by the referee or an organizer outside a step, with the reason (CR1, D11).
+
+    A blow outside a fight step (a finishing blow, a healer's spell after the
+    fight) or a condition cleared (healing, the end of a paralysis). Inside a
+    fight the same change is also in the fight's own log; ``situation_id``
+    names that fight (a plain id: the events app knows nothing of fights).
+    """
+
+    character = models.ForeignKey(
+        Character, on_delete=models.CASCADE, related_name="condition_records", verbose_name=_("character")
+    )
+    at = models.DateTimeField(_("when"), default=timezone.now)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, verbose_name=_("recorded by")
+    )
+    old = models.CharField(_("before"), max_length=MAX_LENGTH)
+    new = models.CharField(_("after"), max_length=MAX_LENGTH)
+    reason = models.CharField(_("reason"), max_length=500)
+    situation_id = models.PositiveBigIntegerField(_("fight"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("condition record")
+        verbose_name_plural = _("condition records")
+        ordering = ["-at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.character}: {self.old} → {self.new}"
+
+    @property
+    def old_label(self) -> str:
+        return condition_set_label(self.old)
+
+    @property
+    def new_label(self) -> str:
+        return condition_set_label(self.new)

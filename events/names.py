@@ -13,6 +13,8 @@ letters that look like Cyrillic ones read as Cyrillic.
 """
 
 import unicodedata
+from collections.abc import Sequence
+from typing import Any
 
 from django import forms
 from django.db import models
@@ -39,7 +41,7 @@ def name_key(value: str) -> str:
 
 
 class NameFormField(forms.CharField):
-    def to_python(self, value: object) -> str:
+    def to_python(self, value: object) -> str | None:
         text = super().to_python(value)
         return normalize_name(text) if text else text
 
@@ -54,10 +56,10 @@ class NameField(models.CharField):
             setattr(model_instance, self.attname, value)
         return value
 
-    def formfield(self, **kwargs):  # type: ignore[no-untyped-def]
+    def formfield(self, **kwargs: Any) -> forms.Field | None:
         return super().formfield(**{"form_class": NameFormField, **kwargs})
 
-    def deconstruct(self):  # type: ignore[no-untyped-def]
+    def deconstruct(self) -> tuple[str, str, Sequence[Any], dict[str, Any]]:
         # The column is a plain varchar: migrations see a CharField, so none is needed.
         name, _path, args, kwargs = super().deconstruct()
         return name, "django.db.models.CharField", args, kwargs

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.db import models
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from import_export import fields, resources, widgets
@@ -113,7 +114,9 @@ class LimitWidget(widgets.Widget):
 def _choice_column(name: str) -> fields.Field:
     """A column of one of the character's choices; an empty cell takes the model's default."""
     model_field = Character._meta.get_field(name)
-    widget = ChoiceWidget(model_field.choices, required=False)
+    if not isinstance(model_field, models.Field):
+        raise LookupError(f"Character.{name} is not a column")
+    widget = ChoiceWidget(model_field.flatchoices, required=False)
     return fields.Field(attribute=name, column_name=name, widget=widget, default=model_field.default)
 
 

@@ -1,6 +1,14 @@
 from django.urls import path
 
-from events import views_characters, views_checkin, views_event, views_organizer, views_player, views_transfer
+from events import (
+    views_bulk,
+    views_characters,
+    views_checkin,
+    views_event,
+    views_organizer,
+    views_player,
+    views_transfer,
+)
 
 app_name = "events"
 
@@ -21,6 +29,7 @@ urlpatterns = [
     path("events/<int:event_id>/staff/<int:role_id>/remove/", views_organizer.staff_remove, name="staff-remove"),
     # Organizers: characters
     path("events/<int:event_id>/characters/", views_characters.characters, name="characters"),
+    path("events/<int:event_id>/characters/bulk/", views_bulk.characters_bulk, name="characters-bulk"),
     path("events/<int:event_id>/characters/new/", views_characters.character_create, name="character-create"),
     path("organize/characters/<int:character_id>/", views_characters.character_edit, name="character-edit"),
     path("organize/characters/<int:character_id>/link/revoke/", views_characters.link_revoke, name="link-revoke"),

@@ -4,7 +4,7 @@ import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db.models import Count, IntegerField, OuterRef, Subquery, Sum
+from django.db.models import Count, IntegerField, Model, OuterRef, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -13,27 +13,42 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from cards.models import ArsenalCard, PoolEntry
 from events.access import ORGANIZER, character_for_staff, event_for_organizer
 from events.forms import CharacterFilterForm, CharacterForm
 from events.models import Character, Event
 from events.public_url import address_note
 from events.public_url import secret_link as public_secret_link
+from events.requests import HtmxRequest
+from events.views_bulk import parse_ids, selected_characters
 
 PAGE_SIZE = 30
 
 
+def _rows_of(relation: str) -> QuerySet[Model]:
+    """All rows of the model on the other side of one of Character's reverse relations."""
+    model = Character._meta.get_field(relation).related_model
+    if not isinstance(model, type):
+        raise LookupError(f"Character.{relation} is not a relation to a model")
+    return model._default_manager.all()
+
+
 def _card_totals():
-    """Hand size and pool size per character as subqueries: no join fan-out, no query per row."""
+    """Hand size and pool size per character as subqueries: no join fan-out, no query per row.
+
+    The rows are the cards app's, reached through their relations to Character
+    (events does not import cards: docs/architecture.md).
+    """
     hand = (
-        ArsenalCard.objects.filter(character=OuterRef("pk"))
+        _rows_of("arsenal")
+        .filter(character=OuterRef("pk"))
         .order_by()
         .values("character")
         .annotate(total=Sum("copies"))
         .values("total")
     )
     pool = (
-        PoolEntry.objects.filter(character=OuterRef("pk"))
+        _rows_of("pool")
+        .filter(character=OuterRef("pk"))
         .order_by()
         .values("character")
         .annotate(total=Count("pk"))
@@ -120,7 +135,7 @@ def character_edit(request: HttpRequest, character_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def link_revoke(request: HttpRequest, character_id: int) -> HttpResponse:
+def link_revoke(request: HtmxRequest, character_id: int) -> HttpResponse:
     character = character_for_staff(request.user, character_id, ORGANIZER)
     character.revoke_link()
     return _after_link_change(request, character, _("The secret link of %(name)s no longer works."))
@@ -128,13 +143,13 @@ def link_revoke(request: HttpRequest, character_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def link_regenerate(request: HttpRequest, character_id: int) -> HttpResponse:
+def link_regenerate(request: HtmxRequest, character_id: int) -> HttpResponse:
     character = character_for_staff(request.user, character_id, ORGANIZER)
     character.regenerate_link()
     return _after_link_change(request, character, _("%(name)s has a new secret link; the old one no longer works."))
 
 
-def _after_link_change(request: HttpRequest, character: Character, message: str) -> HttpResponse:
+def _after_link_change(request: HtmxRequest, character: Character, message: str) -> HttpResponse:
     note = message % {"name": character.name}
     if request.htmx:
         # The swapped section carries the note: a flash message would only show up on a later page.
@@ -157,9 +172,22 @@ def character_qr(request: HttpRequest, character_id: int) -> HttpResponse:
 @never_cache
 @login_required
 def qr_sheet(request: HttpRequest, event_id: int) -> HttpResponse:
-    """Every accepted character's working link on one printable sheet."""
+    """Every accepted character's working link on one printable sheet, or just a selection (``?ids=1,2``)."""
     event = event_for_organizer(request.user, event_id)
-    sheet = []
-    for character in Character.objects.filter(event=event, status=Character.Status.ACCEPTED, link_active=True):
-        sheet.append((character, qr_svg(secret_link(character), scale=5)))
-    return render(request, "events/qr_sheet.html", {"event": event, "sheet": sheet, **address_note(event)})
+    printable = Character.objects.filter(event=event, status=Character.Status.ACCEPTED, link_active=True)
+    skipped: list[Character] = []
+    selection = request.GET.getlist("ids") + request.GET.getlist("id")
+    if selection:
+        ids = parse_ids(selection)
+        chosen = selected_characters(event, ids) if ids else None
+        if chosen is None:
+            messages.error(request, _("The selection is not a list of this event's characters; nothing to print."))
+            return redirect("events:characters", event.pk)
+        printable_ids = set(printable.filter(pk__in=ids).values_list("pk", flat=True))
+        skipped = [c for c in chosen if c.pk not in printable_ids]
+        characters = [c for c in chosen if c.pk in printable_ids]
+    else:
+        characters = list(printable)
+    sheet = [(character, qr_svg(secret_link(character), scale=5)) for character in characters]
+    context = {"event": event, "sheet": sheet, "selected": bool(selection), "skipped": skipped, **address_note(event)}
+    return render(request, "events/qr_sheet.html", context)

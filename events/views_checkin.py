@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 
 from events.access import ORGANIZER, character_for_staff, event_for_organizer
 from events.models import Character
+from events.requests import HtmxRequest
 from events.search import name_matches
 
 
@@ -24,7 +25,7 @@ def _check_in_list(event, query: str):
 
 
 @login_required
-def check_in(request: HttpRequest, event_id: int) -> HttpResponse:
+def check_in(request: HtmxRequest, event_id: int) -> HttpResponse:
     event = event_for_organizer(request.user, event_id)
     # A NUL byte means nothing in a name, and PostgreSQL refuses it in a query (a 500).
     query = request.GET.get("q", "").replace("\x00", "").strip()[:120]
@@ -37,7 +38,7 @@ def check_in(request: HttpRequest, event_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def check_in_set(request: HttpRequest, character_id: int) -> HttpResponse:
+def check_in_set(request: HtmxRequest, character_id: int) -> HttpResponse:
     """Set "arrived" to the value the button carries: a repeated tap changes nothing more."""
     character = character_for_staff(request.user, character_id, ORGANIZER)
     wanted = request.POST.get("arrived")
@@ -65,7 +66,7 @@ def _arrived_count(event_id: int) -> int:
     return Character.objects.filter(event_id=event_id, status=Character.Status.ACCEPTED, arrived=True).count()
 
 
-def _malformed(request: HttpRequest, character: Character) -> HttpResponse:
+def _malformed(request: HtmxRequest, character: Character) -> HttpResponse:
     if request.htmx:
         return render(request, "events/check_in.html#row", {"row": character}, status=400)
     messages.error(request, _("Nothing was changed: the request did not say whether the character has arrived."))

@@ -13,7 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from events.access import ORGANIZER, event_for_organizer
+from events.access import ORGANIZER, event_for_organizer, person
 from events.creators import may_create_events
 from events.forms import EventForm
 from events.models import Event, StaffRole
@@ -33,14 +33,15 @@ def _form_page(request: HttpRequest, form: EventForm, event: Event | None) -> Ht
 
 @login_required
 def event_create(request: HttpRequest) -> HttpResponse:
-    if not may_create_events(request.user):
+    organizer = person(request)
+    if not may_create_events(organizer):
         raise PermissionDenied(_("Creating events is allowed only to accounts the site's administrator has allowed."))
-    form = EventForm(request.POST or None, user=request.user)
+    form = EventForm(request.POST or None, user=organizer)
     if request.method == "POST" and form.is_valid():
         # An event nobody organizes could not be reached from the site: both rows or neither.
         with transaction.atomic():
             event = form.save()
-            StaffRole.objects.create(event=event, user=request.user, role=ORGANIZER)
+            StaffRole.objects.create(event=event, user=organizer, role=ORGANIZER)
         messages.success(request, _("The event “%(name)s” is created; you are its organizer.") % {"name": event.name})
         return redirect("events:organizer-home", event.pk)
     return _form_page(request, form, None)
@@ -49,7 +50,7 @@ def event_create(request: HttpRequest) -> HttpResponse:
 @login_required
 def event_settings(request: HttpRequest, event_id: int) -> HttpResponse:
     event = event_for_organizer(request.user, event_id)
-    form = EventForm(request.POST or None, instance=event, user=request.user)
+    form = EventForm(request.POST or None, instance=event, user=person(request))
     if request.method == "POST" and form.is_valid():
         form.save()
         messages.success(request, _("The event's settings are saved."))

@@ -3,6 +3,7 @@
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -24,7 +25,7 @@ def home(request: HttpRequest) -> HttpResponse:
             "starts_on"
         )[:20],
     }
-    if user.is_authenticated:
+    if isinstance(user, User):  # signed in: the site's accounts are auth's User
         context["may_create_events"] = may_create_events(user)
         context["organized"] = staffed_events(user, ORGANIZER).order_by("-starts_on")
         context["refereed"] = staffed_events(user, REFEREE).order_by("-starts_on")
@@ -34,7 +35,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def signup(request: HttpRequest) -> HttpResponse:
-    form = UserCreationForm(request.POST or None)
+    form: UserCreationForm[User] = UserCreationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_POST
 from events.access import ORGANIZER, character_for_staff, event_for_organizer
 from events.forms import ReviewForm, StaffForm
 from events.models import Character, StaffRole
+from events.requests import HtmxRequest
 
 Status = Character.Status
 
@@ -76,7 +77,7 @@ def applications(request: HttpRequest, event_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def review(request: HttpRequest, character_id: int) -> HttpResponse:
+def review(request: HtmxRequest, character_id: int) -> HttpResponse:
     character = character_for_staff(request.user, character_id, ORGANIZER)
     form = ReviewForm(request.POST)
     if form.is_valid():

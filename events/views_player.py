@@ -2,6 +2,7 @@
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -9,10 +10,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from cards.arsenal import arsenal_context
-from duels.services import in_active_situation
-from events.access import character_for_player, character_for_token, event_for_applicant, is_referee
+from events.access import character_for_player, character_for_token, event_for_applicant, is_referee, person
 from events.forms import ApplicationForm
+from events.hooks import character_page_context
 from events.models import Character
 
 
@@ -26,14 +26,15 @@ def apply(request: HttpRequest, event_id: int) -> HttpResponse:
         return render(request, "events/apply.html", {"event": event, "form": None})
     form = ApplicationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        player = person(request)
         # A double-tapped submit must not file the same application twice.
-        existing = Character.objects.filter(event=event, player=request.user, name=form.cleaned_data["name"]).first()
+        existing = Character.objects.filter(event=event, player=player, name=form.cleaned_data["name"]).first()
         if existing:
             messages.info(request, _("You have already applied with this character."))
             return redirect("events:my-character", existing.pk)
         character = form.save(commit=False)
         character.event = event
-        character.player = request.user
+        character.player = player
         character.status = Character.Status.PENDING
         character.save()
         messages.success(request, _("Your application has been sent. The organizers will review it."))
@@ -50,9 +51,8 @@ def _character_page(request: HttpRequest, character: Character, *, via_link: boo
         "can_referee": is_referee(request.user, character.event_id),
     }
     if character.status == Character.Status.ACCEPTED:
-        context.update(arsenal_context(character))
-        # S2/AG2: no arsenal actions offered while the character's fight goes on.
-        context["in_fight"] = in_active_situation(character)
+        # The arsenal and whether it is frozen by a fight (S2/AG2) come from cards (events/hooks.py).
+        context.update(character_page_context(character))
         # A refused "build anew" comes back with the copies the player typed (cards/views_player.py).
         draft = request.session.pop(arsenal_draft_key(character.pk), None)
         if isinstance(draft, dict):
@@ -76,7 +76,7 @@ def character_link(request: HttpRequest, token: str) -> HttpResponse:
     return _character_page(request, character_for_token(token), via_link=True)
 
 
-def invitations_for(user) -> QuerySet[Character]:  # type: ignore[no-untyped-def]
+def invitations_for(user: User) -> QuerySet[Character]:
     """Characters an organizer invited this account to play (issue 13: a player accepts)."""
     return Character.objects.filter(invited_username__iexact=user.get_username()).select_related("event")
 
@@ -84,11 +84,12 @@ def invitations_for(user) -> QuerySet[Character]:  # type: ignore[no-untyped-def
 @login_required
 @require_POST
 def invitation_answer(request: HttpRequest, character_id: int) -> HttpResponse:
-    character = invitations_for(request.user).filter(pk=character_id).first()
+    player = person(request)
+    character = invitations_for(player).filter(pk=character_id).first()
     if character is None:
         raise Http404  # not invited (or already answered): nothing to say about the character
     if request.POST.get("answer") == "accept":
-        character.player, character.invited_username = request.user, ""
+        character.player, character.invited_username = player, ""
         character.save(update_fields=["player", "invited_username"])
         messages.success(request, _("You now play %(name)s.") % {"name": character.name})
         return redirect("events:my-character", character.pk)

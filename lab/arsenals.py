@@ -20,30 +20,35 @@ def _characters(event: Event) -> list[Character]:
     return list(Character.objects.filter(event=event, status=Character.Status.ACCEPTED).order_by("name"))
 
 
+def _catalogue_ids(event: Event) -> list[int]:
+    """The event's catalogue, or none yet: then there are no cards to play with."""
+    return [] if event.catalogue_id is None else [event.catalogue_id]
+
+
 def arsenals_of(event: Event, source: str, seed: int, limit: int = MAX_ARSENALS) -> list[Arsenal]:
     """The event's arsenals to test; each keeps only arsenals with at least one card."""
     characters = _characters(event)
-    faces = {card.pk: face_of(card) for card in Card.objects.filter(catalogue_id=event.catalogue_id)}
+    faces = {card.pk: face_of(card) for card in Card.objects.filter(catalogue_id__in=_catalogue_ids(event))}
     found: list[Arsenal] = []
     if source == LabRun.Source.PREPARED:
-        rows = PreparedArsenalCard.objects.filter(arsenal__character__in=characters).select_related(
+        prepared = PreparedArsenalCard.objects.filter(arsenal__character__in=characters).select_related(
             "arsenal__character"
         )
         hands: dict[tuple[str, str], list[CardFace]] = {}
-        for row in rows.order_by("arsenal__character__name", "arsenal__name", "card_id"):
+        for row in prepared.order_by("arsenal__character__name", "arsenal__name", "card_id"):
             key = (row.arsenal.character.name, row.arsenal.name)
             hands.setdefault(key, []).extend([faces[row.card_id]] * row.copies)
         found = [Arsenal(f"{who} — {name}", tuple(cards)) for (who, name), cards in hands.items()]
     elif source == LabRun.Source.CURRENT:
         current: dict[int, list[CardFace]] = {}
-        for row in ArsenalCard.objects.filter(character__in=characters).order_by("card_id"):
-            current.setdefault(row.character_id, []).extend([faces[row.card_id]] * row.copies)
+        for held in ArsenalCard.objects.filter(character__in=characters).order_by("card_id"):
+            current.setdefault(held.character_id, []).extend([faces[held.card_id]] * held.copies)
         found = [Arsenal(c.name, tuple(current[c.pk])) for c in characters if current.get(c.pk)]
     else:
         rng = random.Random(seed)
         pools: dict[int, list[CardFace]] = {}
-        for row in PoolEntry.objects.filter(character__in=characters).order_by("card_id"):
-            pools.setdefault(row.character_id, []).extend([faces[row.card_id]] * row.copies)
+        for owned in PoolEntry.objects.filter(character__in=characters).order_by("card_id"):
+            pools.setdefault(owned.character_id, []).extend([faces[owned.card_id]] * owned.copies)
         for character in characters:
             pool = pools.get(character.pk, [])
             if pool:
@@ -54,9 +59,9 @@ def arsenals_of(event: Event, source: str, seed: int, limit: int = MAX_ARSENALS)
 
 
 def counters_of(event: Event) -> list[EngineCounterRule]:
-    rules = CounterRule.objects.filter(defence_card__catalogue_id=event.catalogue_id).order_by("pk")
+    rules = CounterRule.objects.filter(defence_card__catalogue_id__in=_catalogue_ids(event)).order_by("pk")
     return [counter_rule_of(rule) for rule in rules]
 
 
 def catalogue_faces(event: Event) -> list[CardFace]:
-    return [face_of(card) for card in Card.objects.filter(catalogue_id=event.catalogue_id).order_by("pk")]
+    return [face_of(card) for card in Card.objects.filter(catalogue_id__in=_catalogue_ids(event)).order_by("pk")]

@@ -1,5 +1,7 @@
 """The lab's start form: which arsenals, how many duels, how the fighters play."""
 
+from typing import Any, cast
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -41,8 +43,8 @@ class CompareForm(forms.Form):
     a = forms.ModelChoiceField(queryset=LabRun.objects.none(), label=_("Before"))
     b = forms.ModelChoiceField(queryset=LabRun.objects.none(), label=_("After"))
 
-    def __init__(self, *args, event_id: int, **kwargs):  # type: ignore[no-untyped-def]
+    def __init__(self, *args: Any, event_id: int, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         runs = LabRun.objects.filter(event_id=event_id, status=LabRun.Status.DONE)
-        self.fields["a"].queryset = runs
-        self.fields["b"].queryset = runs
+        cast(forms.ModelChoiceField, self.fields["a"]).queryset = runs
+        cast(forms.ModelChoiceField, self.fields["b"]).queryset = runs

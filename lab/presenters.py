@@ -120,10 +120,10 @@ def lab_report(run: LabRun) -> LabPage:
             {"text": _finding_text(finding, names), "url": _matrix_cell(run.event_id, finding, defence_ids)}
         )
     for key, label in (("blind", _("blind draw")), ("focused", _("focused victim"))):
-        shares = result.instant.get(key)
-        if shares:
+        instant = result.instant.get(key)
+        if instant:
             page.instant.append(
-                {"label": label, "n": str(int(shares["n"])), "succeeded": _percent(shares.get("succeeded"))}
+                {"label": label, "n": str(int(instant["n"])), "succeeded": _percent(instant.get("succeeded"))}
             )
     return page
 

@@ -80,7 +80,7 @@ class Tally:
     results: Counter[tuple[str, str, str]] = field(default_factory=Counter)  # (a label, b label, a|b|draw)
     attack_outcomes: Counter[tuple[int, str]] = field(default_factory=Counter)  # (card id, outcome|timed_out)
     defence_outcomes: Counter[tuple[int, str]] = field(default_factory=Counter)  # (card id, outcome)
-    pairs: Counter[tuple[int, int | None, str]] = field(default_factory=Counter)  # (defence|None, attack, outcome)
+    pairs: Counter[tuple[int | None, int, str]] = field(default_factory=Counter)  # (defence|None, attack, outcome)
     rounds: int = 0
     steps: int = 0
     instant: Counter[tuple[bool, str]] = field(default_factory=Counter)  # (focused, succeeded|parried|softened)
@@ -139,7 +139,8 @@ def play(a: Arsenal, b: Arsenal, counters: Iterable[CounterRule], settings: LabS
     state = engine.open_situation(opening, rules, clock[0])
     instant = rng.random() < settings.instant_share
     focused = instant and rng.random() < settings.focus_share
-    defences_of_b = [face.card_id for face in b.cards if face.is_defence]
+    # F1: only a defence spell can be focused (the lab plays the rule's default, no abilities).
+    defences_of_b = [face.card_id for face in b.cards if face.is_defence and face.is_spell]
     focus = rng.choice(defences_of_b) if focused and defences_of_b else None
     state, _ = engine.apply(state, engine.Join(engine.FighterSetup(A, a.label, a.cards)), _now(clock))
     state, _ = engine.apply(

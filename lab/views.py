@@ -14,7 +14,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from events.access import event_for_organizer, event_for_referee
+from events.access import event_for_organizer, event_for_referee, person
+from events.requests import HtmxRequest
 from lab import presenters
 from lab.arsenals import arsenals_of, catalogue_faces, counters_of
 from lab.codec import arsenal_to_dict, counter_to_dict, settings_to_dict
@@ -51,7 +52,7 @@ def lab_home(request: HttpRequest, event_id: int) -> HttpResponse:
             with transaction.atomic():
                 run = LabRun.objects.create(
                     event=event,
-                    created_by=request.user,
+                    created_by=person(request),
                     label=data["label"],
                     source=data["source"],
                     settings=settings_to_dict(settings),
@@ -60,7 +61,8 @@ def lab_home(request: HttpRequest, event_id: int) -> HttpResponse:
                     faces=[face_to_dict(f) for f in catalogue_faces(event)],
                     total=settings.duels,
                 )
-                run_lab.delay_on_commit(run.pk)
+                # Celery 5.4 added delay_on_commit; celery-types 0.26 does not know it yet.
+                run_lab.delay_on_commit(run.pk)  # type: ignore[attr-defined]
             return redirect("lab:run", run.pk)
     runs = LabRun.objects.filter(event=event)
     context = {"event": event, "form": form, "runs": runs, "compare": CompareForm(event_id=event.pk)}
@@ -75,7 +77,7 @@ def _run_for_organizer(request: HttpRequest, run_id: int) -> LabRun:
 
 @login_required
 @require_GET
-def run_page(request: HttpRequest, run_id: int) -> HttpResponse:
+def run_page(request: HtmxRequest, run_id: int) -> HttpResponse:
     run = _run_for_organizer(request, run_id)
     context: dict[str, Any] = {"event": run.event, "run": run}
     if run.status == LabRun.Status.DONE:

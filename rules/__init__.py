@@ -1,7 +1,7 @@
 """Sumrak's rules engine: a functional core with no Django in it (DESIGN.md §3).
 
 State is plain dataclasses; ``apply(state, command, now, draw)`` returns a new
-state and a list of events or raises ``RuleError``; ``expire(state, now)``
+state and a list of typed events (``rules.events``) or raises ``RuleError``; ``expire(state, now)``
 applies overdue deadlines. The rules are in /RULES.md, the readings chosen in
 docs/duel-rules.md.
 """
@@ -25,6 +25,7 @@ from .commands import (
     COMMAND_TYPES,
     Answer,
     Attack,
+    ChangeCondition,
     Command,
     ConfirmResult,
     DeclareAggression,
@@ -40,6 +41,7 @@ from .commands import (
     command_type,
 )
 from .conditions import (
+    CONDITIONS,
     DEAD,
     FIT,
     HEAVILY_WOUNDED,
@@ -51,16 +53,22 @@ from .conditions import (
     SUBDUED,
     apply_effect,
     can_fight,
-    worse,
+    parts,
+    without,
+    written,
 )
 from .core import attack_cards, open_duel_of
 from .errors import RuleError, gettext_noop
-from .events import EVENT_TYPES, Event
-from .instant import choose_draw, conversion_rule, draw_for, instant_attack_draw_size
+from .events import EVENT_CLASSES, EVENT_TYPES, EngineEvent, Event, event_from_dict, event_type
+from .instant import answer_source, conversion_rule, draw_size_for, instant_attack_draw_size
+from .referee import changed_condition
 from .replay import LogEntry, replay
 from .situation import expire, next_deadline, open_situation, situation_deadline
 from .state import (
     AGGRESSION,
+    ANSWER_BY_DECLINED,
+    ANSWER_BY_DRAW,
+    ANSWER_BY_FOCUS,
     AWAIT_ANSWER,
     AWAIT_ATTACK,
     AWAIT_RESULT,
@@ -81,15 +89,20 @@ from .state import (
 
 __all__ = [
     "AGGRESSION",
+    "ANSWER_BY_DECLINED",
+    "ANSWER_BY_DRAW",
+    "ANSWER_BY_FOCUS",
     "ATTACK",
     "AWAIT_ANSWER",
     "AWAIT_ATTACK",
     "AWAIT_RESULT",
     "BETWEEN_ROUNDS",
     "COMMAND_TYPES",
+    "CONDITIONS",
     "DEAD",
     "DEFENCE",
     "ENDED",
+    "EVENT_CLASSES",
     "EVENT_TYPES",
     "FIT",
     "HEAVILY_WOUNDED",
@@ -109,6 +122,7 @@ __all__ = [
     "Answer",
     "Attack",
     "CardFace",
+    "ChangeCondition",
     "Command",
     "ConfirmResult",
     "CounterRule",
@@ -117,6 +131,7 @@ __all__ = [
     "Duel",
     "EndDuel",
     "EndSituation",
+    "EngineEvent",
     "Event",
     "Fighter",
     "FighterSetup",
@@ -130,19 +145,22 @@ __all__ = [
     "Situation",
     "Step",
     "StepRecord",
+    "answer_source",
     "apply",
     "apply_effect",
     "attack_cards",
     "can_fight",
+    "changed_condition",
     "check_arsenal",
     "check_focus",
-    "choose_draw",
     "command_from_dict",
     "command_to_dict",
     "command_type",
     "conversion_rule",
-    "draw_for",
+    "draw_size_for",
     "effect_of",
+    "event_from_dict",
+    "event_type",
     "expire",
     "from_dict",
     "gettext_noop",
@@ -150,9 +168,11 @@ __all__ = [
     "next_deadline",
     "open_duel_of",
     "open_situation",
+    "parts",
     "propose",
     "replay",
     "situation_deadline",
     "to_dict",
-    "worse",
+    "without",
+    "written",
 ]

@@ -45,14 +45,24 @@ def check_arsenal(card_ids: Sequence[int], pool: Mapping[int, int], limit: int) 
             )
 
 
-def check_focus(hand: Sequence[CardFace], card_id: int) -> CardFace:
-    """F1: only a defence card of one's own arsenal can be focused."""
+def check_focus(hand: Sequence[CardFace], card_id: int, *, abilities: bool = False) -> CardFace:
+    """F1: only a defence spell of one's own arsenal can be focused (a defence ability too if ``abilities``).
+
+    The seed says "one DEFENCE SPELL" twice; an event may also allow defence
+    abilities (a setting, off by default).
+    """
     for face in hand:
         if face.card_id == card_id:
             if not face.is_defence:
                 raise RuleError(
                     "F1",
                     gettext_noop("Only a defence card can be focused; %(name)s is an attack card."),
+                    name=face.name,
+                )
+            if not face.is_spell and not abilities:
+                raise RuleError(
+                    "F1",
+                    gettext_noop("Only a defence spell can be focused; %(name)s is an ability."),
                     name=face.name,
                 )
             return face

@@ -17,6 +17,12 @@ ATTACK: Final = "attack"
 DEFENCE: Final = "defence"
 KINDS: Final[tuple[str, ...]] = (ATTACK, DEFENCE)
 
+# A card is a spell or an ability (F1: only a defence SPELL can be focused,
+# unless the event also allows defence abilities).
+SPELL: Final = "spell"
+ABILITY: Final = "ability"
+CATEGORIES: Final[tuple[str, ...]] = (SPELL, ABILITY)
+
 PARRIED: Final = "parried"
 SOFTENED: Final = "softened"
 NOT_PARRIED: Final = "not_parried"
@@ -35,11 +41,14 @@ class CardFace:
     full_effect: str = NO_EFFECT
     softened_effect: str = NO_EFFECT
     tags: tuple[str, ...] = ()
+    category: str = SPELL
 
     def __post_init__(self) -> None:
         # Bad faces are programming or catalogue errors, not rule refusals.
         if self.kind not in KINDS:
             raise ValueError(f"card kind must be one of {KINDS}, not {self.kind!r}")
+        if self.category not in CATEGORIES:
+            raise ValueError(f"card category must be one of {CATEGORIES}, not {self.category!r}")
         for effect in (self.full_effect, self.softened_effect):
             if not is_effect(effect):
                 raise ValueError(f"unknown effect {effect!r}")
@@ -53,6 +62,10 @@ class CardFace:
     @property
     def is_defence(self) -> bool:
         return self.kind == DEFENCE
+
+    @property
+    def is_spell(self) -> bool:
+        return self.category == SPELL
 
 
 @dataclass(frozen=True)

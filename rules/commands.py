@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from .cards import CardFace
+from .cards import SPELL, CardFace
 from .conditions import FIT
 
 
@@ -38,6 +38,10 @@ class InstantAttack:
     out_of_sight: bool
     within_reach: bool
     max_rounds: int | None = None
+    # IA3: the victim may decline to parry - nothing is drawn, the attack is not parried.
+    parry: bool = True
+    # F1: a focus answers only if the victim holds the focused card in front of them.
+    focus_held: bool = True
 
 
 @dataclass(frozen=True)
@@ -91,6 +95,20 @@ class EndDuel:
 
 
 @dataclass(frozen=True)
+class ChangeCondition:
+    """The referee records a condition change outside a step, with a reason (CR1, D11).
+
+    ``add``: a blow outside a step (a finishing blow on a helpless fighter, a
+    spell after the fight); ``clear``: one condition healed or worn off.
+    """
+
+    fighter: int
+    add: str = ""
+    clear: str = ""
+    reason: str = ""
+
+
+@dataclass(frozen=True)
 class EndSituation:
     """The referee closes the whole situation now, e.g. because it grows into a battle (issue 11)."""
 
@@ -107,6 +125,7 @@ Command = (
     | RoundChoice
     | SetFocus
     | EndDuel
+    | ChangeCondition
     | EndSituation
 )
 
@@ -120,6 +139,7 @@ COMMAND_TYPES: dict[str, type[Command]] = {
     "round_choice": RoundChoice,
     "set_focus": SetFocus,
     "end_duel": EndDuel,
+    "change_condition": ChangeCondition,
     "end_situation": EndSituation,
 }
 _TYPE_NAMES: dict[type[Command], str] = {cls: name for name, cls in COMMAND_TYPES.items()}
@@ -133,6 +153,7 @@ def face_to_dict(face: CardFace) -> dict[str, Any]:
         "full_effect": face.full_effect,
         "softened_effect": face.softened_effect,
         "tags": list(face.tags),
+        "category": face.category,
     }
 
 
@@ -144,6 +165,8 @@ def face_from_dict(d: Mapping[str, Any]) -> CardFace:
         full_effect=str(d["full_effect"]),
         softened_effect=str(d["softened_effect"]),
         tags=tuple(str(t) for t in d["tags"]),
+        # Logs from before categories were recorded: every card counted as a spell.
+        category=str(d.get("category", SPELL)),
     )
 
 

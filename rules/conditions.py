@@ -1,13 +1,22 @@
 """A character's condition and how card effects change it (CR1, D11).
 
-Reading (documented in docs/duel-rules.md): effects do not stack. A light wound
-on a lightly wounded fighter leaves them lightly wounded; the worse of the
-current condition and the new effect holds. The severity order is the order in
-which the seeds list the conditions.
+Reading (documented in docs/duel-rules.md): conditions accumulate. A
+character's condition is a SET of conditions - a paralysed fighter who is then
+heavily wounded is both - and "can fight" (D11) follows from the set. Two
+readings keep the set sensible: wounds are one scale (a heavy wound replaces a
+light one, a light wound on a heavily wounded fighter changes nothing), and
+death ends every other condition.
+
+The set is written as one string, the conditions joined by ``+`` in the order
+the seeds list them (``"heavily_wounded+paralysed"``), and ``"fit"`` for the
+empty set. Every single condition is thus also a valid set, so the values of
+logs and databases written before conditions accumulated read unchanged.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from itertools import combinations
 from typing import Final
 
 FIT: Final = "fit"
@@ -22,42 +31,78 @@ DEAD: Final = "dead"
 NO_EFFECT: Final = ""
 
 SEVERITY: Final[tuple[str, ...]] = (FIT, LIGHTLY_WOUNDED, HEAVILY_WOUNDED, PARALYSED, SUBDUED, HELPLESS, DEAD)
+# The conditions a set can hold ("fit" is the empty set), in the seeds' order.
+CONDITIONS: Final[tuple[str, ...]] = SEVERITY[1:]
 _RANK: Final[dict[str, int]] = {c: i for i, c in enumerate(SEVERITY)}
+SEPARATOR: Final = "+"
+# The longest set written out: what a database column must hold.
+MAX_LENGTH: Final = len(SEPARATOR.join(CONDITIONS))
 
 # D11: a fighter in any of these can no longer fight.
 OUT_OF_FIGHT: Final[frozenset[str]] = frozenset({HEAVILY_WOUNDED, PARALYSED, SUBDUED, HELPLESS, DEAD})
+WOUNDS: Final[tuple[str, ...]] = (LIGHTLY_WOUNDED, HEAVILY_WOUNDED)
+
+
+def parts(condition: str) -> tuple[str, ...]:
+    """The conditions of a written set, in the seeds' order (empty when fit); ValueError if malformed."""
+    if condition == FIT:
+        return ()
+    found = condition.split(SEPARATOR)
+    if any(part not in CONDITIONS for part in found) or len(set(found)) != len(found):
+        raise ValueError(f"unknown condition {condition!r}")
+    return tuple(sorted(found, key=_RANK.__getitem__))
+
+
+def written(conditions: Iterable[str]) -> str:
+    """The written form of a set of conditions, applying the two readings (wounds, death)."""
+    found = set(conditions) - {FIT}
+    unknown = found - set(CONDITIONS)
+    if unknown:
+        raise ValueError(f"unknown condition {sorted(unknown)!r}")
+    if DEAD in found:
+        return DEAD
+    if HEAVILY_WOUNDED in found:
+        found.discard(LIGHTLY_WOUNDED)
+    return SEPARATOR.join(sorted(found, key=_RANK.__getitem__)) or FIT
+
+
+def _all_sets() -> tuple[str, ...]:
+    found = {written(combo) for size in range(len(CONDITIONS) + 1) for combo in combinations(CONDITIONS, size)}
+    return tuple(sorted(found, key=lambda w: (len(parts(w)), [_RANK[p] for p in parts(w)])))
+
+
+# Every set a character can be in, written out: the values a database column may hold.
+CONDITION_SETS: Final[tuple[str, ...]] = _all_sets()
 
 
 def is_condition(value: str) -> bool:
-    return value in _RANK
+    """A well-formed written set (each single condition and "fit" included)."""
+    try:
+        return written(parts(value)) == value
+    except ValueError:
+        return False
 
 
 def is_effect(value: str) -> bool:
-    """A catalogue effect is a condition or NO_EFFECT (CR1)."""
+    """A catalogue effect is one condition or NO_EFFECT (CR1)."""
     return value == NO_EFFECT or value in _RANK
 
 
-def _rank(condition: str) -> int:
-    try:
-        return _RANK[condition]
-    except KeyError:
-        raise ValueError(f"unknown condition {condition!r}") from None
-
-
-def worse(a: str, b: str) -> str:
-    """The more severe of two conditions."""
-    return a if _rank(a) >= _rank(b) else b
-
-
 def apply_effect(current: str, effect: str) -> str:
-    """The condition after an effect lands (CR1): the worse one holds."""
+    """The condition after an effect lands (CR1 reading): the effect joins the set."""
     if effect == NO_EFFECT:
-        _rank(current)
+        parts(current)
         return current
-    return worse(current, effect)
+    if effect not in _RANK:
+        raise ValueError(f"unknown condition {effect!r}")
+    return written((*parts(current), effect))
+
+
+def without(current: str, condition: str) -> str:
+    """The set with one condition cleared (healing, the end of a paralysis)."""
+    return written(c for c in parts(current) if c != condition)
 
 
 def can_fight(condition: str) -> bool:
-    """D11: heavily wounded, paralysed, subdued, helpless and dead are out."""
-    _rank(condition)
-    return condition not in OUT_OF_FIGHT
+    """D11: heavily wounded, paralysed, subdued, helpless and dead are out - any one of them."""
+    return not OUT_OF_FIGHT.intersection(parts(condition))

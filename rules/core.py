@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from .cards import CardFace
 from .conditions import can_fight
 from .errors import INPUT, RuleError, gettext_noop
-from .events import DUEL_ENDED, Event, ev
+from .events import DuelEnded, EngineEvent
 from .state import ENDED, Duel, Fighter, Situation
 
 
@@ -84,7 +84,7 @@ def mint(state: Situation, fighter: Fighter, face: CardFace) -> str:
 
 
 def combat_action(state: Situation, at: datetime) -> None:
-    """S2: the gap is measured from the latest combat action."""
+    """S2: the gap is measured from the latest combat action (or the end of a hold, see ``is_held``)."""
     if state.last_action_at is None or at > state.last_action_at:
         state.last_action_at = at
 
@@ -98,20 +98,16 @@ def fighters_out(state: Situation, duel: Duel) -> list[int]:
     return [i for i in (duel.a, duel.b) if not can_fight(state.fighters[i].condition)]
 
 
-def end_duel(state: Situation, duel: Duel, result: str, at: datetime, events: list[Event], reason: str = "") -> None:
+def end_duel(
+    state: Situation, duel: Duel, result: str, at: datetime, events: list[EngineEvent], reason: str = ""
+) -> None:
     duel.phase = ENDED
     duel.result = result
     duel.end_reason = reason
     duel.ended_at = at
     duel.round_choices = {}
     events.append(
-        ev(
-            DUEL_ENDED,
-            duel=duel.number,
-            result=result,
-            reason=reason,
-            conditions=conditions_of(state, [duel.a, duel.b]),
-        )
+        DuelEnded(duel=duel.number, result=result, reason=reason, conditions=conditions_of(state, [duel.a, duel.b]))
     )
 
 

@@ -8,7 +8,7 @@ from .commands import DeclareAggression
 from .conditions import can_fight
 from .core import attack_cards, get_fighter, open_duel_of, require_attack_card
 from .errors import RuleError, gettext_noop
-from .events import DUEL_OPENED, Event, ev
+from .events import DuelOpened, EngineEvent
 from .state import AGGRESSION, Duel, Fighter, Situation
 from .steps import begin_round, show_attack
 
@@ -42,7 +42,7 @@ def check_max_rounds(max_rounds: int | None) -> None:
 
 
 def new_duel(
-    state: Situation, a: int, b: int, opened_by: str, max_rounds: int | None, at: datetime, events: list[Event]
+    state: Situation, a: int, b: int, opened_by: str, max_rounds: int | None, at: datetime, events: list[EngineEvent]
 ) -> Duel:
     duel = Duel(
         number=len(state.duels),
@@ -55,7 +55,7 @@ def new_duel(
         first_attacker_this_round=a,
     )
     state.duels.append(duel)
-    events.append(ev(DUEL_OPENED, duel=duel.number, a=a, b=b, opened_by=opened_by, max_rounds=max_rounds))
+    events.append(DuelOpened(duel=duel.number, a=a, b=b, opened_by=opened_by, max_rounds=max_rounds))
     return duel
 
 
@@ -66,7 +66,7 @@ def open_aggression(
     card: str | None,
     max_rounds: int | None,
     at: datetime,
-    events: list[Event],
+    events: list[EngineEvent],
 ) -> Duel:
     """AG1: an open attack card (the first attack of round 1) or a spoken declaration.
 
@@ -87,5 +87,5 @@ def open_aggression(
     return duel
 
 
-def declare_aggression(state: Situation, cmd: DeclareAggression, now: datetime, events: list[Event]) -> None:
+def declare_aggression(state: Situation, cmd: DeclareAggression, now: datetime, events: list[EngineEvent]) -> None:
     open_aggression(state, cmd.declarer, cmd.target, cmd.card, cmd.max_rounds, now, events)

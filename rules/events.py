@@ -1,16 +1,20 @@
-"""Events: what happened, as JSON-safe data (no text - the UI words them).
+"""Events: what happened, as typed values with JSON-safe fields (no text - the UI words them).
 
-Every event is a dict with a ``type`` key plus plain values (ints, strings,
-booleans, None, ISO datetimes). The persistence layer stores them next to the
-command that produced them and uses ``fighter_out`` / ``duel_ended`` /
-``situation_ended`` (which carry conditions) to write conditions back.
+Every event is a frozen dataclass registered under a ``type`` name. The
+persistence layer stores ``event.to_dict()`` (the ``type`` plus the fields,
+plain values only: ints, strings, booleans, None, ISO datetimes) next to the
+command that produced it; ``event_from_dict`` reads a stored one back. The
+stored form is the same as when events were plain dicts, so old logs still read.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import Any, ClassVar, Final, TypeVar
+from typing import Any, ClassVar, TypeVar
 
+# The stored (JSON) form of an event: ``{"type": name, **fields}``. The rules
+# of battles and of the magic phase still build these directly.
 Event = dict[str, Any]
 
 
@@ -36,7 +40,7 @@ EVENT_CLASSES: dict[str, type[EngineEvent]] = {}
 E = TypeVar("E", bound=type[EngineEvent])
 
 
-def event_type(name: str) -> Any:
+def event_type(name: str) -> Callable[[E], E]:
     """Class decorator: give an event class its ``type`` name and register it."""
 
     def register(cls: E) -> E:
@@ -55,52 +59,232 @@ def event_from_dict(data: dict[str, Any]) -> EngineEvent:
     return cls(**{k: v for k, v in data.items() if k != "type"})
 
 
-FIGHTER_JOINED: Final = "fighter_joined"  # fighter, name, condition, focus
-FOCUS_SET: Final = "focus_set"  # fighter, card (uid or None), card_id
-CONVERTED_TO_AGGRESSION: Final = "converted_to_aggression"  # rule ("IA1"/"IA6"), attacker, victim
-DUEL_OPENED: Final = "duel_opened"  # duel, a, b, opened_by, max_rounds
-ROUND_STARTED: Final = "round_started"  # duel, round, attacker
-PASSED: Final = "passed"  # duel, round, fighter (no attack card: D10)
-ATTACK_SHOWN: Final = "attack_shown"  # duel, fighter, card, card_id, deadline
-CARD_DRAWN: Final = "card_drawn"  # duel, fighter, card, card_id, draw, by_focus (IA3)
-ANSWERED: Final = "answered"  # duel, fighter, card, card_id (card None = no answer)
-RESULT_PROPOSED: Final = "result_proposed"  # duel, outcome
-ANSWER_TIMED_OUT: Final = "answer_timed_out"  # duel, fighter, deadline (D8)
-RESULT_APPLIED: Final = "result_applied"  # duel, outcome, proposed, overridden, reason, timed_out
-CONDITION_CHANGED: Final = "condition_changed"  # fighter, old, new
-CARD_KEPT: Final = "card_kept"  # duel, fighter, card (IA4: unspent card back in hand)
-STEP_CANCELLED: Final = "step_cancelled"  # duel (EndDuel mid-step: shown cards go back)
-ROUND_ENDED: Final = "round_ended"  # duel, round
-ROUND_CHOICE_MADE: Final = "round_choice_made"  # duel, fighter, go_on, new_arsenal, label
-ARSENAL_CHANGED: Final = "arsenal_changed"  # duel, fighter, label, count (no uids: D4)
-FIGHTER_OUT: Final = "fighter_out"  # duel, fighter, condition (D11)
-DUEL_ENDED: Final = "duel_ended"  # duel, result, reason, conditions {str(id): condition}
-SITUATION_ENDED: Final = "situation_ended"  # at, conditions {str(id): condition} (S2)
-
-EVENT_TYPES: Final[tuple[str, ...]] = (
-    FIGHTER_JOINED,
-    FOCUS_SET,
-    CONVERTED_TO_AGGRESSION,
-    DUEL_OPENED,
-    ROUND_STARTED,
-    PASSED,
-    ATTACK_SHOWN,
-    CARD_DRAWN,
-    ANSWERED,
-    RESULT_PROPOSED,
-    ANSWER_TIMED_OUT,
-    RESULT_APPLIED,
-    CONDITION_CHANGED,
-    CARD_KEPT,
-    STEP_CANCELLED,
-    ROUND_ENDED,
-    ROUND_CHOICE_MADE,
-    ARSENAL_CHANGED,
-    FIGHTER_OUT,
-    DUEL_ENDED,
-    SITUATION_ENDED,
-)
+# --- The events of a combat situation (S, IA, F, AG, D, CR) ------------------------------------
+# Fighters are character ids, cards are uids of the situation (``card_id`` is
+# the catalogue card, kept so the log can name a card whose uid is gone), times
+# are ISO strings. The field names are those the log has always stored.
 
 
-def ev(type_: str, **data: Any) -> Event:
-    return {"type": type_, **data}
+@event_type("fighter_joined")
+@dataclass(frozen=True, kw_only=True)
+class FighterJoined(EngineEvent):
+    fighter: int
+    name: str
+    condition: str
+    focus: str | None
+
+
+@event_type("focus_set")
+@dataclass(frozen=True, kw_only=True)
+class FocusSet(EngineEvent):
+    """F1: ``card`` None drops the focus."""
+
+    fighter: int
+    card: str | None
+    card_id: int | None
+
+
+@event_type("converted_to_aggression")
+@dataclass(frozen=True, kw_only=True)
+class ConvertedToAggression(EngineEvent):
+    """IA1/IA6: the instant attack is an ordinary attack instead (``rule`` says why)."""
+
+    rule: str
+    attacker: int
+    victim: int
+
+
+@event_type("duel_opened")
+@dataclass(frozen=True, kw_only=True)
+class DuelOpened(EngineEvent):
+    duel: int
+    a: int
+    b: int
+    opened_by: str
+    max_rounds: int | None
+
+
+@event_type("round_started")
+@dataclass(frozen=True, kw_only=True)
+class RoundStarted(EngineEvent):
+    duel: int
+    round: int
+    attacker: int
+
+
+@event_type("passed")
+@dataclass(frozen=True, kw_only=True)
+class Passed(EngineEvent):
+    """D10 reading: no attack card when it is one's turn."""
+
+    duel: int
+    round: int
+    fighter: int
+
+
+@event_type("attack_shown")
+@dataclass(frozen=True, kw_only=True)
+class AttackShown(EngineEvent):
+    """D6; ``deadline`` is the D8 answer window (None in an instant attack)."""
+
+    duel: int
+    fighter: int
+    card: str
+    card_id: int
+    deadline: str | None
+
+
+@event_type("card_drawn")
+@dataclass(frozen=True, kw_only=True)
+class CardDrawn(EngineEvent):
+    """IA3: the victim's answering card, drawn blind (``draw`` is the index) or their focus (F1)."""
+
+    duel: int
+    fighter: int
+    card: str
+    card_id: int
+    draw: int | None
+    by_focus: bool
+
+
+@event_type("parry_declined")
+@dataclass(frozen=True, kw_only=True)
+class ParryDeclined(EngineEvent):
+    """IA3: the victim of an instant attack does not try to parry; nothing is drawn."""
+
+    duel: int
+    fighter: int
+
+
+@event_type("answered")
+@dataclass(frozen=True, kw_only=True)
+class Answered(EngineEvent):
+    """D7: ``card`` None is no answer."""
+
+    duel: int
+    fighter: int
+    card: str | None
+    card_id: int | None
+
+
+@event_type("result_proposed")
+@dataclass(frozen=True, kw_only=True)
+class ResultProposed(EngineEvent):
+    """CR2: the counter rules' proposal, for the referee to confirm."""
+
+    duel: int
+    outcome: str
+
+
+@event_type("answer_timed_out")
+@dataclass(frozen=True, kw_only=True)
+class AnswerTimedOut(EngineEvent):
+    """D8: no answer by ``deadline``."""
+
+    duel: int
+    fighter: int
+    deadline: str
+
+
+@event_type("result_applied")
+@dataclass(frozen=True, kw_only=True)
+class ResultApplied(EngineEvent):
+    duel: int
+    outcome: str
+    proposed: str
+    overridden: bool
+    reason: str
+    timed_out: bool
+
+
+@event_type("condition_changed")
+@dataclass(frozen=True, kw_only=True)
+class ConditionChanged(EngineEvent):
+    """CR1: ``old``/``new`` are written condition sets; ``reason`` when the referee recorded it outside a step."""
+
+    fighter: int
+    old: str
+    new: str
+    reason: str = ""
+
+
+@event_type("card_kept")
+@dataclass(frozen=True, kw_only=True)
+class CardKept(EngineEvent):
+    """IA4 reading: the victim's unspent card goes back to the hand."""
+
+    duel: int
+    fighter: int
+    card: str
+
+
+@event_type("step_cancelled")
+@dataclass(frozen=True, kw_only=True)
+class StepCancelled(EngineEvent):
+    """The referee ended a duel mid-step: the shown cards go back (D9: nothing was played)."""
+
+    duel: int
+
+
+@event_type("round_ended")
+@dataclass(frozen=True, kw_only=True)
+class RoundEnded(EngineEvent):
+    duel: int
+    round: int
+
+
+@event_type("round_choice_made")
+@dataclass(frozen=True, kw_only=True)
+class RoundChoiceMade(EngineEvent):
+    """D3/D12: go on or not, with the same hand or a new arsenal called ``label``."""
+
+    duel: int
+    fighter: int
+    go_on: bool
+    new_arsenal: bool
+    label: str
+
+
+@event_type("arsenal_changed")
+@dataclass(frozen=True, kw_only=True)
+class ArsenalChanged(EngineEvent):
+    """D3: the new arsenal is in hand. Only how many cards: no uids, unplayed cards stay hidden (D4)."""
+
+    duel: int
+    fighter: int
+    label: str
+    count: int
+
+
+@event_type("fighter_out")
+@dataclass(frozen=True, kw_only=True)
+class FighterOut(EngineEvent):
+    """D11: the fighter can no longer fight."""
+
+    duel: int
+    fighter: int
+    condition: str
+
+
+@event_type("duel_ended")
+@dataclass(frozen=True, kw_only=True)
+class DuelEnded(EngineEvent):
+    """D12; ``conditions`` maps str(character id) to condition (JSON object keys are strings)."""
+
+    duel: int
+    result: str
+    reason: str
+    conditions: dict[str, str]
+
+
+@event_type("situation_ended")
+@dataclass(frozen=True, kw_only=True)
+class SituationEnded(EngineEvent):
+    """S2: the gap ran out at ``at``."""
+
+    at: str
+    conditions: dict[str, str]
+
+
+# The type names of a combat situation's events, in the order above.
+EVENT_TYPES: tuple[str, ...] = tuple(EVENT_CLASSES)

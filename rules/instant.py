@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
-import secrets
 from datetime import datetime
 
 from .commands import InstantAttack
 from .core import get_fighter, require_attack_card
 from .duel import check_can_open, check_max_rounds, new_duel, open_aggression
 from .errors import RuleError, gettext_noop
-from .events import CARD_DRAWN, CONVERTED_TO_AGGRESSION, RESULT_PROPOSED, Event, ev
-from .state import AWAIT_RESULT, INSTANT_ATTACK, Situation
+from .events import CardDrawn, ConvertedToAggression, EngineEvent, ParryDeclined, ResultProposed
+from .state import (
+    ANSWER_BY_DECLINED,
+    ANSWER_BY_DRAW,
+    ANSWER_BY_FOCUS,
+    AWAIT_RESULT,
+    INSTANT_ATTACK,
+    Situation,
+)
 from .steps import begin_round, propose_for, show_attack
 
 
@@ -20,13 +26,19 @@ def instant_attack_draw_size(state: Situation, victim: int) -> int:
     return 0 if fighter.focus is not None else len(fighter.hand)
 
 
-def choose_draw(state: Situation, victim: int) -> int | None:
-    """IA3: a uniform blind draw from a cryptographic source, for the caller to log.
+def answer_source(state: Situation, cmd: InstantAttack) -> str:
+    """How the victim's answer is chosen (IA3, F1): declined, the focused card, or a blind draw.
 
-    The engine itself stays deterministic: it only ever receives the index.
+    The victim may decline to try (IA3: "may try to parry"); a focus answers
+    only when the victim holds the focused card in front of them (F1), which
+    the referee's checklist records; otherwise the draw is blind.
     """
-    size = instant_attack_draw_size(state, victim)
-    return secrets.randbelow(size) if size else None
+    victim = get_fighter(state, cmd.victim)
+    if not cmd.parry:
+        return ANSWER_BY_DECLINED
+    if victim.focus is not None and cmd.focus_held:
+        return ANSWER_BY_FOCUS
+    return ANSWER_BY_DRAW
 
 
 def conversion_rule(state: Situation, cmd: InstantAttack) -> str | None:
@@ -41,17 +53,21 @@ def conversion_rule(state: Situation, cmd: InstantAttack) -> str | None:
     return None
 
 
-def draw_for(state: Situation, cmd: InstantAttack) -> int | None:
-    """IA3: the blind draw this command needs - none when it converts (IA1, IA6) or the victim is focused (F1).
+def draw_size_for(state: Situation, cmd: InstantAttack) -> int:
+    """IA3: how many cards this command's blind draw chooses among; 0 when nothing is drawn.
 
-    The caller logs it; a converted attack draws nothing, so nothing is logged.
+    Nothing is drawn when the attack converts (IA1, IA6), the victim declines
+    to parry (IA3) or holds up their focused card (F1). The services choose the index with a cryptographic source
+    and log it; the engine only ever receives the index (chance is an input).
     """
-    if conversion_rule(state, cmd) is not None:
-        return None
-    return choose_draw(state, cmd.victim)
+    if conversion_rule(state, cmd) is not None or answer_source(state, cmd) != ANSWER_BY_DRAW:
+        return 0
+    return len(get_fighter(state, cmd.victim).hand)
 
 
-def instant_attack(state: Situation, cmd: InstantAttack, now: datetime, draw: int | None, events: list[Event]) -> None:
+def instant_attack(
+    state: Situation, cmd: InstantAttack, now: datetime, draw: int | None, events: list[EngineEvent]
+) -> None:
     attacker, victim = check_can_open(state, cmd.attacker, cmd.victim)
     check_max_rounds(cmd.max_rounds)
     # IA2: a prepared attack card from the attacker's own arsenal.
@@ -59,14 +75,15 @@ def instant_attack(state: Situation, cmd: InstantAttack, now: datetime, draw: in
 
     # The blow still lands as an ordinary open attack (AG1), so the product
     # converts instead of refusing. A draw is ignored (logs written before
-    # ``draw_for`` existed may carry one).
+    # ``draw_size_for`` existed may carry one).
     rule = conversion_rule(state, cmd)
     if rule is not None:
-        events.append(ev(CONVERTED_TO_AGGRESSION, rule=rule, attacker=cmd.attacker, victim=cmd.victim))
+        events.append(ConvertedToAggression(rule=rule, attacker=cmd.attacker, victim=cmd.victim))
         open_aggression(state, cmd.attacker, cmd.victim, cmd.card, cmd.max_rounds, now, events)
         return
 
-    size = instant_attack_draw_size(state, cmd.victim)
+    source = answer_source(state, cmd)
+    size = draw_size_for(state, cmd)
     if size == 0 and draw is not None:
         raise RuleError("IA3", gettext_noop("No card is drawn from %(name)s's arsenal."), name=victim.name)
     if size > 0 and (draw is None or not 0 <= draw < size):
@@ -81,15 +98,17 @@ def instant_attack(state: Situation, cmd: InstantAttack, now: datetime, draw: in
 
     # IA3 / F1: the focused card answers instead of a blind draw. It stays the
     # focus while in play; it loses it only if spent (IA4, see resolve_step).
-    by_focus = victim.focus is not None
+    # A victim who declines to try plays nothing: the hand stays as it was.
+    by_focus = source == ANSWER_BY_FOCUS
     answer_uid = victim.focus if by_focus else (victim.hand[draw] if draw is not None else None)
     answer_face = None
-    if answer_uid is not None:
+    if source == ANSWER_BY_DECLINED:
+        events.append(ParryDeclined(duel=duel.number, fighter=cmd.victim))
+    elif answer_uid is not None:
         victim.hand.remove(answer_uid)
         answer_face = state.cards[answer_uid]
         events.append(
-            ev(
-                CARD_DRAWN,
+            CardDrawn(
                 duel=duel.number,
                 fighter=cmd.victim,
                 card=answer_uid,
@@ -103,7 +122,8 @@ def instant_attack(state: Situation, cmd: InstantAttack, now: datetime, draw: in
     step.drawn = answer_uid is not None
     step.instant = True
     step.draw = draw
+    step.answer_by = source
     # IA4 / CR2: proposed from the counter rules; the referee confirms.
     step.proposed = propose_for(state, answer_face, attack_face)
     duel.phase = AWAIT_RESULT
-    events.append(ev(RESULT_PROPOSED, duel=duel.number, outcome=step.proposed))
+    events.append(ResultProposed(duel=duel.number, outcome=step.proposed))

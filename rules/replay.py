@@ -6,10 +6,10 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Literal
 
-from .apply import apply
+from .apply import apply_in_place
 from .commands import Command
-from .situation import expire
-from .state import Situation
+from .situation import expire_in_place
+from .state import Situation, clone
 
 CommandEntry = tuple[Literal["command"], Command, datetime, int | None]
 ExpireEntry = tuple[Literal["expire"], datetime]
@@ -17,20 +17,22 @@ LogEntry = CommandEntry | ExpireEntry
 
 
 def replay(opening: Situation, entries: Iterable[LogEntry]) -> Situation:
-    """Apply the logged entries in order.
+    """Apply the logged entries in order, in one pass.
 
     The log must hold an ``("expire", now)`` entry wherever ``expire`` changed
     the state before a command; then the result equals the live state. A
     command refused during replay means the log is corrupt: the RuleError
-    propagates.
+    propagates. ``opening`` is not changed: the entries are applied to one
+    private clone of it, in place, so the cost is linear in the log's length
+    (a copy per entry made it quadratic).
     """
-    state = opening
+    state = clone(opening)
     for entry in entries:
         if entry[0] == "command" and len(entry) == 4:
             _, command, now, draw = entry
-            state, _events = apply(state, command, now, draw)
+            apply_in_place(state, command, now, draw)
         elif entry[0] == "expire" and len(entry) == 2:
-            state, _events = expire(state, entry[1])
+            expire_in_place(state, entry[1])
         else:
             raise ValueError(f"unknown log entry {entry!r}")
     return state

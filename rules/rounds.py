@@ -9,7 +9,7 @@ from .commands import EndDuel, EndSituation, RoundChoice
 from .conditions import can_fight
 from .core import attack_cards, end_duel, get_duel, mint, require_open
 from .errors import INPUT, RuleError, gettext_noop
-from .events import ARSENAL_CHANGED, ROUND_CHOICE_MADE, STEP_CANCELLED, Event, ev
+from .events import ArsenalChanged, EngineEvent, RoundChoiceMade, StepCancelled
 from .situation import end_situation
 from .state import (
     AGGRESSION,
@@ -26,7 +26,7 @@ from .state import (
 from .steps import begin_round
 
 
-def round_choice(state: Situation, cmd: RoundChoice, now: datetime, events: list[Event]) -> None:
+def round_choice(state: Situation, cmd: RoundChoice, now: datetime, events: list[EngineEvent]) -> None:
     duel = require_open(get_duel(state, cmd.duel))
     if duel.phase != BETWEEN_ROUNDS:
         if duel.round == 1 and duel.opened_by == AGGRESSION:
@@ -44,8 +44,7 @@ def round_choice(state: Situation, cmd: RoundChoice, now: datetime, events: list
     # A fighter may change their mind until the other has chosen too.
     duel.round_choices[cmd.fighter] = cmd
     events.append(
-        ev(
-            ROUND_CHOICE_MADE,
+        RoundChoiceMade(
             duel=duel.number,
             fighter=cmd.fighter,
             go_on=cmd.go_on,
@@ -57,7 +56,7 @@ def round_choice(state: Situation, cmd: RoundChoice, now: datetime, events: list
         _settle(state, duel, now, events)
 
 
-def _settle(state: Situation, duel: Duel, at: datetime, events: list[Event]) -> None:
+def _settle(state: Situation, duel: Duel, at: datetime, events: list[EngineEvent]) -> None:
     """D12: both ready -> a new round under the same rules; otherwise the duel ends."""
     choices = duel.round_choices
     if not all(c.go_on for c in choices.values()):
@@ -78,19 +77,17 @@ def _settle(state: Situation, duel: Duel, at: datetime, events: list[Event]) -> 
 
 
 def _take_arsenal(
-    state: Situation, duel: Duel, fighter: Fighter, arsenal: tuple[CardFace, ...], label: str, events: list[Event]
+    state: Situation, duel: Duel, fighter: Fighter, arsenal: tuple[CardFace, ...], label: str, events: list[EngineEvent]
 ) -> None:
     """D3: a new or prepared arsenal replaces the hand, which is set aside (kept for conservation)."""
     fighter.set_aside.extend(fighter.hand)
     fighter.hand = [mint(state, fighter, face) for face in arsenal]
     fighter.focus = None  # the focused card left the hand (F1)
     # D4: unplayed cards stay hidden, so the event names no uid - only how many.
-    events.append(
-        ev(ARSENAL_CHANGED, duel=duel.number, fighter=fighter.character_id, label=label, count=len(fighter.hand))
-    )
+    events.append(ArsenalChanged(duel=duel.number, fighter=fighter.character_id, label=label, count=len(fighter.hand)))
 
 
-def end_duel_command(state: Situation, cmd: EndDuel, now: datetime, events: list[Event]) -> None:
+def end_duel_command(state: Situation, cmd: EndDuel, now: datetime, events: list[EngineEvent]) -> None:
     """D2: the fighters' ability to go on ends a duel - the referee records why."""
     duel = require_open(get_duel(state, cmd.duel))
     reason = cmd.reason.strip()
@@ -103,11 +100,11 @@ def end_duel_command(state: Situation, cmd: EndDuel, now: datetime, events: list
         if step.answer_card is not None:
             state.fighters[step.defender].hand.append(step.answer_card)
         duel.step = None
-        events.append(ev(STEP_CANCELLED, duel=duel.number))
+        events.append(StepCancelled(duel=duel.number))
     end_duel(state, duel, ENDED_BY_REFEREE, now, events, reason=reason)
 
 
-def end_situation_command(state: Situation, cmd: EndSituation, now: datetime, events: list[Event]) -> None:
+def end_situation_command(state: Situation, cmd: EndSituation, now: datetime, events: list[EngineEvent]) -> None:
     """The referee closes the situation (it grows into a battle): open duels end as by EndDuel, then S2's end."""
     reason = cmd.reason.strip()
     if not reason:

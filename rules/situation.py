@@ -8,7 +8,6 @@ the engine accepts and a replay of the log can never diverge.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 
@@ -18,8 +17,8 @@ from .commands import Join, SetFocus
 from .conditions import is_condition
 from .core import conditions_of, end_duel, get_fighter, hand_card, mint, utc
 from .errors import INPUT, RuleError, gettext_noop
-from .events import FIGHTER_JOINED, FOCUS_SET, SITUATION_ENDED, Event, ev
-from .state import AWAIT_ANSWER, ENDED, STEP_OPEN, Fighter, Settings, Situation
+from .events import EngineEvent, FighterJoined, FocusSet, SituationEnded
+from .state import AWAIT_ANSWER, BETWEEN_ROUNDS, ENDED, STEP_OPEN, Fighter, Settings, Situation, clone
 from .state import SITUATION_ENDED as RESULT_SITUATION_ENDED
 from .steps import timeout_step
 
@@ -29,22 +28,21 @@ def open_situation(settings: Settings, counters: Iterable[CounterRule], now: dat
     return Situation(settings=settings, counters=list(counters), opened_at=utc(now))
 
 
-def join(state: Situation, cmd: Join, now: datetime, events: list[Event]) -> None:
+def join(state: Situation, cmd: Join, now: datetime, events: list[EngineEvent]) -> None:
     setup = cmd.fighter
     if setup.character_id in state.fighters:
         raise RuleError(INPUT, gettext_noop("%(name)s is already in this situation."), name=setup.name)
     if not is_condition(setup.condition):
         raise RuleError(INPUT, gettext_noop("Unknown condition %(condition)s."), condition=setup.condition)
     if setup.focus_card_id is not None:
-        check_focus(list(setup.hand), setup.focus_card_id)
+        check_focus(list(setup.hand), setup.focus_card_id, abilities=state.settings.focus_abilities)
     fighter = Fighter(character_id=setup.character_id, name=setup.name, condition=setup.condition)
     fighter.hand = [mint(state, fighter, face) for face in setup.hand]
     if setup.focus_card_id is not None:
         fighter.focus = next(uid for uid in fighter.hand if state.cards[uid].card_id == setup.focus_card_id)
     state.fighters[fighter.character_id] = fighter
     events.append(
-        ev(
-            FIGHTER_JOINED,
+        FighterJoined(
             fighter=fighter.character_id,
             name=fighter.name,
             condition=fighter.condition,
@@ -53,28 +51,38 @@ def join(state: Situation, cmd: Join, now: datetime, events: list[Event]) -> Non
     )
 
 
-def set_focus(state: Situation, cmd: SetFocus, now: datetime, events: list[Event]) -> None:
+def set_focus(state: Situation, cmd: SetFocus, now: datetime, events: list[EngineEvent]) -> None:
     """F1: one defence card of one's own hand, held openly; setting replaces, None drops."""
     fighter = get_fighter(state, cmd.fighter)
     card_id = None
     if cmd.card is not None:
         face = hand_card(state, fighter, cmd.card, "F1")
-        check_focus([face], face.card_id)
+        check_focus([face], face.card_id, abilities=state.settings.focus_abilities)
         card_id = face.card_id
     fighter.focus = cmd.card
-    events.append(ev(FOCUS_SET, fighter=fighter.character_id, card=cmd.card, card_id=card_id))
+    events.append(FocusSet(fighter=fighter.character_id, card=cmd.card, card_id=card_id))
+
+
+def is_held(state: Situation) -> bool:
+    """S2 reading: an open step or a round break holds the situation open.
+
+    An attack waiting for its answer or its result is plainly the fight going
+    on; a duel waiting between rounds for the fighters' arsenal choices is the
+    same fight, whose next round is not a new situation.
+    """
+    return any(duel.phase in STEP_OPEN or duel.phase == BETWEEN_ROUNDS for duel in state.duels)
 
 
 def situation_deadline(state: Situation) -> datetime | None:
     """S2: when the situation ends if nothing else happens.
 
-    Reading: an open step (an attack waiting for its answer or its result)
-    holds the situation open - the fight is plainly still on. The clock starts
-    with the first combat action.
+    The gap is counted from the latest combat action (attack shown, instant
+    attack, declared aggression, answer), or from the end of the latest hold
+    (``is_held``) if that is later; the clock starts with the first combat action.
     """
     if state.ended or state.last_action_at is None:
         return None
-    if any(duel.phase in STEP_OPEN for duel in state.duels):
+    if is_held(state):
         return None
     return state.last_action_at + timedelta(seconds=state.settings.gap_s)
 
@@ -120,24 +128,44 @@ def check_current(state: Situation, now: datetime) -> None:
         raise RuleError("S2", gettext_noop("This combat situation has ended; a new one must be opened."))
 
 
-def end_situation(state: Situation, at: datetime, events: list[Event]) -> None:
+def end_situation(state: Situation, at: datetime, events: list[EngineEvent]) -> None:
     for duel in state.duels:
         if duel.phase != ENDED:
             end_duel(state, duel, RESULT_SITUATION_ENDED, at, events)
     state.ended = True
     state.ended_at = at
-    events.append(ev(SITUATION_ENDED, at=at.isoformat(), conditions=conditions_of(state, list(state.fighters))))
+    events.append(SituationEnded(at=at.isoformat(), conditions=conditions_of(state, list(state.fighters))))
 
 
-def expire(state: Situation, now: datetime) -> tuple[Situation, list[Event]]:
+def expire(state: Situation, now: datetime) -> tuple[Situation, list[EngineEvent]]:
     """Apply every deadline that ``now`` is past, in time order, each at its own time.
 
     Idempotent: afterwards no deadline before ``now`` remains, so a second
-    call finds nothing to do. The input state is not changed.
+    call finds nothing to do. The input state is not changed; when nothing is
+    due (every poll and every command asks) it is returned as it is, uncopied.
     """
     now = utc(now)
-    state = copy.deepcopy(state)
-    events: list[Event] = []
+    if not is_due(state, now):
+        return state, []
+    state = clone(state)
+    return state, expire_in_place(state, now)
+
+
+def is_due(state: Situation, now: datetime) -> bool:
+    """Whether some deadline is past at ``now`` (``now`` aware)."""
+    if state.ended:
+        return False
+    answers = _answer_deadlines(state)
+    if answers and now > answers[0][0]:
+        return True
+    gap_end = situation_deadline(state)
+    return gap_end is not None and now > gap_end
+
+
+def expire_in_place(state: Situation, now: datetime) -> list[EngineEvent]:
+    """``expire`` on a state the caller owns (replay): changed where it lies."""
+    now = utc(now)
+    events: list[EngineEvent] = []
     while not state.ended:
         answers = _answer_deadlines(state)
         gap_end = situation_deadline(state)
@@ -150,4 +178,4 @@ def expire(state: Situation, now: datetime) -> tuple[Situation, list[Event]]:
             end_situation(state, gap_end, events)
         else:
             break
-    return state, events
+    return events

@@ -11,12 +11,13 @@ a fighter's ``hand``, ``discards`` or ``set_aside``, or an open step of a duel
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Final
 
-from .cards import CardFace, CounterRule
+from .cards import CardFace, CounterRule, CounterTable
 from .commands import RoundChoice, command_from_dict, command_to_dict, face_from_dict, face_to_dict
 
 # Duel phases: whose move it is.
@@ -55,6 +56,7 @@ RESULTS: Final[tuple[str, ...]] = (
 class Settings:
     answer_window_s: int = 15  # D8
     gap_s: int = 180  # S2
+    focus_abilities: bool = False  # F1: may a defence ability be focused, not only a spell?
 
     def __post_init__(self) -> None:
         if self.answer_window_s <= 0 or self.gap_s <= 0:
@@ -76,6 +78,14 @@ class Step:
     proposed: str | None = None
     instant: bool = False
     draw: int | None = None  # IA3: the recorded index into the victim's hand
+    answer_by: str = ""  # how the answer was chosen: ANSWER_BY_* (the record, not today's focus)
+
+
+# How an instant attack's answering card was chosen (IA3, F1), kept in the step
+# and its record so the screen never guesses it from the focus of the moment.
+ANSWER_BY_FOCUS: Final = "focus"
+ANSWER_BY_DRAW: Final = "draw"
+ANSWER_BY_DECLINED: Final = "declined"  # the victim did not try to parry
 
 
 @dataclass(frozen=True)
@@ -92,6 +102,7 @@ class StepRecord:
     override_reason: str = ""
     timed_out: bool = False
     instant: bool = False
+    answer_by: str = ""
 
 
 @dataclass
@@ -147,6 +158,68 @@ class Situation:
     last_action_at: datetime | None = None
     ended: bool = False
     ended_at: datetime | None = None
+    # CR2 lookups, built once per counters snapshot and shared by clones (the
+    # snapshot is never changed, see ``clone``). Not part of the state.
+    _table: CounterTable | None = field(default=None, init=False, compare=False, repr=False)
+
+
+def counter_table(state: Situation) -> CounterTable:
+    """The situation's counter rules indexed for CR2; a catalogue of hundreds of rules is indexed once."""
+    if state._table is None:
+        state._table = CounterTable(state.counters)
+    return state._table
+
+
+# --- cloning -------------------------------------------------------------------------------------
+#
+# ``apply`` and ``expire`` must leave their input untouched (refuse whole,
+# apply whole). A deep copy of the whole state did that at the price of every
+# card face, counter rule and finished step being copied for every command,
+# which made replays quadratic. ``clone`` copies only what a handler can
+# change - lists, dicts, sets and mutable dataclasses (fighters, duels, the
+# open step) - and shares everything immutable: card faces, counter rules,
+# step records, round choices, settings, datetimes, strings, tuples. It
+# walks the dataclasses' own fields, so a field added later is cloned too.
+
+_SHARED: Final[frozenset[type]] = frozenset({str, int, float, bool, type(None), datetime, tuple, CounterTable})
+_frozen: dict[type, bool] = {}
+
+
+def _is_frozen(t: type) -> bool:
+    found = _frozen.get(t)
+    if found is None:
+        params = getattr(t, "__dataclass_params__", None)
+        found = _frozen[t] = bool(params is not None and params.frozen)
+    return found
+
+
+def _clone(value: Any) -> Any:
+    t = type(value)
+    if t in _SHARED:
+        return value
+    if t is list:
+        return [_clone(v) for v in value]
+    if t is dict:
+        return {k: _clone(v) for k, v in value.items()}
+    if t is set:
+        return set(value)  # sets hold hashable, hence immutable, values here
+    if _is_frozen(t):
+        return value
+    if hasattr(t, "__dataclass_fields__"):
+        new = copy.copy(value)
+        fields_ = new.__dict__
+        for name, v in fields_.items():
+            if type(v) not in _SHARED:
+                fields_[name] = _clone(v)
+        return new
+    # Something this module does not know: never share what might change.
+    return copy.deepcopy(value)
+
+
+def clone(s: Situation) -> Situation:
+    """A copy of ``s`` that no change to it can reach ``s`` through; immutable parts are shared."""
+    result: Situation = _clone(s)
+    return result
 
 
 # --- JSON-safe form ------------------------------------------------------------------------------
@@ -177,6 +250,7 @@ def _step_to_dict(s: Step) -> dict[str, Any]:
         "proposed": s.proposed,
         "instant": s.instant,
         "draw": s.draw,
+        "answer_by": s.answer_by,
     }
 
 
@@ -198,6 +272,7 @@ def _record_to_dict(r: StepRecord) -> dict[str, Any]:
         "override_reason": r.override_reason,
         "timed_out": r.timed_out,
         "instant": r.instant,
+        "answer_by": r.answer_by,
     }
 
 
@@ -274,7 +349,11 @@ def _counter_to_dict(r: CounterRule) -> dict[str, Any]:
 def to_dict(s: Situation) -> dict[str, Any]:
     """A JSON-safe copy of the state: ``from_dict(to_dict(s)) == s``."""
     return {
-        "settings": {"answer_window_s": s.settings.answer_window_s, "gap_s": s.settings.gap_s},
+        "settings": {
+            "answer_window_s": s.settings.answer_window_s,
+            "gap_s": s.settings.gap_s,
+            "focus_abilities": s.settings.focus_abilities,
+        },
         "counters": [_counter_to_dict(r) for r in s.counters],
         "opened_at": _dt(s.opened_at),
         # Lists keep the join order and integer ids through JSON.

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from .cards import NOT_PARRIED, OUTCOMES, PARRIED, SOFTENED, CardFace, CounterTable, effect_of
+from .cards import NOT_PARRIED, OUTCOMES, PARRIED, SOFTENED, CardFace, effect_of
 from .commands import Answer, Attack, ConfirmResult
 from .conditions import apply_effect
 from .core import (
@@ -26,19 +26,18 @@ from .core import (
 )
 from .errors import INPUT, RuleError, gettext_noop
 from .events import (
-    ANSWER_TIMED_OUT,
-    ANSWERED,
-    ATTACK_SHOWN,
-    CARD_KEPT,
-    CONDITION_CHANGED,
-    FIGHTER_OUT,
-    PASSED,
-    RESULT_APPLIED,
-    RESULT_PROPOSED,
-    ROUND_ENDED,
-    ROUND_STARTED,
-    Event,
-    ev,
+    Answered,
+    AnswerTimedOut,
+    AttackShown,
+    CardKept,
+    ConditionChanged,
+    EngineEvent,
+    FighterOut,
+    Passed,
+    ResultApplied,
+    ResultProposed,
+    RoundEnded,
+    RoundStarted,
 )
 from .state import (
     AWAIT_ANSWER,
@@ -51,35 +50,43 @@ from .state import (
     Situation,
     Step,
     StepRecord,
+    counter_table,
 )
 from .state import (
     FIGHTER_OUT as RESULT_FIGHTER_OUT,
 )
 
 
-def choose_attacker(state: Situation, duel: Duel, preferred: int, events: list[Event]) -> int:
+def choose_attacker(state: Situation, duel: Duel, preferred: int, events: list[EngineEvent]) -> int:
     """D10 reading: whoever's turn it is but holds no attack card passes.
 
     The caller guarantees that at least one of the two holds an attack card.
     """
     if attack_cards(state, preferred):
         return preferred
-    events.append(ev(PASSED, duel=duel.number, round=duel.round, fighter=preferred))
+    events.append(Passed(duel=duel.number, round=duel.round, fighter=preferred))
     return duel.other(preferred)
 
 
-def begin_round(state: Situation, duel: Duel, preferred: int, events: list[Event]) -> None:
+def begin_round(state: Situation, duel: Duel, preferred: int, events: list[EngineEvent]) -> None:
     attacker = choose_attacker(state, duel, preferred, events)
     duel.attacker = attacker
     # D10 reading: the next round opens with whoever *defended* first in this
     # one, so remember who actually attacked first (after any pass).
     duel.first_attacker_this_round = attacker
     duel.phase = AWAIT_ATTACK
-    events.append(ev(ROUND_STARTED, duel=duel.number, round=duel.round, attacker=attacker))
+    events.append(RoundStarted(duel=duel.number, round=duel.round, attacker=attacker))
 
 
 def show_attack(
-    state: Situation, duel: Duel, attacker: int, uid: str, at: datetime, events: list[Event], *, window: bool = True
+    state: Situation,
+    duel: Duel,
+    attacker: int,
+    uid: str,
+    at: datetime,
+    events: list[EngineEvent],
+    *,
+    window: bool = True,
 ) -> Step:
     """D6: the attack card leaves the hand and is shown; D8: the answer window opens.
 
@@ -95,8 +102,7 @@ def show_attack(
     duel.attacker = attacker
     duel.phase = AWAIT_ANSWER
     events.append(
-        ev(
-            ATTACK_SHOWN,
+        AttackShown(
             duel=duel.number,
             fighter=attacker,
             card=uid,
@@ -108,11 +114,11 @@ def show_attack(
 
 
 def propose_for(state: Situation, defence: CardFace | None, attack: CardFace) -> str:
-    # The counters are the snapshot taken when the situation opened.
-    return CounterTable(state.counters).propose(defence, attack)
+    # The counters are the snapshot taken when the situation opened, indexed once.
+    return counter_table(state).propose(defence, attack)
 
 
-def attack(state: Situation, cmd: Attack, now: datetime, events: list[Event]) -> None:
+def attack(state: Situation, cmd: Attack, now: datetime, events: list[EngineEvent]) -> None:
     duel = require_open(get_duel(state, cmd.duel))
     if duel.phase != AWAIT_ATTACK:
         raise RuleError("D6", gettext_noop("Duel %(duel)s is not waiting for an attack."), duel=duel.number)
@@ -126,7 +132,7 @@ def attack(state: Situation, cmd: Attack, now: datetime, events: list[Event]) ->
     show_attack(state, duel, cmd.fighter, cmd.card, now, events)
 
 
-def answer(state: Situation, cmd: Answer, now: datetime, events: list[Event]) -> None:
+def answer(state: Situation, cmd: Answer, now: datetime, events: list[EngineEvent]) -> None:
     duel = get_duel(state, cmd.duel)
     if duel.phase != AWAIT_ANSWER or duel.step is None:
         last = duel.steps_done[-1] if duel.steps_done else None
@@ -151,18 +157,17 @@ def answer(state: Situation, cmd: Answer, now: datetime, events: list[Event]) ->
     step.proposed = propose_for(state, face, state.cards[step.attack_card])
     duel.phase = AWAIT_RESULT
     events.append(
-        ev(
-            ANSWERED,
+        Answered(
             duel=duel.number,
             fighter=cmd.fighter,
             card=cmd.card,
             card_id=None if face is None else face.card_id,
         )
     )
-    events.append(ev(RESULT_PROPOSED, duel=duel.number, outcome=step.proposed))
+    events.append(ResultProposed(duel=duel.number, outcome=step.proposed))
 
 
-def confirm_result(state: Situation, cmd: ConfirmResult, now: datetime, events: list[Event]) -> None:
+def confirm_result(state: Situation, cmd: ConfirmResult, now: datetime, events: list[EngineEvent]) -> None:
     duel = require_open(get_duel(state, cmd.duel))
     if duel.phase != AWAIT_RESULT or duel.step is None or duel.step.proposed is None:
         raise RuleError("CR2", gettext_noop("Duel %(duel)s has no result to confirm."), duel=duel.number)
@@ -176,11 +181,11 @@ def confirm_result(state: Situation, cmd: ConfirmResult, now: datetime, events: 
     resolve_step(state, duel, outcome, now, events, reason=reason if outcome != proposed else "")
 
 
-def timeout_step(state: Situation, duel: Duel, at: datetime, events: list[Event]) -> None:
+def timeout_step(state: Situation, duel: Duel, at: datetime, events: list[EngineEvent]) -> None:
     """D8: no answer in time - the attack takes full effect, no referee needed."""
     step = duel.step
     assert step is not None and step.answer_deadline is not None
-    events.append(ev(ANSWER_TIMED_OUT, duel=duel.number, fighter=step.defender, deadline=at.isoformat()))
+    events.append(AnswerTimedOut(duel=duel.number, fighter=step.defender, deadline=at.isoformat()))
     step.proposed = NOT_PARRIED
     resolve_step(state, duel, NOT_PARRIED, at, events, timed_out=True)
     # The timed-out step is itself a combat action (S2), at its deadline.
@@ -192,7 +197,7 @@ def resolve_step(
     duel: Duel,
     outcome: str,
     at: datetime,
-    events: list[Event],
+    events: list[EngineEvent],
     *,
     reason: str = "",
     timed_out: bool = False,
@@ -211,7 +216,7 @@ def resolve_step(
     if step.answer_card is not None:
         if step.instant and outcome not in (PARRIED, SOFTENED):
             defender.hand.append(step.answer_card)
-            events.append(ev(CARD_KEPT, duel=duel.number, fighter=defender.character_id, card=step.answer_card))
+            events.append(CardKept(duel=duel.number, fighter=defender.character_id, card=step.answer_card))
         else:
             discard(defender, step.answer_card)
     duel.steps_done.append(
@@ -226,12 +231,12 @@ def resolve_step(
             override_reason=reason,
             timed_out=timed_out,
             instant=step.instant,
+            answer_by=step.answer_by,
         )
     )
     duel.step = None
     events.append(
-        ev(
-            RESULT_APPLIED,
+        ResultApplied(
             duel=duel.number,
             outcome=outcome,
             proposed=step.proposed,
@@ -241,7 +246,7 @@ def resolve_step(
         )
     )
     if defender.condition != old:
-        events.append(ev(CONDITION_CHANGED, fighter=defender.character_id, old=old, new=defender.condition))
+        events.append(ConditionChanged(fighter=defender.character_id, old=old, new=defender.condition))
     if step.instant and outcome == NOT_PARRIED:
         # IA7: the instant attack succeeded; its full effect stands and the
         # exchange is over.
@@ -253,18 +258,18 @@ def resolve_step(
     after_step(state, duel, at, events)
 
 
-def _announce_out(state: Situation, duel: Duel, events: list[Event]) -> list[int]:
+def _announce_out(state: Situation, duel: Duel, events: list[EngineEvent]) -> list[int]:
     out = fighters_out(state, duel)
     for fighter in out:
-        events.append(ev(FIGHTER_OUT, duel=duel.number, fighter=fighter, condition=state.fighters[fighter].condition))
+        events.append(FighterOut(duel=duel.number, fighter=fighter, condition=state.fighters[fighter].condition))
     return out
 
 
-def after_step(state: Situation, duel: Duel, at: datetime, events: list[Event]) -> None:
+def after_step(state: Situation, duel: Duel, at: datetime, events: list[EngineEvent]) -> None:
     """D10/D11: pass the turn, or end the round, or end the duel."""
     if fighters_out(state, duel):
         # D11: the round ends when one can no longer fight - and with it the duel.
-        events.append(ev(ROUND_ENDED, duel=duel.number, round=duel.round))
+        events.append(RoundEnded(duel=duel.number, round=duel.round))
         _announce_out(state, duel, events)
         end_duel(state, duel, RESULT_FIGHTER_OUT, at, events)
         return
@@ -276,8 +281,8 @@ def after_step(state: Situation, duel: Duel, at: datetime, events: list[Event]) 
     duel.phase = AWAIT_ATTACK
 
 
-def end_round(state: Situation, duel: Duel, at: datetime, events: list[Event]) -> None:
-    events.append(ev(ROUND_ENDED, duel=duel.number, round=duel.round))
+def end_round(state: Situation, duel: Duel, at: datetime, events: list[EngineEvent]) -> None:
+    events.append(RoundEnded(duel=duel.number, round=duel.round))
     if duel.max_rounds is not None and duel.round >= duel.max_rounds:
         # D2: the duel's own terms limit the rounds.
         end_duel(state, duel, MAX_ROUNDS, at, events)

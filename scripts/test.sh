@@ -43,6 +43,7 @@ step() {
 
 step ruff "$VENV/bin/ruff" check .
 step mypy "$VENV/bin/mypy"
+step layers "$VENV/bin/lint-imports"
 step migrations "$VENV_PY" manage.py makemigrations --check --dry-run
 step pytest "$VENV_PY" -m pytest "$@"
 

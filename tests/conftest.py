@@ -4,16 +4,22 @@
 - ``player`` owns ``character`` in ``event``; ``other_player`` owns ``rival``.
 """
 
+import copy
 import datetime as dt
 import os
+import uuid
 
 import pytest
+import time_machine
 from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone, translation
 
 from cards.models import Card, Catalogue
+from duels import services
 from events.models import Character, Event, Side, StaffRole
+from tests.services.battle_kit import party
+from tests.services.kit import SECRET_ANTON, SECRET_ZAVULON, arm, nonce, parries
 
 
 def _in_days(days: int) -> dt.date:
@@ -112,6 +118,105 @@ def defence_card(catalogue) -> Card:
     return Card.objects.create(catalogue=catalogue, name_ru="Щит мага", name_en="Mage Shield", kind="defence")
 
 
+# --- a fight's world: the services, timers, concurrency and the fight pages ------------------------
+# Anton holds 2 x Fireball (attack, fire: heavy wound, light when softened) and
+# Mage Shield (defence, parries fire); Zavulon holds Spark (attack, tag spark:
+# light wound) and Mage Shield.
+
+
+@pytest.fixture
+def spark(catalogue) -> Card:
+    return Card.objects.create(
+        catalogue=catalogue,
+        name_ru="Искра",
+        name_en="Spark",
+        kind="attack",
+        full_effect="lightly_wounded",
+        tags="spark",
+    )
+
+
+@pytest.fixture
+def armed(character, rival, attack_card, defence_card, spark):
+    parries(defence_card, "fire")
+    arm(character, (attack_card, 2), defence_card)
+    arm(rival, spark, defence_card)
+    return character, rival
+
+
+# D4: a card in each hand that no test ever plays, so its name must never reach a
+# page that may not see that hand. The fight pages' tests ask for it with
+# ``pytestmark = pytest.mark.usefixtures("secret_hands")`` (before ``shown``/``fight``
+# are built, so the fighters join with it).
+@pytest.fixture
+def secret_hands(armed, catalogue):
+    anton, zavulon = armed
+    for fighter, (name_ru, name_en) in ((anton, SECRET_ANTON), (zavulon, SECRET_ZAVULON)):
+        arm(fighter, Card.objects.create(catalogue=catalogue, name_ru=name_ru, name_en=name_en, kind="defence"))
+    return armed
+
+
+@pytest.fixture
+def bystander(event) -> Character:
+    return Character.objects.create(event=event, name="Olga", side=Side.LIGHT)
+
+
+@pytest.fixture
+def fight(armed, referee):
+    """Aggression by a spoken declaration: Anton attacks first (AG1, D5), nothing shown yet."""
+    anton, zavulon = armed
+    return services.declare_aggression(anton.event, anton, zavulon, None, user=referee, nonce=nonce()).situation
+
+
+@pytest.fixture
+def shown(armed, referee, attack_card):
+    """Anton has shown a Fireball to Zavulon (AG1); the answer window is open (D8)."""
+    anton, zavulon = armed
+    return services.declare_aggression(
+        anton.event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce()
+    ).situation
+
+
+@pytest.fixture
+def people(event) -> list[Character]:
+    """A battle's combatants, from tests/services/battle_kit.py's party."""
+    return party(event)
+
+
+@pytest.fixture
+def clock(request):
+    """The clock stopped at the test module's ``T0``; ``clock.shift(...)`` moves it (D8, S2 deadlines)."""
+    with time_machine.travel(request.module.T0, tick=False) as traveller:
+        yield traveller
+
+
+@pytest.fixture(autouse=True)
+def no_broker(request, monkeypatch):
+    """A commit must not reach a Celery broker: reads and the sweeper apply deadlines anyway.
+
+    The timer tests mark themselves ``real_timers`` to see what is sent.
+    """
+    if request.node.get_closest_marker("real_timers") is None:
+        monkeypatch.setattr("duels.services.store.schedule_expiry", lambda situation_id, deadline: None)
+
+
+# --- clients ---------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def org(as_user, organizer) -> Client:
+    """The event's organizer, reading English."""
+    client = as_user(organizer)
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
+    return client
+
+
+@pytest.fixture
+def admin_client_(as_user, db) -> Client:
+    """A superuser: the only kind of account the admin lets in (config/admin.py)."""
+    return as_user(User.objects.create_superuser("root", "root@example.org", "pass-root"))
+
+
 @pytest.fixture(autouse=True)
 def english_by_default(settings):
     """Tests read English messages; the game's default language is Russian.
@@ -122,6 +227,19 @@ def english_by_default(settings):
     settings.LANGUAGE_CODE = "en"
     with translation.override("en"):
         yield
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache(settings):
+    """Every test gets a cache of its own: the polls' cached versions are keyed by row ids, which a
+    rolled-back test hands out again. A key prefix, not a flush: on Redis the same database may
+    carry a real worker's queues."""
+    caches = copy.deepcopy(settings.CACHES)
+    if "redis" not in caches["default"]["BACKEND"]:
+        # One process: local memory does what the embedded default's file cache does, without the files.
+        caches["default"] = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    caches["default"]["KEY_PREFIX"] = f"test-{uuid.uuid4().hex}"
+    settings.CACHES = caches
 
 
 def login_client(user: User | None) -> Client:

@@ -35,7 +35,9 @@ def counts() -> dict[str, int]:
 
 
 def face(card: Card) -> engine.CardFace:
-    return engine.CardFace(card.pk, card.name_ru, card.kind, card.full_effect, card.softened_effect, card.tag_list)
+    return engine.CardFace(
+        card.pk, card.name_ru, card.kind, card.full_effect, card.softened_effect, tuple(card.tag_list)
+    )
 
 
 def propose(defence_name: str, attack_name: str) -> str:
@@ -169,6 +171,7 @@ def test_reset_keeps_a_catalogue_that_another_event_uses(demo_event):
     )
     load("--reset")
     other.refresh_from_db()
+    assert other.catalogue is not None
     assert other.catalogue.cards.count() == len(demo.catalogue.CARDS) + len(demo.battle.BATTLE_CARDS)
     assert Event.objects.filter(name="Ночной Дозор: Сумрак").count() == 1
 

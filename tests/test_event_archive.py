@@ -12,7 +12,6 @@ import json
 import os
 import subprocess
 import sys
-import uuid
 from pathlib import Path
 
 import pytest
@@ -24,68 +23,14 @@ from django.test import Client
 from django.urls import reverse
 
 import demo
-import rules as engine
-from cards.models import ArsenalCard, Card, Catalogue
-from duels import services
+from cards.models import Card, Catalogue
 from duels.archive import ArchiveError, dumps, export_event, import_event, replays
 from duels.models import LogEntry, Situation
 from events.creators import allow_event_creation
 from events.models import Character, Event, StaffRole
+from tests.demo_kit import play_the_demo
 
 pytestmark = pytest.mark.django_db(transaction=False)
-
-
-def nonce() -> str:
-    return uuid.uuid4().hex
-
-
-def step_once(situation: Situation, referee: User) -> bool:
-    """One command of the open duel, whatever its phase; False when nothing is left to do."""
-    situation.refresh_from_db()
-    state = services.state_of(situation)
-    duel = next((d for d in state.duels if d.is_open), None)
-    if duel is None:
-        return False
-    number = state.duels.index(duel)
-    if duel.phase == engine.AWAIT_ATTACK:
-        cards = engine.attack_cards(state, duel.attacker)
-        command = engine.Attack(duel=number, fighter=duel.attacker, card=cards[0])
-    elif duel.phase == engine.AWAIT_ANSWER:
-        defender = duel.step.defender
-        defence = [u for u in state.fighters[defender].hand if not state.cards[u].is_attack]
-        command = engine.Answer(duel=number, fighter=defender, card=defence[0] if defence else None)
-    elif duel.phase == engine.AWAIT_RESULT:
-        command = engine.ConfirmResult(duel=number)
-    elif duel.phase == engine.BETWEEN_ROUNDS:
-        fighter = next(f for f in (duel.a, duel.b) if f not in duel.round_choices)
-        command = engine.RoundChoice(duel=number, fighter=fighter, go_on=False)
-    else:
-        return False
-    services.perform(situation.pk, command, user=referee, seen_version=situation.version, nonce=nonce())
-    return True
-
-
-def play_the_demo(event: Event) -> None:
-    """A spoken-aggression duel of Anton and Zavulon with a few steps and an undo, and an instant attack."""
-    referee = User.objects.get(username="referee")
-    anton = Character.objects.get(event=event, player__username="anton")
-    zavulon = Character.objects.get(event=event, player__username="zavulon")
-    duel = services.declare_aggression(event, anton, zavulon, None, user=referee, nonce=nonce()).situation
-    for _ in range(7):
-        if not step_once(duel, referee):
-            break
-    duel.refresh_from_db()
-    services.undo_last(duel.pk, user=referee, reason="the referee misheard", seen_version=duel.version, nonce=nonce())
-    step_once(duel, referee)
-    armed = [
-        (character, attack)
-        for character in Character.objects.filter(event=event, status="accepted").exclude(pk__in=[anton.pk, zavulon.pk])
-        if (attack := ArsenalCard.objects.filter(character=character, card__kind="attack").first()) is not None
-    ]
-    (attacker, attack), (victim, _) = armed[:2]
-    services.start_instant_attack(
-        event, attacker, victim, attack.card_id, out_of_sight=True, within_reach=True, user=referee, nonce=nonce()
-    )
 
 
 @pytest.fixture
@@ -100,7 +45,8 @@ def played_demo(db) -> Event:
 def remove_everything(event: Event, data: dict) -> None:
     catalogue_id = event.catalogue_id
     event.delete()
-    Catalogue.objects.filter(pk=catalogue_id).delete()
+    if catalogue_id is not None:
+        Catalogue.objects.filter(pk=catalogue_id).delete()
     User.objects.filter(username__in=[a["username"] for a in data["accounts"]]).delete()
 
 
@@ -203,7 +149,7 @@ def test_a_game_moves_from_the_embedded_sqlite_to_this_database(tmp_path, db):
     manage = [sys.executable, str(Path(settings.BASE_DIR) / "manage.py")]
     subprocess.run([*manage, "migrate", "-v0"], env=env, check=True, cwd=settings.BASE_DIR)
     script = (
-        "import demo, tests.test_event_archive as t; "
+        "import demo, tests.demo_kit as t; "
         "from duels.archive import dumps, export_event; "
         "e = demo.load(); t.play_the_demo(e); "
         f"open({str(tmp_path / 'event.json')!r}, 'w', encoding='utf-8').write(dumps(export_event(e)))"

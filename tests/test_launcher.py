@@ -97,13 +97,13 @@ def test_a_program_that_keeps_dying_stops_everything_with_a_message():
     try:
         with pytest.raises(launcher.LaunchError, match="the worker keeps stopping; giving up"):
             for _ in range(launcher.MAX_RESTARTS + 2):
-                wait_for(lambda: dying.process.poll() is not None, 10, "it did not die")
+                wait_for(lambda: dying.process is not None and dying.process.poll() is not None, 10, "it did not die")
                 sup.check()
         assert len(dying.restarts) == launcher.MAX_RESTARTS + 1
     finally:
         group = sleeping.pid
         sup.stop_all()
-        assert not group_alive(group)
+        assert group is not None and not group_alive(group)
 
 
 def test_the_modes_set_debug_and_the_lan_key(tmp_path, monkeypatch):
@@ -235,3 +235,16 @@ def test_printed_qr_codes_point_to_the_lan_address_the_banner_gives(tmp_path, mo
     shown = launcher.banner(launcher.Options(lan=True), addresses, False, lan["SUMRAK_PUBLIC_URL"])
     assert "For tablets and phones: http://192.168.1.20:8000/" in shown
     assert "Printed QR codes point to http://192.168.1.20:8000" in shown
+
+
+def test_a_declined_demo_does_not_stop_the_start(monkeypatch, tmp_path):
+    """load_demo refuses beside a real event without a yes: the launcher starts without the demo."""
+
+    def manage(env, *args):
+        if args[0] == "load_demo":
+            raise launcher.LaunchError("manage.py load_demo failed (exit code 1)")
+
+    monkeypatch.setattr(launcher, "_manage", manage)
+    options = launcher.parse([])
+    options.var_dir = tmp_path
+    assert launcher.setup(options, {}) is False  # no public logins announced

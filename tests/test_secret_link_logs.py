@@ -41,6 +41,7 @@ def test_a_404_on_a_secret_link_is_logged_without_its_token(client):
 
 def test_runserver_access_lines_are_masked():
     handler = masked_handlers(logging.getLogger("django.server"))[0]
+    assert isinstance(handler, logging.StreamHandler)
     stream = io.StringIO()
     old = handler.setStream(stream)
     try:

@@ -17,7 +17,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from duels.services import explain
+from cards.words import explain
 from rules import RuleError, check_arsenal
 
 LOCALE = Path(settings.BASE_DIR) / "locale"
@@ -184,7 +184,7 @@ def test_compiled_mo_matches_the_po(ru_entries):
     assert wrong == []
     # An entry removed from the .po but still compiled would also mean a stale .mo.
     po_keys = {e.key for e in messages(ru_entries)}
-    mo_keys = {key[0] if isinstance(key, tuple) else key for key in compiled._catalog} - {""}
+    mo_keys = {key[0] if isinstance(key, tuple) else key for key in vars(compiled)["_catalog"]} - {""}
     assert mo_keys == po_keys
 
 

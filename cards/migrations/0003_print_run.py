@@ -10,7 +10,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('cards', '0002_initial'),
-        ('events', '0004_event_public_url'),
+        ('events', '0005_event_public_url'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -46,7 +46,7 @@ Outcomes and refusals
     ``CharacterBusy``, ``SeparateSituations``, ``CardNotHeld``, ``DuelsOff``,
     ``SituationEnded``, ``NothingToUndo``, ``ReasonRequired``, ``BadNonce``,
     ``SituationNotFound``). Both carry ``rule_id``, an English ``message`` and
-    ``params``: show ``explain(err)``. ``StaleVersion`` means "409: someone
+    ``params``: show ``cards.words.explain(err)``. ``StaleVersion`` means "409: someone
     else acted first" - re-render from ``refresh(err.situation)``.
     A command refused by the engine still lets overdue deadlines apply.
 
@@ -68,12 +68,12 @@ Undo
     Undoing the start of a situation leaves it empty and closes the row.
 
 Timers
-    After commit, ``duels.tasks.expire_situation(id)`` is scheduled for the
-    new ``next_deadline``; the beat task ``duels.tasks.sweep_deadlines`` and
+    After commit, the task ``duels.tasks.expire_situation(id)`` (defined in
+    ``duels/services/timers.py``, sent by name) is scheduled for the new
+    ``next_deadline``; the beat task ``duels.tasks.sweep_deadlines`` and
     every ``refresh`` catch anything a worker missed.
 """
 
-from duels.refusals import explain
 from duels.services.commands import perform, refresh, refresh_by_id, replayed, state_of, sweep, undo_last
 from duels.services.errors import (
     BadNonce,
@@ -110,7 +110,6 @@ __all__ = [
     "StaleVersion",
     "active_situation_for",
     "declare_aggression",
-    "explain",
     "in_active_situation",
     "perform",
     "refresh",

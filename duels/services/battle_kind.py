@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from duels.models import LogEntry, Situation
-from duels.services.kinds import DuelKind, FighterResult
+from duels.services.duel_kind import DuelKind, FighterResult
 from rules import battle as B
 from rules.cards import CounterRule
 
@@ -40,7 +40,8 @@ class BattleKind(DuelKind):
     def expire(self, state: Any, now: datetime) -> tuple[Any, list[dict[str, Any]]]:
         return B.expire(state, now)
 
-    def draw_for(self, state: Any, command: Any) -> int | None:
+    def draw_for(self, state: Any, command: Any, situation: Situation | None = None) -> int | None:
+        # No blind draw in a battle; ``situation`` is what a duel's kept draw (IA3) looks up.
         return None
 
     def next_deadline(self, state: Any) -> datetime | None:

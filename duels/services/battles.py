@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from cards.arsenal import next_round_arsenal, prepared_ids
 from cards.faces import counter_rule_of, face_of
@@ -33,8 +34,9 @@ from duels.services.kinds import KINDS
 from duels.services.start import active_situation_for
 from duels.services.store import Performed, Transition, actor_of, check_nonce, nonce_used
 from events.models import Character, Event
-from rules import EndSituation, FighterSetup
+from rules import EndSituation, FighterSetup, RuleError
 from rules import battle as B
+from rules.errors import ARSENAL
 
 
 def battle_setup(character: Character) -> tuple[FighterSetup, tuple[B.BattleCard, ...]]:
@@ -164,17 +166,62 @@ def take_prepared_between_rounds(
     now: dt.datetime | None = None,
 ) -> Performed:
     """D3: between rounds a combatant takes a prepared arsenal, checked like any other (pool, size)."""
-    if situation.kind != Situation.Kind.BATTLE:
-        raise NotABattle()
     if prepared.character_id != character.pk:
         raise NotInEvent(name=character.name)
     ids = prepared_ids(prepared)
+    return _new_arsenal(
+        situation, character, ids, prepared.name, user=user, seen_version=seen_version, nonce=nonce, now=now
+    )
+
+
+def build_between_rounds(
+    situation: Situation,
+    character: Character,
+    card_ids: Sequence[int],
+    *,
+    user: User,
+    seen_version: int,
+    nonce: str,
+    now: dt.datetime | None = None,
+) -> Performed:
+    """D3: between rounds a combatant builds a new arsenal on the spot from their pool (one id per copy).
+
+    The pool and the arsenal limit are the engine's ``check_arsenal`` (through
+    ``next_round_arsenal``), as in the arsenal builder and a duel's round break.
+    """
+    if not card_ids:
+        # An empty hand is never what "build a new arsenal" means; the hand stays.
+        raise RuleError(ARSENAL, gettext_noop("Pick at least one card for the new arsenal, or keep the hand."))
+    return _new_arsenal(
+        situation, character, sorted(card_ids), "", user=user, seen_version=seen_version, nonce=nonce, now=now
+    )
+
+
+def _new_arsenal(
+    situation: Situation,
+    character: Character,
+    ids: list[int],
+    label: str,
+    *,
+    user: User,
+    seen_version: int,
+    nonce: str,
+    now: dt.datetime | None,
+) -> Performed:
+    """Check ``ids`` against the pool and limit, then give them to the engine's ``NewArsenal``.
+
+    A refusal (here or in the engine) raises before anything is written.
+    """
+    if situation.kind != Situation.Kind.BATTLE:
+        raise NotABattle()
+    if character.event_id != situation.event_id:
+        raise NotInEvent(name=character.name)
     faces = next_round_arsenal(character, ids)  # the same checks as the arsenal builder
     kinds = {c.pk: (c.action_kind, c.trigger_text) for c in Card.objects.filter(pk__in=set(ids))}
     arsenal = tuple(B.BattleCard(face=f, action=kinds[f.card_id][0], trigger=kinds[f.card_id][1]) for f in faces)
     return perform(
         situation.pk,
-        B.NewArsenal(combatant=character.pk, arsenal=arsenal, label=prepared.name),
+        B.NewArsenal(combatant=character.pk, arsenal=arsenal, label=label),
         user=user,
         seen_version=seen_version,
         nonce=nonce,

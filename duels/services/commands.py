@@ -4,23 +4,60 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import User as Person
 from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
 
 from duels.models import LogEntry, Situation
-from duels.services.errors import NothingToUndo, ReasonRequired, ServiceError, SituationEnded, StaleVersion
+from duels.services.errors import NothingToUndo, ReasonRequired, SituationEnded, StaleVersion
 from duels.services.kinds import kind_of
-from duels.services.store import Performed, Transition, actor_of, check_nonce, lock, nonce_used, store_state
+from duels.services.store import (
+    RECENT_ENTRIES,
+    Performed,
+    Transition,
+    actor_of,
+    check_nonce,
+    lock,
+    nonce_used,
+    store_state,
+)
 from rules import RuleError
 
 logger = logging.getLogger(__name__)
 
-User = AbstractBaseUser | AnonymousUser | None
+# Who acts: the request's user (signed in or not), or None for the server itself.
+User = Person | AnonymousUser | None
+# What a replay never reads of a log entry: the events are the largest part of a long log.
+REPLAY_UNNEEDED = ("events", "reason", "nonce", "actor")
 # Situations one sweep refreshes at most: a beat every few seconds stays short.
 SWEEP_BATCH = 100
+
+
+@contextmanager
+def commit_then_refuse(*refusals: type[Exception]) -> Iterator[None]:
+    """One transaction that commits even when one of ``refusals`` ends it, then raises that refusal.
+
+    Every change first applies the overdue deadlines (D8, S2). A command that
+    is then refused must not take them back: they are facts any read would
+    have applied. So the block saves what it has before a refusal leaves it
+    (``except RuleError: tx.save(); raise``), and a refusal of one of these kinds
+    commits the transaction on its way out instead of rolling it back. Any
+    other exception rolls everything back as usual (DESIGN.md §4).
+    """
+    refused: Exception | None = None
+    with transaction.atomic():
+        try:
+            yield
+        except refusals as err:
+            refused = err
+    if refused is not None:
+        raise refused
 
 
 def _begin(
@@ -30,13 +67,22 @@ def _begin(
 
     Lock the row; a repeated nonce gives no transition (nothing to do); a stale
     version is refused; overdue deadlines are applied before anything else.
+
+    One read of the log's newest entries gives both the next ``seq`` and what
+    the page shows after the change (``Performed.recent``). The nonce is
+    looked up only when the version is stale: a repeated submission carries
+    the version its first submission changed, so a fresh version means a
+    fresh nonce - and if not, the log's unique nonce refuses the insert
+    (IntegrityError, handled by the callers as a repeat).
     """
     situation = lock(situation_id)
-    if nonce_used(nonce):
-        return situation, None
+    recent = list(situation.log.select_related("actor").order_by("-seq")[:RECENT_ENTRIES])
     if seen_version != situation.version:
+        if nonce_used(nonce):
+            return situation, None
         raise StaleVersion(situation)
-    tx = Transition(situation, now)
+    tx = Transition(situation, now, next_seq=recent[0].seq + 1 if recent else 0)
+    tx.recent = recent
     tx.expire()
     return situation, tx
 
@@ -58,16 +104,16 @@ def perform(
     """
     now = now or timezone.now()
     nonce = check_nonce(nonce)
-    refusal: RuleError | None = None
     try:
-        with transaction.atomic():
+        with commit_then_refuse(RuleError):
             situation, tx = _begin(situation_id, nonce=nonce, seen_version=seen_version, now=now)
             if tx is None:
                 return Performed(situation, repeated=True)
             try:
                 tx.command(command, actor=actor_of(user), nonce=nonce)
-            except RuleError as err:
-                refusal = err
+            except RuleError:
+                tx.save()  # the expiries stay, and commit with the refusal
+                raise
             tx.save()
     except IntegrityError:
         # The same nonce raced through another situation: it was used, so
@@ -75,9 +121,38 @@ def perform(
         if nonce and nonce_used(nonce):
             return Performed(Situation.objects.get(pk=situation_id), repeated=True)
         raise
-    if refusal is not None:
-        raise refusal
-    return Performed(situation, tx.events)
+    recent = [*reversed(tx.entries), *tx.recent][:RECENT_ENTRIES]
+    return Performed(situation, tx.events, state=tx.state, recent=recent)
+
+
+@dataclass
+class _UndoPlan:
+    """An undo worked out before taking the lock: valid only if the fight did not move since."""
+
+    version: int
+    last_seq: int
+    targets: list[LogEntry]
+    after: Any
+
+
+def _plan_undo(situation_id: int) -> _UndoPlan | None:
+    """Read the log and replay what an undo would leave, without any lock.
+
+    Replay is linear now, but a 2,000-entry log still takes a while to read
+    and decode; done here, the fight's lock is held only to check that
+    nothing changed meanwhile and to write (see undo_last).
+    """
+    row = Situation.objects.filter(pk=situation_id).only("id", "kind", "version", "opening", "ended").first()
+    if row is None or row.ended:
+        return None
+    kind = kind_of(row)
+    log = list(row.log.order_by("seq").defer(*REPLAY_UNNEEDED))
+    targets = _undo_targets(log, kind)
+    if not targets:
+        return None
+    undone = {e.seq for e in targets}
+    after = kind.replay(row.opening, [e for e in log if e.seq not in undone])
+    return _UndoPlan(row.version, log[-1].seq, targets, after)
 
 
 def undo_last(
@@ -94,49 +169,75 @@ def undo_last(
     Marks the last command entry ``undone`` - with the joins of the same start
     and any deadline entries after it - appends an undo record with the
     reason, and replays the rest of the log. Refused on an ended situation.
+
+    The replay runs before the lock is taken (``_plan_undo``); under the lock
+    the plan is used only if the version and the log's end are still those it
+    was made from and no deadline had to be applied first - otherwise the
+    undo is worked out again under the lock, as before.
     """
     now = now or timezone.now()
     nonce = check_nonce(nonce)
     reason = (reason or "").strip()
     if not reason:
         raise ReasonRequired()
-    refusal: ServiceError | None = None
-    with transaction.atomic():
+    plan = _plan_undo(situation_id)
+    try:
+        return _undo(situation_id, plan, user=user, reason=reason, seen_version=seen_version, nonce=nonce, now=now)
+    except IntegrityError:
+        if nonce and nonce_used(nonce):
+            return Performed(Situation.objects.get(pk=situation_id), repeated=True)
+        raise
+
+
+def _undo(
+    situation_id: int,
+    plan: _UndoPlan | None,
+    *,
+    user: User,
+    reason: str,
+    seen_version: int,
+    nonce: str,
+    now: dt.datetime,
+) -> Performed:
+    with commit_then_refuse(SituationEnded, NothingToUndo):
         situation, tx = _begin(situation_id, nonce=nonce, seen_version=seen_version, now=now)
         if tx is None:
             return Performed(situation, repeated=True)
         # Deadlines that passed before the undo are facts: they are kept
         # (and undone with the command they followed, if any).
+        fresh = plan is not None and not tx.changed and plan.version == situation.version
+        fresh = fresh and plan is not None and plan.last_seq == tx.next_seq - 1
         tx.save()
+        if situation.ended:
+            raise SituationEnded()
         kind = tx.kind
         before = tx.state
-        if situation.ended:
-            refusal = SituationEnded()
+        after = None
+        if fresh and plan is not None:
+            targets, after, next_seq = plan.targets, plan.after, plan.last_seq + 1
         else:
-            log = list(situation.log.order_by("seq"))
-            targets = _undo_targets(log, kind)
-            if not targets:
-                refusal = NothingToUndo()
-            else:
-                seqs = [e.seq for e in targets]
-                LogEntry.objects.filter(situation=situation, seq__in=seqs).update(undone=True)
-                for entry in targets:
-                    entry.undone = True
-                LogEntry.objects.create(
-                    situation=situation,
-                    seq=log[-1].seq + 1,
-                    kind=LogEntry.Kind.UNDO,
-                    command={"undid": seqs},
-                    actor=actor_of(user),
-                    at=now,
-                    nonce=nonce,
-                    reason=reason,
-                )
-                after = kind.replay(situation.opening, log)
-                store_state(situation, kind, before, after, now)
-    if refusal is not None:
-        raise refusal
-    return Performed(situation)
+            log = list(situation.log.order_by("seq").defer(*REPLAY_UNNEEDED))
+            targets, next_seq = _undo_targets(log, kind), (log[-1].seq + 1 if log else 0)
+        if not targets:
+            raise NothingToUndo()
+        seqs = [e.seq for e in targets]
+        LogEntry.objects.filter(situation=situation, seq__in=seqs).update(undone=True)
+        for entry in targets:
+            entry.undone = True
+        LogEntry.objects.create(
+            situation=situation,
+            seq=next_seq,
+            kind=LogEntry.Kind.UNDO,
+            command={"undid": seqs},
+            actor=actor_of(user),
+            at=now,
+            nonce=nonce,
+            reason=reason,
+        )
+        if after is None:
+            after = kind.replay(situation.opening, log)
+        store_state(situation, kind, before, after, now)
+    return Performed(situation, state=after)
 
 
 def _undo_targets(log: list[LogEntry], kind: Any) -> list[LogEntry]:
@@ -234,4 +335,4 @@ def state_of(situation: Situation) -> Any:
 
 def replayed(situation: Situation) -> Any:
     """The state rebuilt from the log alone: equals ``state_of`` (tests, audits)."""
-    return kind_of(situation).replay(situation.opening, situation.log.order_by("seq"))
+    return kind_of(situation).replay(situation.opening, situation.log.order_by("seq").defer(*REPLAY_UNNEEDED))

@@ -2,7 +2,7 @@
 
 They carry an untranslated English ``message`` with ``%(name)s`` placeholders and
 ``params``, exactly like ``RuleError``, so a view handles both the same way:
-``gettext(err.message) % err.params`` (or ``duels.services.explain(err)``).
+``cards.words.explain(err)``, which also names the rule the same way on every page.
 Nothing was changed when one is raised.
 """
 

@@ -6,14 +6,14 @@ import datetime as dt
 from collections.abc import Callable
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 from django.utils import timezone
 
 import rules as engine
 from cards.faces import counter_rule_of, face_of
 from cards.models import ArsenalCard, Card, CounterRule
 from duels.models import Situation
-from duels.services.commands import User, refresh
+from duels.services.commands import User, commit_then_refuse, refresh
 from duels.services.errors import (
     CardNotHeld,
     CharacterBusy,
@@ -23,6 +23,7 @@ from duels.services.errors import (
     SeparateSituations,
 )
 from duels.services.kinds import KINDS, DuelKind
+from duels.services.live import META_FIELDS, remember_active
 from duels.services.store import Performed, Transition, actor_of, check_nonce, nonce_used
 from events.models import Character, Event
 
@@ -36,6 +37,8 @@ def start_instant_attack(
     out_of_sight: bool,
     within_reach: bool,
     max_rounds: int | None = None,
+    parry: bool = True,
+    focus_held: bool = True,
     user: User,
     nonce: str,
     now: dt.datetime | None = None,
@@ -44,7 +47,10 @@ def start_instant_attack(
 
     ``out_of_sight`` / ``within_reach`` are the referee's IA1 checklist; if
     either fails (or IA6 applies) the engine turns the blow into aggression.
-    The blind draw (IA3) is made here with ``secrets`` and logged.
+    ``parry``: the victim tries to parry (IA3; False: nothing is drawn, not
+    parried). ``focus_held``: a focused victim holds the focused card in front
+    of them (F1; False: the draw is blind). The blind draw (IA3) is made by
+    the situation kind with ``secrets`` and logged (see ``kinds.draw_for``).
     """
 
     def build(kind: DuelKind, state: Any) -> Any:
@@ -55,6 +61,8 @@ def start_instant_attack(
             out_of_sight=out_of_sight,
             within_reach=within_reach,
             max_rounds=max_rounds,
+            parry=parry,
+            focus_held=focus_held,
         )
 
     return _start(event, attacker, victim, build, user=user, nonce=nonce, now=now)
@@ -83,10 +91,14 @@ def declare_aggression(
 def active_situation_for(character: Character | int, *, now: dt.datetime | None = None) -> Situation | None:
     """The character's unfinished situation, after applying its overdue deadlines (S2)."""
     character_id = character if isinstance(character, int) else character.pk
-    for situation in Situation.objects.filter(participants__id=character_id, ended=False).order_by("-pk"):
+    # Only the columns the caller needs to decide; the state loads on first use.
+    rows = Situation.objects.filter(participants__id=character_id, ended=False).only(*META_FIELDS)
+    for situation in rows.order_by("-pk"):
         situation = refresh(situation, now=now)
         if not situation.ended:
+            remember_active(character_id, situation.pk)
             return situation
+    remember_active(character_id, None)
     return None
 
 
@@ -128,10 +140,10 @@ def _start(
     nonce = check_nonce(nonce)
     _check_fighters(event, first, second)
     kind = KINDS[Situation.Kind.DUEL]
-    refusal: Exception | None = None
-    performed: Performed | Exception | None = None
     try:
-        with transaction.atomic():
+        # A refusal (two separate situations, busy, a card not held, a rule) is
+        # raised after the commit, so the deadlines applied on the way are kept.
+        with commit_then_refuse(SeparateSituations, InAnotherFight, CharacterBusy, CardNotHeld, engine.RuleError):
             # Openings in one event go one at a time, so two referees cannot
             # open two situations for the same people (see store.py for the
             # lock order).
@@ -139,25 +151,13 @@ def _start(
             used = nonce_used(nonce)
             if used is not None:
                 return Performed(used.situation, repeated=True)
-            try:
-                situation = _situation_for(event, first, second, kind, now)
-            except (SeparateSituations, InAnotherFight) as err:
-                # Raised after the commit, so the deadlines applied while
-                # looking (refresh) are kept.
-                refusal = err
-            else:
-                performed = _strike(event, situation, kind, first, second, build, user=user, nonce=nonce, now=now)
-                if isinstance(performed, Exception):
-                    refusal = performed
+            situation = _situation_for(event, first, second, kind, now)
+            return _strike(event, situation, kind, first, second, build, user=user, nonce=nonce, now=now)
     except IntegrityError:
         used = nonce_used(nonce)
         if used is not None:
             return Performed(used.situation, repeated=True)
         raise
-    if refusal is not None:
-        raise refusal
-    assert isinstance(performed, Performed)
-    return performed
 
 
 def _strike(
@@ -171,8 +171,8 @@ def _strike(
     user: User,
     nonce: str,
     now: dt.datetime,
-) -> Performed | Exception:
-    """Join whoever is not in yet and apply the opening command; a refusal is returned, not raised."""
+) -> Performed:
+    """Join whoever is not in yet and apply the opening command; a refused one still saves the expiries."""
     # Lock the characters too (id order): the arsenal builder holds these
     # locks while it checks ``in_active_situation``, so the hands read below
     # are never half-way through a change.
@@ -185,20 +185,26 @@ def _strike(
         situation = _open(event, kind, now)
         tx = Transition(situation, now)
     mark = tx.checkpoint()
-    refusal: Exception | None = None
     try:
         _busy_check(kind, tx.state, first, second)
         for character in fighters:
             if character.pk not in tx.state.fighters:
                 tx.command(engine.Join(_setup(character)), actor=actor_of(user))
         tx.command(build(kind, tx.state), actor=actor_of(user), nonce=nonce)
-    except (engine.RuleError, CharacterBusy, CardNotHeld) as err:
-        refusal = err
+    except (engine.RuleError, CharacterBusy, CardNotHeld):
+        # A refused start keeps only its expiries (the joins go too), which
+        # commit with the refusal (commit_then_refuse).
         tx.restore(mark)
+        _save(tx, situation)
+        raise
+    _save(tx, situation)
+    return Performed(situation, tx.events)
+
+
+def _save(tx: Transition, situation: Situation) -> None:
     if not tx.save() and not situation.log.exists():
         # Nothing happened in a situation opened just for this: drop it.
         situation.delete()
-    return refusal if refusal is not None else Performed(situation, tx.events)
 
 
 def _situation_for(event: Event, first: Character, second: Character, kind: DuelKind, now: dt.datetime) -> Situation:
@@ -218,7 +224,9 @@ def _situation_for(event: Event, first: Character, second: Character, kind: Duel
 
 
 def _open(event: Event, kind: DuelKind, now: dt.datetime) -> Situation:
-    settings = engine.Settings(answer_window_s=event.answer_window_s, gap_s=event.situation_gap_s)
+    settings = engine.Settings(
+        answer_window_s=event.answer_window_s, gap_s=event.situation_gap_s, focus_abilities=event.focus_abilities
+    )
     counters = [
         counter_rule_of(rule) for rule in CounterRule.objects.filter(defence_card__catalogue=event.catalogue_id)
     ]
@@ -241,11 +249,13 @@ def _setup(character: Character) -> engine.FighterSetup:
     for row in rows:
         hand.extend([face_of(row.card)] * row.copies)
     focus = character.focus_card_id
-    if focus is not None and not any(face.card_id == focus and face.is_defence for face in hand):
+    allowed = [face for face in hand if face.is_defence and (face.is_spell or character.event.focus_abilities)]
+    if focus is not None and not any(face.card_id == focus for face in allowed):
         # A stale focus on a card no longer held is dropped, not an error:
         # F1 focuses a defence card of the arsenal, and this one left it (or
         # the catalogue has since made it an attack card). Refusing would
-        # keep the character out of every fight until someone noticed.
+        # keep the character out of every fight until someone noticed. The
+        # same for an ability focused before the event stopped allowing it.
         focus = None
     return engine.FighterSetup(
         character_id=character.pk,

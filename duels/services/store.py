@@ -15,7 +15,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from celery import current_app
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from django.db.models import Max
 
@@ -23,13 +24,20 @@ from cards.models import ArsenalCard, Card
 from duels.models import LogEntry, Situation
 from duels.services.errors import BadNonce, SituationNotFound
 from duels.services.kinds import DuelKind, kind_of
+from duels.services.live import publish
 from events.models import Character
+from rules import EngineEvent
 
 logger = logging.getLogger(__name__)
 
 NONCE_MAX = LogEntry._meta.get_field("nonce").max_length or 64
+# How many of the newest log entries a change reads and hands back (the fight page shows as many).
+RECENT_ENTRIES = 20
 # ``expire`` acts only once ``now`` is past a deadline; wake the timer a moment later.
 TIMER_LAG = dt.timedelta(milliseconds=100)
+# The timer task (duels/services/timers.py), sent by its registered name: the
+# task calls the services, so the services do not import it (no cycle).
+EXPIRE_TASK = "duels.tasks.expire_situation"
 
 
 @dataclass
@@ -37,8 +45,18 @@ class Performed:
     """What a service call did. ``repeated``: the nonce was seen before, nothing changed."""
 
     situation: Situation
-    events: list[dict[str, Any]] = field(default_factory=list)
+    events: list[EngineEvent] = field(default_factory=list)
     repeated: bool = False
+    # The engine state after the change, when the call has it at hand: a
+    # view renders from it instead of loading and decoding the row again.
+    state: Any = None
+    # The newest log entries after the change (newest first, actor loaded).
+    recent: list[LogEntry] | None = None
+
+
+def _stored(events: list[Any]) -> list[dict[str, Any]]:
+    """The log's JSON form: typed engine events by ``to_dict``; a kind still emitting dicts, as they are."""
+    return [e.to_dict() if isinstance(e, EngineEvent) else dict(e) for e in events]
 
 
 def check_nonce(nonce: str) -> str:
@@ -55,16 +73,26 @@ def nonce_used(nonce: str) -> LogEntry | None:
 
 
 def lock(situation_id: int, *, nowait: bool = False) -> Situation:
+    """The situation row, locked until the transaction ends, with its event (which stays unlocked)."""
     try:
-        return Situation.objects.select_for_update(nowait=nowait).get(pk=situation_id)
+        return (
+            Situation.objects.select_for_update(nowait=nowait, of=("self",))
+            .select_related("event")
+            .get(pk=situation_id)
+        )
     except Situation.DoesNotExist:
         raise SituationNotFound() from None
 
 
-def actor_of(user: AbstractBaseUser | AnonymousUser | None) -> AbstractBaseUser | None:
-    if user is None or not user.is_authenticated:
-        return None
-    return user  # type: ignore[return-value]
+def next_seq_of(situation: Situation) -> int:
+    """The next free ``seq`` of the situation's log (read it with the row locked)."""
+    last = situation.log.aggregate(last=Max("seq"))["last"]
+    return 0 if last is None else last + 1
+
+
+def actor_of(user: User | AnonymousUser | None) -> User | None:
+    """Who to log as the actor: a signed-in person, else nobody (a timer, a test)."""
+    return user if isinstance(user, User) and user.is_authenticated else None
 
 
 class Transition:
@@ -75,16 +103,16 @@ class Transition:
     nothing happened.
     """
 
-    def __init__(self, situation: Situation, now: dt.datetime) -> None:
+    def __init__(self, situation: Situation, now: dt.datetime, *, next_seq: int | None = None) -> None:
         self.situation = situation
         self.kind: DuelKind = kind_of(situation)
         self.now = now
         self.before = self.kind.from_dict(situation.state)
         self.state = self.before
         self.entries: list[LogEntry] = []
-        self.events: list[dict[str, Any]] = []
-        last = situation.log.aggregate(m=Max("seq"))["m"]
-        self.next_seq = 0 if last is None else last + 1
+        self.events: list[EngineEvent] = []
+        self.recent: list[LogEntry] = []
+        self.next_seq = next_seq_of(situation) if next_seq is None else next_seq
 
     def _entry(self, **fields: Any) -> LogEntry:
         entry = LogEntry(situation=self.situation, seq=self.next_seq, at=self.now, **fields)
@@ -95,16 +123,16 @@ class Transition:
     def expire(self) -> bool:
         """Apply every overdue deadline; log it only if it changed something (replay needs it)."""
         new, events = self.kind.expire(self.state, self.now)
-        if not events and self.kind.to_dict(new) == self.kind.to_dict(self.state):
+        if new is self.state or (not events and self.kind.to_dict(new) == self.kind.to_dict(self.state)):
             return False
         self.state = new
         self.events.extend(events)
-        self._entry(kind=LogEntry.Kind.EXPIRE, command=None, events=events)
+        self._entry(kind=LogEntry.Kind.EXPIRE, command=None, events=_stored(events))
         return True
 
-    def command(self, command: Any, *, actor: AbstractBaseUser | None, nonce: str = "") -> list[dict[str, Any]]:
+    def command(self, command: Any, *, actor: User | None, nonce: str = "") -> list[EngineEvent]:
         """Run one engine command; a RuleError propagates and nothing of it is kept."""
-        draw = self.kind.draw_for(self.state, command)
+        draw = self.kind.draw_for(self.state, command, self.situation)
         new, events = self.kind.apply(self.state, command, self.now, draw)
         self.state = new
         self.events.extend(events)
@@ -115,7 +143,7 @@ class Transition:
             draw=draw,
             nonce=nonce,
             reason=self.kind.reason_of(command),
-            events=events,
+            events=_stored(events),
         )
         return events
 
@@ -156,7 +184,11 @@ def store_state(situation: Situation, kind: DuelKind, before: Any, after: Any, n
         situation.ended = True
         situation.ended_at = now
     situation.save(update_fields=["state", "version", "next_deadline", "ended", "ended_at", "updated_at"])
-    situation.participants.set(participants)
+    joined_before = set(kind.participants(before))
+    if set(participants) != joined_before:
+        # Only joins and their undo change who is in it: a step costs no statement here.
+        situation.participants.set(participants)
+    publish(situation, joined_before | set(participants), participants)
     write_back(situation, kind, before, after)
     if situation.next_deadline is not None and situation.next_deadline != old_deadline:
         schedule_expiry(situation.pk, situation.next_deadline)
@@ -211,10 +243,8 @@ def schedule_expiry(situation_id: int, deadline: dt.datetime) -> None:
     """After commit, nudge a worker at the deadline. Ids only; the database stays the truth."""
 
     def send() -> None:
-        from duels.tasks import expire_situation
-
         try:
-            expire_situation.apply_async((situation_id,), eta=deadline + TIMER_LAG)
+            current_app.tasks[EXPIRE_TASK].apply_async((situation_id,), eta=deadline + TIMER_LAG)
         except Exception:
             # A broker that is down must not fail a referee's command: the
             # sweeper and every read apply the deadline anyway.

@@ -242,6 +242,18 @@
     if (dirtyForms > 0) { evt.preventDefault(); evt.returnValue = ""; }
   });
 
+  // --- "Select all on this page" (the characters list's bulk actions): the box
+  // [data-select-all="form-id"] ticks every name="id" box of that form; the
+  // checkboxes sit in the table rows, tied to the form by their form attribute.
+  document.addEventListener("change", function (evt) {
+    var box = evt.target;
+    var formId = box.getAttribute && box.getAttribute("data-select-all");
+    if (!formId) { return; }
+    document.querySelectorAll('input[type="checkbox"][name="id"][form="' + formId + '"]').forEach(function (el) {
+      el.checked = box.checked;
+    });
+  });
+
   // --- Long select lists (the start form) filtered by typing, in any letter case.
   function initChoiceFilters() {
     document.querySelectorAll("[data-filter-for]").forEach(function (input) {

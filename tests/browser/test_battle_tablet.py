@@ -18,12 +18,6 @@ WINDOW_S = 3
 NEVER_PLAYED = "Nova"  # in every hand, never played in this battle: must never reach the spectator
 
 
-@pytest.fixture(autouse=True)
-def no_broker(monkeypatch):
-    # The deadlines are applied by every read; no worker is needed.
-    monkeypatch.setattr("duels.services.store.schedule_expiry", lambda sid, deadline: None)
-
-
 def state(situation_id: int) -> B.Battle:
     return services.state_of(Situation.objects.get(pk=situation_id))
 

@@ -6,11 +6,7 @@ import pytest
 from django.templatetags.static import static
 from playwright.sync_api import expect
 
-from duels import services
-from tests.services.kit import nonce
-from tests.web.test_duels_helpers import armed_fixture, no_broker_fixture, spark_fixture  # noqa: F401 - fixtures
-
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("secret_hands")]
 SERIOUS = ("serious", "critical")
 
 
@@ -28,9 +24,9 @@ def axe_violations(page, live_server) -> list[dict]:
 
 
 @pytest.fixture
-def answer_window(armed, event, referee, attack_card):
-    anton, zavulon = armed
-    return services.declare_aggression(event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce()).situation
+def answer_window(running):
+    """The fight of browser/conftest.py's ``running``: its answer window is open (D8)."""
+    return running
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

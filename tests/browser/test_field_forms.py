@@ -10,15 +10,9 @@ import rules as engine
 from duels import services
 from events.models import Character, Event
 from tests.services.kit import nonce
-from tests.web.test_duels_helpers import (  # noqa: F401 - fixtures
-    armed_fixture,
-    drive,
-    no_broker_fixture,
-    spark_fixture,
-    uid_of,
-)
+from tests.web.duels_kit import drive, uid_of
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("secret_hands")]
 WORDS = {
     "en-GB": ("The 2 seconds to answer ran out; the attack took full effect.", "Pick at least one card"),
     "ru-RU": ("2 секунды на ответ истекли; атака подействовала в полную силу.", "Выберите хотя бы одну карту"),

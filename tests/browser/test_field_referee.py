@@ -12,7 +12,6 @@ from duels import services
 from duels.models import LogEntry, Situation
 from events.models import Event
 from tests.services.kit import arm, nonce, parries
-from tests.web.test_duels_helpers import no_broker_fixture, spark_fixture  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.browser
 PORTRAIT = {"viewport": {"width": 768, "height": 1024}}

@@ -6,19 +6,10 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from duels import services
 from events.models import Character
-from tests.services.kit import nonce
-from tests.web.test_duels_helpers import armed_fixture, no_broker_fixture, spark_fixture  # noqa: F401 - fixtures
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("secret_hands")]
 PORTRAIT = {"viewport": {"width": 768, "height": 1024}}
-
-
-@pytest.fixture
-def running(armed, event, referee, attack_card):
-    anton, zavulon = armed
-    return services.declare_aggression(event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce()).situation
 
 
 @pytest.mark.parametrize("locale", ["en-GB", "ru-RU"])

@@ -11,13 +11,8 @@ from playwright.sync_api import expect
 from duels import services
 from duels.models import Situation
 from events.models import Character
-from tests.web.test_duels_helpers import (  # noqa: F401 - fixtures
-    armed_fixture,
-    no_broker_fixture,
-    spark_fixture,
-)
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("secret_hands")]
 
 
 def _open_start(page, url, event, attacker, victim):
@@ -31,7 +26,9 @@ def _strike(page, card, *, out_of_sight: bool, within_reach: bool) -> int:
     form.locator(f"label[for=ia-card-{card.pk}]").click()
     form.locator("button[type=submit]").click()
     page.wait_for_url(re.compile(r"/fights/\d+/$"))
-    return int(re.search(r"/fights/(\d+)/", page.url).group(1))
+    found = re.search(r"/fights/(\d+)/", page.url)
+    assert found is not None
+    return int(found.group(1))
 
 
 def test_IA3_F1_IA5_a_focused_victim_parries_and_attacks_next(

@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 import demo
 from lab.models import LabRun
 from lab.runner import execute
-from tests.test_event_archive import play_the_demo
+from tests.demo_kit import play_the_demo
 
 pytestmark = pytest.mark.browser
 

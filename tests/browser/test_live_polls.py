@@ -9,14 +9,8 @@ from playwright.sync_api import expect
 import rules as engine
 from duels import services
 from tests.services.kit import nonce
-from tests.web.test_duels_helpers import (  # noqa: F401 - fixtures
-    armed_fixture,
-    no_broker_fixture,
-    shown_fixture,
-    spark_fixture,
-)
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("secret_hands")]
 
 
 def _watch_polls(page, path: str) -> list[int]:

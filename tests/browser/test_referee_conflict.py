@@ -6,13 +6,8 @@ from playwright.sync_api import expect
 from duels import services
 from duels.models import LogEntry
 from tests.services.kit import nonce
-from tests.web.test_duels_helpers import (  # noqa: F401 - fixtures
-    armed_fixture,
-    no_broker_fixture,
-    spark_fixture,
-)
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("secret_hands")]
 
 
 def test_two_referees_answer_the_same_step_and_only_one_applies(

@@ -9,13 +9,8 @@ from cards.models import PreparedArsenal, PreparedArsenalCard
 from duels import services
 from duels.models import LogEntry, Situation
 from events.models import Character, Event
-from tests.web.test_duels_helpers import (  # noqa: F401 - fixtures
-    armed_fixture,
-    no_broker_fixture,
-    spark_fixture,
-)
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("secret_hands")]
 WINDOW_S = 3
 
 
@@ -60,7 +55,9 @@ def test_D8_CR2_D12_a_referee_runs_a_two_round_duel_while_the_player_watches(
     ref.goto(url("duels:start", event.pk) + f"?a={anton.pk}&b={zavulon.pk}")
     ref.locator("#aggression-form button[type=submit]").click()
     ref.wait_for_url(re.compile(r"/fights/\d+/$"))
-    situation_id = int(re.search(r"/fights/(\d+)/", ref.url).group(1))
+    found = re.search(r"/fights/(\d+)/", ref.url)
+    assert found is not None
+    situation_id = int(found.group(1))
     phase(ref).to_have_attribute("data-phase", "await_attack")
 
     me = phone()

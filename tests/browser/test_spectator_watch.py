@@ -6,16 +6,9 @@ from playwright.sync_api import expect
 import rules as engine
 from duels import services
 from events.models import Character
-from tests.services.kit import nonce
-from tests.web.test_duels_helpers import (  # noqa: F401 - fixtures
-    SECRET_ANTON,
-    SECRET_ZAVULON,
-    armed_fixture,
-    no_broker_fixture,
-    spark_fixture,
-)
+from tests.services.kit import SECRET_ANTON, SECRET_ZAVULON, nonce
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("secret_hands")]
 
 
 def test_D4_F1_the_spectator_page_never_contains_an_unplayed_card(

@@ -9,10 +9,6 @@ import os
 import pytest
 from django.db import connection
 
-from tests.services.conftest import armed, bystander, spark
-
-__all__ = ["armed", "bystander", "spark"]
-
 
 @pytest.fixture(autouse=True)
 def postgresql_only(transactional_db):
@@ -21,9 +17,3 @@ def postgresql_only(transactional_db):
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail(message)
         pytest.skip(message)
-
-
-@pytest.fixture(autouse=True)
-def no_broker(monkeypatch):
-    """Commits happen for real here; timers are not under test and must not reach a broker."""
-    monkeypatch.setattr("duels.services.store.schedule_expiry", lambda sid, deadline: None)

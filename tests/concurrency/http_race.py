@@ -170,7 +170,7 @@ def consistent(situation: Situation) -> Situation:
     return fresh
 
 
-def check_one_applied(answers: list[Any], version: int, situation: Situation) -> list[int]:
+def check_one_applied(answers: list[Any], version: int, situation: Situation) -> list[int | str]:
     statuses = [a.status if isinstance(a, Answer) else repr(a) for a in answers]
     assert all(isinstance(s, int) and s < 500 for s in statuses), statuses
     assert sorted(statuses) == [200, 409], statuses
@@ -186,7 +186,8 @@ def answer_against_undo(base_url: str, world: World, n: int) -> None:
     version = Situation.objects.get(pk=situation.pk).version
     card = shield_uid(situation, zavulon, world.shield)
     a, b = Tablet(base_url, world.referees[0]), Tablet(base_url, world.referees[1])
-    a.open(situation), b.open(situation)
+    a.open(situation)
+    b.open(situation)
     answers = race(
         lambda: a.act(situation, action="answer", duel=0, fighter=zavulon.pk, card=card, version=version),
         lambda: b.undo(situation, version),
@@ -210,7 +211,8 @@ def confirm_against_override(base_url: str, world: World, n: int) -> None:
     )
     version += 1
     a, b = Tablet(base_url, world.referees[0]), Tablet(base_url, world.referees[1])
-    a.open(situation), b.open(situation)
+    a.open(situation)
+    b.open(situation)
     answers = race(
         lambda: a.act(situation, action="confirm", duel=0, version=version),
         lambda: b.act(situation, action="override", duel=0, outcome="parried", reason="held higher", version=version),

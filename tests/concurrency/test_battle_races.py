@@ -5,7 +5,7 @@ import pytest
 from duels import services
 from duels.models import LogEntry, Situation
 from rules import battle as B
-from tests.concurrency.test_races import race
+from tests.concurrency.race_kit import race
 from tests.services.battle_kit import battle_state, begin, buid, party, top
 from tests.services.kit import nonce
 

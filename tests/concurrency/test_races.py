@@ -2,8 +2,6 @@
 
 import threading
 import time
-from collections.abc import Callable
-from typing import Any
 
 import pytest
 from django.db import connection, transaction
@@ -13,34 +11,12 @@ import rules as engine
 from duels import services
 from duels.models import LogEntry, Situation
 from events.models import Character
+from tests.concurrency.race_kit import race
 from tests.services.kit import arm, nonce, uid
 
 pytestmark = pytest.mark.concurrency
 
 TRIALS = 30
-
-
-def race(*calls: Callable[[], Any], timeout: float = 30) -> list[Any]:
-    """Run the calls at the same moment, each on its own thread and database connection."""
-    barrier = threading.Barrier(len(calls))
-    results: list[Any] = [None] * len(calls)
-
-    def run(i: int, call: Callable[[], Any]) -> None:
-        try:
-            barrier.wait(timeout=timeout)
-            results[i] = call()
-        except Exception as err:
-            results[i] = err
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout)
-        assert not thread.is_alive(), "a command hung: a lock was never released"
-    return results
 
 
 def new_fight(event, referee, attack_card, defence_card, spark, n: int) -> tuple[Situation, Character, Character]:
@@ -125,7 +101,11 @@ def test_a_read_never_waits_for_a_busy_fight(event, referee, attack_card, defenc
             locked.set()
             release.wait(10)
 
-    holder = threading.Thread(target=lambda: (hold(), connection.close()))
+    def hold_then_close() -> None:
+        hold()
+        connection.close()
+
+    holder = threading.Thread(target=hold_then_close)
     holder.start()
     try:
         assert locked.wait(10)

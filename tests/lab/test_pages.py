@@ -3,18 +3,12 @@
 import pytest
 from django.urls import reverse
 
-import demo
 from cards.models import Card
 from events.models import StaffRole
 from lab.models import LabRun
 from lab.runner import execute
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def demo_event(db):
-    return demo.load()
 
 
 @pytest.fixture
@@ -96,7 +90,7 @@ def test_the_post_game_report_is_for_referees_and_organizers(demo_event, client,
 
 def test_report_downloads_neutralize_formulas(demo_event, client, django_user_model):
     """A card named like a formula stays text in the CSV a spreadsheet opens (issue 13)."""
-    from tests.test_event_archive import play_the_demo
+    from tests.demo_kit import play_the_demo
 
     for card in Card.objects.filter(catalogue=demo_event.catalogue, kind="attack"):
         Card.objects.filter(pk=card.pk).update(name_ru=f"=HYPERLINK({card.pk})", name_en=f"=HYPERLINK({card.pk})")

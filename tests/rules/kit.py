@@ -22,7 +22,7 @@ from rules import (
     CardFace,
     Command,
     CounterRule,
-    Event,
+    EngineEvent,
     FighterSetup,
     Join,
     LogEntry,
@@ -118,11 +118,11 @@ class Fight:
         self.opening = open_situation(settings or Settings(), COUNTERS if counters is None else counters, T0)
         self.state = self.opening
         self.log: list[LogEntry] = []
-        self.events: list[Event] = []
+        self.events: list[EngineEvent] = []
         for s in setups:
             self.do(Join(s), 0)
 
-    def tick(self, t: float) -> list[Event]:
+    def tick(self, t: float) -> list[EngineEvent]:
         now = at(t)
         new, events = expire(self.state, now)
         if events:
@@ -131,7 +131,7 @@ class Fight:
             self.events += events
         return events
 
-    def do(self, command: Command, t: float, draw: int | None = None) -> list[Event]:
+    def do(self, command: Command, t: float, draw: int | None = None) -> list[EngineEvent]:
         self.tick(t)
         now = at(t)
         self.state, events = apply(self.state, command, now, draw)
@@ -161,5 +161,5 @@ class Fight:
         return self.state.fighters[cid]
 
 
-def types(events: list[Event]) -> list[str]:
-    return [e["type"] for e in events]
+def types(events: list[EngineEvent]) -> list[str]:
+    return [e.type for e in events]

@@ -24,9 +24,11 @@ from rules import (
     check_arsenal,
     check_focus,
     effect_of,
+    parts,
     propose,
-    worse,
+    without,
 )
+from rules.conditions import is_condition
 
 from .kit import COUNTERS, DART, FIRE, HEAL, SHIELD, SLEEP, WARD
 
@@ -38,16 +40,25 @@ def test_CR1_not_parried_applies_full_effect_softened_the_softened_one_parried_n
     assert effect_of(SOFTENED, DART) == NO_EFFECT
 
 
-def test_CR1_effects_do_not_stack_the_worse_condition_holds():
+def test_CR1_conditions_accumulate_as_a_set():
+    """CR1 reading: a paralysed fighter who is heavily wounded is both; wounds are one scale; death ends the rest."""
     assert SEVERITY == (FIT, LIGHTLY_WOUNDED, HEAVILY_WOUNDED, PARALYSED, SUBDUED, HELPLESS, DEAD)
+    assert apply_effect(PARALYSED, HEAVILY_WOUNDED) == "heavily_wounded+paralysed"
+    assert parts(apply_effect(PARALYSED, HEAVILY_WOUNDED)) == (HEAVILY_WOUNDED, PARALYSED)
+    assert apply_effect(LIGHTLY_WOUNDED, PARALYSED) == "lightly_wounded+paralysed"
     assert apply_effect(LIGHTLY_WOUNDED, LIGHTLY_WOUNDED) == LIGHTLY_WOUNDED
     assert apply_effect(HEAVILY_WOUNDED, LIGHTLY_WOUNDED) == HEAVILY_WOUNDED
-    assert apply_effect(LIGHTLY_WOUNDED, PARALYSED) == PARALYSED
+    assert apply_effect(LIGHTLY_WOUNDED, HEAVILY_WOUNDED) == HEAVILY_WOUNDED
+    assert apply_effect("helpless+subdued", DEAD) == DEAD
     assert apply_effect(SUBDUED, NO_EFFECT) == SUBDUED
-    assert worse(DEAD, FIT) == DEAD == worse(FIT, DEAD)
-    for i, a in enumerate(SEVERITY):
-        for b in SEVERITY[i:]:
-            assert worse(a, b) == b
+    assert apply_effect(FIT, HELPLESS) == HELPLESS
+    assert without("heavily_wounded+paralysed", PARALYSED) == HEAVILY_WOUNDED
+    assert without(PARALYSED, PARALYSED) == FIT
+    # D11 follows from the set: one condition that is out is enough.
+    assert not can_fight("lightly_wounded+paralysed") and can_fight(LIGHTLY_WOUNDED) and can_fight(FIT)
+    # Every single condition (and fit) is a set of its own: old values read unchanged.
+    assert all(is_condition(c) for c in SEVERITY)
+    assert not is_condition("paralysed+heavily_wounded")  # not in the seeds' order
 
 
 def test_CR1_unknown_effects_are_rejected_by_the_card_face():
@@ -56,7 +67,7 @@ def test_CR1_unknown_effects_are_rejected_by_the_card_face():
     with pytest.raises(ValueError):
         CardFace(99, "Bad", "spell")
     with pytest.raises(ValueError):
-        worse("fit", "exploded")
+        apply_effect("fit", "exploded")
 
 
 def test_D11_heavily_wounded_paralysed_subdued_helpless_dead_cannot_fight():

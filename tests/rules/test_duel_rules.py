@@ -22,6 +22,7 @@ from rules import (
     RoundChoice,
     attack_cards,
 )
+from rules.events import FighterOut, Passed, RoundStarted
 
 from .kit import ANTON, DART, FIRE, HEAL, OLGA, SHIELD, SLEEP, WARD, ZAVULON, Fight, at, setup, types
 
@@ -115,8 +116,8 @@ def test_D3_a_new_arsenal_between_rounds_sets_the_old_hand_aside():
     f.do(RoundChoice(0, ANTON, True, (FIRE, FIRE, HEAL), "fire set"), 10)
     assert f.fighter(ANTON).hand == old_hand  # applied when both have chosen
     events = f.do(RoundChoice(0, ZAVULON, True, None), 11)
-    changed = next(e for e in events if e["type"] == "arsenal_changed")
-    assert changed["label"] == "fire set" and changed["count"] == 3
+    changed = next(e for e in events if e.type == "arsenal_changed")
+    assert changed.label == "fire set" and changed.count == 3
     assert f.fighter(ANTON).set_aside == old_hand
     assert [f.state.cards[u].card_id for u in f.fighter(ANTON).hand] == [1, 1, 11]
     assert len(set(f.fighter(ANTON).hand)) == 3
@@ -139,12 +140,12 @@ def test_D4_events_never_name_an_unplayed_card():
     f.tick(30)
     shown = set()
     for event in f.events:
-        for key in ("card",):
-            if event.get(key) is not None:
-                shown.add(event[key])
+        data = event.to_dict()
+        if data.get("card") is not None:
+            shown.add(data["card"])
     played = {u for fighter in f.state.fighters.values() for u in fighter.discards}
     assert shown == played
-    assert all("cards" not in e for e in f.events)
+    assert all("cards" not in e.to_dict() for e in f.events)
 
 
 def test_D6_only_the_attacker_attacks_and_only_with_an_attack_card():
@@ -162,7 +163,7 @@ def test_D7_the_defender_answers_with_any_one_card_or_none():
     assert f.refused(Answer(0, ANTON, None), 2).rule_id == "D7"
     assert f.refused(Answer(0, ZAVULON, f.uid(ANTON, 2)), 2).rule_id == "D7"
     events = f.do(Answer(0, ZAVULON, f.uid(ZAVULON, 2)), 2)  # an attack card as an answer
-    assert types(events) == ["answered", "result_proposed"] and events[-1]["outcome"] == NOT_PARRIED
+    assert types(events) == ["answered", "result_proposed"] and events[-1].outcome == NOT_PARRIED
     assert f.duel.phase == AWAIT_RESULT
     assert f.refused(Answer(0, ZAVULON, None), 3).rule_id == "D7"
 
@@ -199,7 +200,7 @@ def test_D10_a_fighter_with_no_attack_card_passes_and_the_other_attacks_again():
     f = Fight(setup(ANTON, DART, DART), setup(ZAVULON, SHIELD, SHIELD))
     f.do(DeclareAggression(ANTON, ZAVULON), 1)
     events = step(f, ANTON, 2, 10, 2)
-    assert {"type": "passed", "duel": 0, "round": 1, "fighter": ZAVULON} in events
+    assert Passed(duel=0, round=1, fighter=ZAVULON) in events
     assert f.duel.phase == AWAIT_ATTACK and f.duel.attacker == ANTON
 
 
@@ -208,7 +209,7 @@ def test_D10_next_round_opens_with_who_defended_first():
     assert f.duel.first_attacker_this_round == ANTON
     f.do(RoundChoice(0, ANTON, True, (DART,)), 10)
     events = f.do(RoundChoice(0, ZAVULON, True, (DART,)), 11)
-    assert {"type": "round_started", "duel": 0, "round": 2, "attacker": ZAVULON} in events
+    assert RoundStarted(duel=0, round=2, attacker=ZAVULON) in events
     assert f.duel.attacker == ZAVULON
 
 
@@ -237,9 +238,9 @@ def test_D11_a_fighter_who_can_no_longer_fight_ends_the_duel():
     f.do(DeclareAggression(ANTON, ZAVULON), 1)
     events = step(f, ANTON, 1, None, 2)
     assert f.fighter(ZAVULON).condition == HEAVILY_WOUNDED
-    assert {"type": "fighter_out", "duel": 0, "fighter": ZAVULON, "condition": HEAVILY_WOUNDED} in events
+    assert FighterOut(duel=0, fighter=ZAVULON, condition=HEAVILY_WOUNDED) in events
     assert types(events)[-1] == "duel_ended" and f.duel.result == "fighter_out"
-    assert events[-1]["conditions"] == {"1": "fit", "2": HEAVILY_WOUNDED}
+    assert events[-1].conditions == {"1": "fit", "2": HEAVILY_WOUNDED}
     # ...and such a fighter cannot be drawn into a new duel.
     assert f.refused(DeclareAggression(ANTON, ZAVULON), 9).rule_id == "D11"
 
@@ -291,8 +292,8 @@ def test_CR2_the_referee_confirms_the_proposal():
     f.do(Answer(0, ZAVULON, f.uid(ZAVULON, 10)), 2)
     assert f.duel.step.proposed == SOFTENED
     events = f.do(ConfirmResult(0, SOFTENED), 3)
-    applied = next(e for e in events if e["type"] == "result_applied")
-    assert applied["overridden"] is False and f.duel.steps_done[0].override_reason == ""
+    applied = next(e for e in events if e.type == "result_applied")
+    assert applied.overridden is False and f.duel.steps_done[0].override_reason == ""
     assert f.fighter(ZAVULON).condition == LIGHTLY_WOUNDED
 
 
@@ -307,7 +308,7 @@ def test_CR2_an_override_needs_a_reason_and_is_recorded():
     record = f.duel.steps_done[0]
     assert record.outcome == NOT_PARRIED and record.proposed == SOFTENED
     assert record.override_reason == "shield raised too late"
-    assert next(e for e in events if e["type"] == "result_applied")["overridden"] is True
+    assert next(e for e in events if e.type == "result_applied").overridden is True
     assert f.fighter(ZAVULON).condition == HEAVILY_WOUNDED
     assert f.refused(ConfirmResult(0), 4).rule_id == "D12"
 

@@ -26,6 +26,7 @@ from rules import (
     SetFocus,
     instant_attack_draw_size,
 )
+from rules.events import ConvertedToAggression
 
 from .kit import ANTON, DART, FIRE, HEAL, OLGA, SHIELD, SLEEP, WARD, ZAVULON, Fight, at, setup, types
 
@@ -40,7 +41,7 @@ def test_IA1_without_surprise_the_attack_is_converted_to_aggression(out_of_sight
     f = Fight(setup(ANTON, FIRE, DART), setup(ZAVULON, SHIELD))
     fire = f.uid(ANTON, 1)
     events = ia(f, t=3, sight=out_of_sight, reach=within_reach, draw=0)
-    assert events[0] == {"type": "converted_to_aggression", "rule": "IA1", "attacker": ANTON, "victim": ZAVULON}
+    assert events[0] == ConvertedToAggression(rule="IA1", attacker=ANTON, victim=ZAVULON)
     duel = f.duel
     assert duel.opened_by == AGGRESSION and duel.phase == AWAIT_ANSWER
     assert duel.step.attack_card == fire and duel.step.answer_deadline == at(18)
@@ -62,8 +63,8 @@ def test_IA3_the_draw_picks_that_card_of_the_victims_hand_and_shows_it():
     assert instant_attack_draw_size(f.state, ZAVULON) == 3
     events = ia(f, draw=2)
     assert f.duel.step.answer_card == hand[2] and f.duel.step.drawn and f.duel.step.draw == 2
-    drawn = next(e for e in events if e["type"] == "card_drawn")
-    assert drawn["card"] == hand[2] and drawn["by_focus"] is False and drawn["draw"] == 2
+    drawn = next(e for e in events if e.type == "card_drawn")
+    assert drawn.card == hand[2] and drawn.by_focus is False and drawn.draw == 2
     assert f.duel.phase == AWAIT_RESULT and f.duel.step.proposed == SOFTENED  # shield vs fire
 
 
@@ -82,7 +83,7 @@ def test_IA3_F1_the_focused_card_answers_instead_of_a_draw():
     assert err.rule_id == "IA3"
     events = ia(f, card_id=3)
     assert f.duel.step.answer_card == ward
-    assert next(e for e in events if e["type"] == "card_drawn")["by_focus"] is True
+    assert next(e for e in events if e.type == "card_drawn").by_focus is True
     assert f.duel.step.proposed == PARRIED
 
 
@@ -179,8 +180,8 @@ def test_IA5_softened_but_out_of_the_fight_ends_the_duel():
     events = f.do(ConfirmResult(0, SOFTENED, "the ward half-held"), 5)
     assert f.fighter(ZAVULON).condition == HELPLESS
     assert f.duel.result == "fighter_out"
-    out = next(e for e in events if e["type"] == "fighter_out")
-    assert out["fighter"] == ZAVULON and out["condition"] == HELPLESS
+    out = next(e for e in events if e.type == "fighter_out")
+    assert out.fighter == ZAVULON and out.condition == HELPLESS
 
 
 def test_IA5_D11_after_round_one_of_an_instant_attack_arsenals_may_change():
@@ -197,7 +198,7 @@ def test_IA6_only_one_instant_attack_per_situation_the_next_is_ordinary():
     f.do(ConfirmResult(0, NOT_PARRIED, "test"), 5)
     assert f.state.instant_attack_used
     events = f.do(InstantAttack(OLGA, ZAVULON, f.uid(OLGA, 1), True, True), 60, draw=0)
-    assert events[0]["rule"] == "IA6"
+    assert events[0].rule == "IA6"
     assert f.duel.opened_by == AGGRESSION and f.duel.phase == AWAIT_ANSWER
 
 

@@ -1,5 +1,6 @@
 """State serialisation, command serialisation and replay of a logged fight (DESIGN.md §4)."""
 
+import dataclasses
 import json
 
 import pytest
@@ -9,6 +10,8 @@ from rules import (
     EVENT_TYPES,
     Answer,
     Attack,
+    ChangeCondition,
+    Command,
     ConfirmResult,
     DeclareAggression,
     EndDuel,
@@ -22,15 +25,17 @@ from rules import (
     command_from_dict,
     command_to_dict,
     command_type,
+    event_from_dict,
     from_dict,
     next_deadline,
     replay,
     to_dict,
 )
+from rules.events import ArsenalChanged
 
 from .kit import ANTON, DART, FIRE, HEAL, OLGA, SHIELD, WARD, ZAVULON, Fight, at, setup
 
-ALL_COMMANDS = [
+ALL_COMMANDS: list[Command] = [
     Join(setup(OLGA, FIRE, SHIELD, focus=SHIELD.card_id, condition="lightly_wounded")),
     InstantAttack(ANTON, ZAVULON, "1:1:0", True, False, max_rounds=2),
     DeclareAggression(ANTON, ZAVULON, None),
@@ -45,6 +50,9 @@ ALL_COMMANDS = [
     SetFocus(ANTON, None),
     SetFocus(ANTON, "1:10:2"),
     EndDuel(0, "parted ways"),
+    InstantAttack(ANTON, ZAVULON, "1:1:0", True, True, parry=False, focus_held=False),
+    ChangeCondition(ANTON, add="helpless", reason="finishing blow"),
+    ChangeCondition(ANTON, clear="paralysed", reason="the paralysis wore off"),
     EndSituation("a third Other joins: a battle"),
 ]
 
@@ -110,9 +118,19 @@ def test_between_rounds_choices_survive_json():
 
 
 def test_events_are_json_and_of_known_types():
+    """The stored form: ``to_dict`` survives JSON and ``event_from_dict`` gives the same typed event back."""
     f = played_fight()
-    assert json.loads(json.dumps(f.events)) == f.events
-    assert {e["type"] for e in f.events} <= set(EVENT_TYPES)
+    stored = json.loads(json.dumps([e.to_dict() for e in f.events]))
+    assert [event_from_dict(d) for d in stored] == f.events
+    assert {e.type for e in f.events} <= set(EVENT_TYPES)
+    assert all(dataclasses.is_dataclass(e) and e.__dataclass_params__.frozen for e in f.events)
+
+
+def test_an_event_in_the_old_dict_form_still_reads():
+    """A log written when events were dicts reads as the typed event (the stored form did not change)."""
+    old = {"type": "arsenal_changed", "duel": 0, "fighter": 2, "label": "Night", "count": 5}
+    event = event_from_dict(old)
+    assert isinstance(event, ArsenalChanged) and event.count == 5 and event.to_dict() == old
 
 
 def test_apply_requires_an_aware_time_and_no_draw_outside_an_instant_attack():
@@ -134,5 +152,5 @@ def test_next_deadline_is_the_earliest_of_several_duels_and_expire_keeps_time_or
     f.do(Attack(0, ANTON, f.uid(ANTON, 2)), 8)
     assert next_deadline(f.state) == at(17)
     events = f.tick(40)
-    assert [e["duel"] for e in events if e["type"] == "answer_timed_out"] == [1, 0]
+    assert [e.duel for e in events if e.type == "answer_timed_out"] == [1, 0]
     assert f.state.last_action_at == at(23)

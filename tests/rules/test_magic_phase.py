@@ -37,7 +37,9 @@ def phase(hospital_red=("archer",), hospital_blue=()):
 
 def ready(red: int, blue: int, starter: str = "red", **kwargs):
     state, _ = roll_initiative(phase(**kwargs), {"red": red, "blue": blue}, "server")
-    return choose_starter(state, state.initiative_winner, starts=state.initiative_winner == starter)
+    winner = state.initiative_winner
+    assert winner is not None  # red and blue never roll the same here
+    return choose_starter(state, winner, starts=winner == starter)
 
 
 def refused(rule_id, fn, *args, **kwargs):

@@ -29,6 +29,7 @@ from rules import (
     EndDuel,
     InstantAttack,
     Join,
+    LogEntry,
     RoundChoice,
     RuleError,
     SetFocus,
@@ -124,7 +125,7 @@ def test_long_random_duels_keep_every_invariant_and_replay_exactly(hands, data):
 def play_random_fight(hands, data):
     opening = open_situation(Settings(), COUNTERS, at(0))
     state = opening
-    log = []
+    log: list[LogEntry] = []
     for i, hand in enumerate(hands, start=1):
         focus = next((face.card_id for face in hand if face.kind == "defence"), None)
         if not data.draw(st.booleans()):

@@ -36,6 +36,7 @@ from rules import (
     replay,
     to_dict,
 )
+from rules.events import Passed, ResultProposed, RoundStarted
 
 from .kit import ANTON, COUNTERS, DART, FIRE, HEAL, OLGA, SHIELD, SLEEP, WARD, ZAVULON, Fight, at, setup, types
 
@@ -64,7 +65,7 @@ def test_AG1_D5_D10_the_declarer_acts_first_then_roles_swap_at_every_step():
     """D5: the first action belongs to whoever declared, even the one who joined second."""
     f = Fight(setup(ANTON, DART, DART, SHIELD, SHIELD), setup(ZAVULON, DART, DART, SHIELD, SHIELD, SHIELD))
     events = f.do(DeclareAggression(ZAVULON, ANTON), 1)
-    assert {"type": "round_started", "duel": 0, "round": 1, "attacker": ZAVULON} in events
+    assert RoundStarted(duel=0, round=1, attacker=ZAVULON) in events
     assert f.refused(Attack(0, ANTON, f.uid(ANTON, 2)), 2).rule_id == "D10"
     attackers = []
     for t in (2, 6, 10, 14):
@@ -112,7 +113,7 @@ def test_D7_CR2_an_attack_card_as_the_answer_is_allowed_spent_and_proposed_from_
     f.do(DeclareAggression(ANTON, ZAVULON, f.uid(ANTON, 6)), 1)
     fire = f.uid(ZAVULON, 1)
     events = f.do(Answer(0, ZAVULON, fire), 2)
-    assert events[-1] == {"type": "result_proposed", "duel": 0, "outcome": PARRIED}
+    assert events[-1] == ResultProposed(duel=0, outcome=PARRIED)
     f.do(ConfirmResult(0), 3)
     assert fire in f.fighter(ZAVULON).discards and f.fighter(ZAVULON).condition == FIT  # D9: spent
     # Zavulon's Dart answers Anton's Dart: no rule at all -> not parried.
@@ -130,7 +131,7 @@ def test_D7_CR2_an_attack_card_with_no_rule_is_proposed_not_parried():
     f = Fight(setup(ANTON, FIRE), setup(ZAVULON, DART, SHIELD))
     f.do(DeclareAggression(ANTON, ZAVULON, f.uid(ANTON, 1)), 1)
     events = f.do(Answer(0, ZAVULON, f.uid(ZAVULON, 2)), 2)
-    assert events[-1]["outcome"] == NOT_PARRIED
+    assert events[-1].outcome == NOT_PARRIED
 
 
 def test_D7_only_the_defender_answers_once_with_a_card_of_their_hand():
@@ -164,7 +165,7 @@ def test_D8_D11_no_answer_in_time_the_attack_takes_full_effect_and_a_late_answer
     events = f.tick(15.2)
     assert types(events)[:2] == ["answer_timed_out", "result_applied"]
     applied = events[1]
-    assert applied["timed_out"] and applied["outcome"] == NOT_PARRIED and not applied["overridden"]
+    assert applied.timed_out and applied.outcome == NOT_PARRIED and not applied.overridden
     assert f.fighter(ZAVULON).condition == HEAVILY_WOUNDED  # full effect, no referee needed
     assert f.duel.result == "fighter_out"
     assert fire in f.fighter(ANTON).discards and shield in f.fighter(ZAVULON).hand
@@ -226,10 +227,10 @@ def test_D10_passing_goes_both_ways_across_rounds():
     # Round 2: the roles of the arsenals turn round.
     f.do(RoundChoice(0, ANTON, True, (SHIELD, HEAL)), 10)
     events = f.do(RoundChoice(0, ZAVULON, True, (DART, FIRE)), 11)
-    assert {"type": "round_started", "duel": 0, "round": 2, "attacker": ZAVULON} in events
+    assert RoundStarted(duel=0, round=2, attacker=ZAVULON) in events
     assert "passed" not in types(events)
     events = step(f, ZAVULON, 2, 10, 12)  # Anton holds no attack card: he passes
-    assert {"type": "passed", "duel": 0, "round": 2, "fighter": ANTON} in events
+    assert Passed(duel=0, round=2, fighter=ANTON) in events
     assert f.duel.attacker == ZAVULON
     step(f, ZAVULON, 1, 11, 16)  # Healing softens the Fireball
     assert f.fighter(ANTON).condition == LIGHTLY_WOUNDED and f.duel.phase == BETWEEN_ROUNDS
@@ -256,7 +257,7 @@ def test_D11_a_fighter_who_can_no_longer_fight_ends_round_and_duel(condition):
     f.do(DeclareAggression(ANTON, ZAVULON), 0)
     events = step(f, ANTON, 7, 11, 1)  # Healing has no rule against a Blow
     assert types(events)[-4:] == ["condition_changed", "round_ended", "fighter_out", "duel_ended"]
-    assert events[-1]["result"] == "fighter_out" and events[-1]["conditions"] == {"1": FIT, "2": condition}
+    assert events[-1].result == "fighter_out" and events[-1].conditions == {"1": FIT, "2": condition}
     assert f.duel.phase == ENDED
     # The duel has ended: nothing more in it.
     assert f.refused(Attack(0, ZAVULON, f.uid(ZAVULON, 2)), 5).rule_id == "D12"
@@ -373,7 +374,7 @@ def test_D2_the_duels_own_round_limit_ends_it_after_that_round(limit):
     step(f, ZAVULON, 2, 10, 12)
     events = step(f, ANTON, 2, 10, 16)
     assert f.duel.round == 2 and f.duel.result == "max_rounds"
-    assert events[-1]["conditions"] == {"1": FIT, "2": FIT}
+    assert events[-1].conditions == {"1": FIT, "2": FIT}
     replays(f)
 
 
@@ -389,18 +390,21 @@ def test_D2_the_referee_ends_a_duel_between_rounds_with_a_reason():
 # --- S2 around a duel --------------------------------------------------------------------------------
 
 
-def test_S2_the_gap_runs_between_rounds_and_every_choice_restarts_it():
+def test_S2_a_round_break_holds_the_situation_open_and_the_next_round_restarts_the_gap():
+    """S2 reading: a fight waiting between rounds is not ended by the gap; the next round is the same fight."""
     f = Fight(setup(ANTON, DART, SHIELD), setup(ZAVULON, DART, SHIELD))
-    reach_between_rounds(f)  # last action at 7
-    assert next_deadline(f.state) == at(187)
-    f.do(RoundChoice(0, ANTON, True, (FIRE,)), 180)
-    assert next_deadline(f.state) == at(360)
-    events = f.tick(361)
+    reach_between_rounds(f)  # last combat action at 6
+    assert next_deadline(f.state) is None
+    assert f.tick(1000) == [] and not f.state.ended
+    f.do(RoundChoice(0, ANTON, True, (FIRE,)), 1000)
+    assert next_deadline(f.state) is None  # still waiting for Zavulon
+    f.do(RoundChoice(0, ZAVULON, True, (DART,)), 1100)
+    # The break is over: round 2 runs and the gap counts from its start.
+    assert f.duel.round == 2 and next_deadline(f.state) == at(1280)
+    events = f.tick(1281)
     assert types(events) == ["duel_ended", "situation_ended"]
-    assert f.duel.result == "situation_ended" and f.state.ended_at == at(360)
-    # The half-made choice is dropped: Anton's hand is what he held.
-    assert hand_ids(f, ANTON) == []
-    assert events[-1]["conditions"] == {"1": FIT, "2": FIT}
+    assert f.duel.result == "situation_ended" and f.state.ended_at == at(1280)
+    assert events[-1].conditions == {"1": FIT, "2": FIT}
     replays(f)
 
 
@@ -483,8 +487,8 @@ def test_CR1_CR2_confirm_or_override_with_a_reason_decides_the_effect(outcome, r
         err = f.refused(ConfirmResult(0, outcome, "  "), 2)
         assert err.rule_id == "CR2"
     events = f.do(ConfirmResult(0, outcome, reason), 2)
-    applied = next(e for e in events if e["type"] == "result_applied")
-    assert applied["overridden"] is bool(reason) and applied["reason"] == reason
+    applied = next(e for e in events if e.type == "result_applied")
+    assert applied.overridden is bool(reason) and applied.reason == reason
     record = f.duel.steps_done[-1]
     assert record.proposed == SOFTENED and record.outcome == (outcome or SOFTENED)
     assert record.override_reason == reason

@@ -37,11 +37,12 @@ from rules import (
     RoundChoice,
     SetFocus,
     attack_cards,
-    draw_for,
+    draw_size_for,
     instant_attack_draw_size,
     replay,
     to_dict,
 )
+from rules.events import CardKept, ConvertedToAggression, FighterOut, Passed
 
 from .kit import ANTON, DART, FIRE, HEAL, OLGA, SHIELD, SLEEP, WARD, ZAVULON, Fight, at, setup, types
 
@@ -74,7 +75,7 @@ def test_IA1_AG1_D8_a_failed_condition_makes_the_card_the_open_first_attack_answ
     fire = f.uid(ANTON, 1)
     events = f.do(InstantAttack(ANTON, ZAVULON, fire, out_of_sight, within_reach), 10, draw=1)
     assert types(events)[:4] == ["converted_to_aggression", "duel_opened", "round_started", "attack_shown"]
-    assert events[0]["rule"] == "IA1"
+    assert events[0].rule == "IA1"
     assert "card_drawn" not in types(events)
     duel = f.duel
     assert duel.opened_by == AGGRESSION and duel.phase == AWAIT_ANSWER
@@ -139,7 +140,7 @@ def test_IA6_a_second_instant_attack_in_the_situation_is_ordinary_even_by_anothe
     # Another pair in the same situation, every IA1 condition met, 60 s later.
     boris_hand = list(f.fighter(BORIS).hand)
     events = ia(f, OLGA, BORIS, 3, 60, draw=2)
-    assert events[0] == {"type": "converted_to_aggression", "rule": "IA6", "attacker": OLGA, "victim": BORIS}
+    assert events[0] == ConvertedToAggression(rule="IA6", attacker=OLGA, victim=BORIS)
     duel = f.duel
     assert duel.number == 1 and duel.opened_by == AGGRESSION and duel.phase == AWAIT_ANSWER
     assert duel.step.answer_deadline == at(75) and not duel.step.instant
@@ -150,7 +151,7 @@ def test_IA6_a_second_instant_attack_in_the_situation_is_ordinary_even_by_anothe
     # The first pair, duel over, tries again later: still ordinary.
     f.do(EndDuel(0, "Anton ran"), 100)
     events = ia(f, ZAVULON, ANTON, 1, 150)
-    assert events[0]["rule"] == "IA6" and f.duel.opened_by == AGGRESSION
+    assert events[0].rule == "IA6" and f.duel.opened_by == AGGRESSION
     replays(f)
 
 
@@ -159,7 +160,7 @@ def test_IA6_IA1_when_both_apply_the_conversion_cites_IA1():
     ia(f, ANTON, ZAVULON, 2, 1, draw=0)
     f.do(ConfirmResult(0, NOT_PARRIED, "too slow"), 2)
     events = ia(f, ANTON, ZAVULON, 2, 3, sight=False)
-    assert events[0]["rule"] == "IA1"
+    assert events[0].rule == "IA1"
 
 
 def test_S2_IA6_after_the_gap_the_situation_is_over_and_only_a_new_one_allows_an_instant_attack():
@@ -170,7 +171,7 @@ def test_S2_IA6_after_the_gap_the_situation_is_over_and_only_a_new_one_allows_an
     assert f.duel.result == "instant_attack_succeeded"
     # 2:59 later another surprise is ordinary (IA6) ...
     events = ia(f, ANTON, ZAVULON, 2, 184)
-    assert events[0]["rule"] == "IA6"
+    assert events[0].rule == "IA6"
     f.do(EndDuel(1, "separated"), 185)
     # ... and once more than 3 minutes pass, the situation is over: nothing more happens in it.
     assert types(f.tick(365.5)) == ["situation_ended"]
@@ -191,8 +192,8 @@ def test_F1_IA3_IA4_IA5_a_focused_victim_parries_with_the_focus_and_fights_back(
     # No draw with a focus: a draw index is refused.
     assert f.refused(InstantAttack(ANTON, ZAVULON, f.uid(ANTON, 3), True, True), 1, draw=0).rule_id == "IA3"
     events = ia(f, ANTON, ZAVULON, 3, 1)
-    drawn = next(e for e in events if e["type"] == "card_drawn")
-    assert drawn["card"] == ward and drawn["by_focus"] is True and drawn["draw"] is None
+    drawn = next(e for e in events if e.type == "card_drawn")
+    assert drawn.card == ward and drawn.by_focus is True and drawn.draw is None
     assert f.duel.step.answer_card == ward and f.duel.step.proposed == PARRIED
     f.do(ConfirmResult(0), 3)
     assert f.fighter(ZAVULON).condition == FIT
@@ -215,8 +216,8 @@ def test_F1_IA3_a_focus_played_earlier_in_the_situation_is_gone_so_the_victim_dr
     assert instant_attack_draw_size(f.state, ZAVULON) == 2
     hand = list(f.fighter(ZAVULON).hand)
     events = ia(f, ANTON, ZAVULON, 1, 10, draw=0)
-    drawn = next(e for e in events if e["type"] == "card_drawn")
-    assert drawn["by_focus"] is False and drawn["card"] == hand[0] != shield
+    drawn = next(e for e in events if e.type == "card_drawn")
+    assert drawn.by_focus is False and drawn.card == hand[0] != shield
     replays(f)
 
 
@@ -226,7 +227,7 @@ def test_F1_IA4_a_focus_that_did_nothing_stays_focused_for_the_next_situation():
     ia(f, ANTON, ZAVULON, 1, 1)
     assert f.duel.step.proposed == NOT_PARRIED
     events = f.do(ConfirmResult(0), 2)
-    assert {"type": "card_kept", "duel": 0, "fighter": ZAVULON, "card": ward} in events
+    assert CardKept(duel=0, fighter=ZAVULON, card=ward) in events
     assert f.fighter(ZAVULON).focus == ward and ward in f.fighter(ZAVULON).hand
     assert f.fighter(ZAVULON).condition == HEAVILY_WOUNDED  # IA7
     replays(f)
@@ -325,7 +326,7 @@ def test_IA5_D10_a_victim_with_no_attack_card_passes_and_the_attacker_strikes_ag
     f = Fight(setup(ANTON, DART, DART), setup(ZAVULON, SHIELD, SHIELD))
     ia(f, ANTON, ZAVULON, 2, 0, draw=1)
     events = f.do(ConfirmResult(0), 1)
-    assert {"type": "passed", "duel": 0, "round": 1, "fighter": ZAVULON} in events
+    assert Passed(duel=0, round=1, fighter=ZAVULON) in events
     assert f.duel.phase == AWAIT_ATTACK and f.duel.attacker == ANTON
 
 
@@ -350,7 +351,7 @@ def test_IA5_D11_a_softened_instant_attack_that_leaves_the_victim_out_ends_witho
     assert f.fighter(ZAVULON).condition == softened
     assert f.duel.phase == ENDED and f.duel.result == "fighter_out"
     assert "round_started" not in types(events) and "passed" not in types(events)
-    assert {"type": "fighter_out", "duel": 0, "fighter": ZAVULON, "condition": softened} in events
+    assert FighterOut(duel=0, fighter=ZAVULON, condition=softened) in events
     # The victim is out: no new duel with or against them (D11).
     assert f.refused(DeclareAggression(ZAVULON, ANTON), 2).rule_id == "D11"
     assert f.refused(DeclareAggression(ANTON, ZAVULON, f.uid(ANTON, 2)), 2).rule_id == "D11"
@@ -369,7 +370,7 @@ def test_IA7_an_unparried_instant_attack_has_its_full_effect_and_ends_the_exchan
     assert f.fighter(ZAVULON).condition == condition
     assert f.duel.phase == ENDED and f.duel.result == "instant_attack_succeeded"
     ended = events[-1]
-    assert ended["type"] == "duel_ended" and ended["conditions"][str(ZAVULON)] == condition
+    assert ended.type == "duel_ended" and ended.conditions[str(ZAVULON)] == condition
     replays(f)
 
 
@@ -379,7 +380,7 @@ def test_IA7_AG1_a_victim_still_standing_may_answer_with_aggression_but_not_a_se
     f.do(ConfirmResult(0), 1)
     assert f.fighter(ZAVULON).condition == LIGHTLY_WOUNDED
     events = ia(f, ZAVULON, ANTON, 1, 5)  # behind Anton's back, within reach: still IA6
-    assert events[0]["rule"] == "IA6" and f.duel.phase == AWAIT_ANSWER
+    assert events[0].rule == "IA6" and f.duel.phase == AWAIT_ANSWER
     f.do(Answer(1, ANTON, f.uid(ANTON, 10)), 6)
     f.do(ConfirmResult(1), 7)
     assert f.fighter(ANTON).condition == LIGHTLY_WOUNDED  # Shield softens fire
@@ -402,8 +403,8 @@ def test_IA4_CR2_the_referee_can_rule_a_drawn_card_parried_against_the_proposal(
     assert f.duel.step.proposed == NOT_PARRIED
     assert f.refused(ConfirmResult(0, PARRIED), 1).rule_id == "CR2"
     events = f.do(ConfirmResult(0, PARRIED, "Healing cured the sleep"), 1)
-    applied = next(e for e in events if e["type"] == "result_applied")
-    assert applied["overridden"] and applied["reason"] == "Healing cured the sleep"
+    applied = next(e for e in events if e.type == "result_applied")
+    assert applied.overridden and applied.reason == "Healing cured the sleep"
     assert f.duel.phase == AWAIT_ATTACK and f.duel.attacker == ZAVULON  # IA5
 
 
@@ -415,7 +416,7 @@ def test_IA_D2_ending_the_duel_before_the_result_gives_the_cards_back_but_the_su
     assert types(events) == ["step_cancelled", "duel_ended"]
     assert f.uid(ANTON, 1) and f.uid(ZAVULON, 10) == f.fighter(ZAVULON).focus
     assert f.state.instant_attack_used
-    assert ia(f, ANTON, ZAVULON, 1, 2)[0]["rule"] == "IA6"
+    assert ia(f, ANTON, ZAVULON, 1, 2)[0].rule == "IA6"
 
 
 def test_NO_EFFECT_softened_dart_changes_nothing():
@@ -428,17 +429,16 @@ def test_NO_EFFECT_softened_dart_changes_nothing():
 
 
 def test_IA3_IA1_IA6_only_a_real_instant_attack_needs_a_blind_draw():
-    """draw_for tells the caller what to draw and log: nothing for a conversion or a focused victim."""
+    """draw_size_for tells the caller how many cards to draw among: none for a conversion or a focused victim."""
     f = Fight(setup(ANTON, DART, DART), setup(ZAVULON, SHIELD, HEAL, WARD), setup(OLGA, SHIELD, focus=SHIELD.card_id))
     dart = f.uid(ANTON, 2)
-    assert draw_for(f.state, InstantAttack(ANTON, ZAVULON, dart, False, True)) is None
-    assert draw_for(f.state, InstantAttack(ANTON, ZAVULON, dart, True, False)) is None
-    assert draw_for(f.state, InstantAttack(ANTON, OLGA, dart, True, True)) is None  # focused (F1)
-    seen = {draw_for(f.state, InstantAttack(ANTON, ZAVULON, dart, True, True)) for _ in range(60)}
-    assert seen == {0, 1, 2}  # uniform over the three cards, from a real random source
+    assert draw_size_for(f.state, InstantAttack(ANTON, ZAVULON, dart, False, True)) == 0
+    assert draw_size_for(f.state, InstantAttack(ANTON, ZAVULON, dart, True, False)) == 0
+    assert draw_size_for(f.state, InstantAttack(ANTON, OLGA, dart, True, True)) == 0  # focused (F1)
+    assert draw_size_for(f.state, InstantAttack(ANTON, ZAVULON, dart, True, True)) == 3  # the three cards
     ia(f, ANTON, ZAVULON, 2, 1, draw=1)
     f.do(ConfirmResult(0, NOT_PARRIED, "slow"), 2)
-    assert draw_for(f.state, InstantAttack(ANTON, ZAVULON, f.uid(ANTON, 2), True, True)) is None  # IA6
+    assert draw_size_for(f.state, InstantAttack(ANTON, ZAVULON, f.uid(ANTON, 2), True, True)) == 0  # IA6
     # A converted attack still accepts a draw logged by older versions, and ignores it.
     events = ia(f, ANTON, ZAVULON, 2, 3, draw=0)
-    assert events[0]["rule"] == "IA6" and "card_drawn" not in types(events)
+    assert events[0].rule == "IA6" and "card_drawn" not in types(events)

@@ -40,11 +40,13 @@ from rules import (
     Answer,
     Attack,
     CardFace,
+    Command,
     ConfirmResult,
     DeclareAggression,
     EndDuel,
     InstantAttack,
     Join,
+    LogEntry,
     RoundChoice,
     RuleError,
     SetFocus,
@@ -73,13 +75,15 @@ GAPS = [0, 0.5, 1, 3, 14.9, 15, 15.1, 40, 179, 181]
 
 def moves(state):
     """Plausible commands first (so fights get far), then some wrong ones."""
-    good, bad = [], []
+    good: list[Command] = []
+    bad: list[Command] = []
     busy = {i for d in state.duels if d.phase != ENDED for i in (d.a, d.b)}
     for duel in state.duels:
         n = duel.number
         if duel.phase == AWAIT_ATTACK:
             good += [Attack(n, duel.attacker, u) for u in state.fighters[duel.attacker].hand]
         elif duel.phase == AWAIT_ANSWER:
+            assert duel.step is not None
             defender = duel.step.defender
             good += [Answer(n, defender, None)] + [Answer(n, defender, u) for u in state.fighters[defender].hand]
         elif duel.phase == AWAIT_RESULT:
@@ -235,7 +239,8 @@ def test_every_rule_holds_in_long_random_duels(hands, data):
 
 def play(hands, data):
     opening = open_situation(Settings(), COUNTERS, at(0))
-    state, log = opening, []
+    state = opening
+    log: list[LogEntry] = []
     for i, hand in enumerate(hands, start=1):
         defences = [face.card_id for face in hand if face.is_defence]
         focus = defences[0] if defences and data.draw(st.booleans()) else None

@@ -47,7 +47,7 @@ def test_S2_situation_ends_more_than_gap_after_the_last_action():
     assert types(events) == ["duel_ended", "situation_ended"]
     assert f.state.ended and f.state.ended_at == at(190)
     assert f.duel.result == "situation_ended"
-    assert events[-1]["conditions"] == {"1": "fit", "2": "fit"}
+    assert events[-1].conditions == {"1": "fit", "2": "fit"}
     assert next_deadline(f.state) is None
 
 
@@ -130,7 +130,8 @@ def test_D8_answer_at_14_9_seconds_is_accepted():
     f.do(DeclareAggression(ANTON, ZAVULON, f.uid(ANTON, 1)), 0)
     assert f.duel.step.answer_deadline == at(15)
     new, _ = apply(f.state, Answer(0, ZAVULON, f.uid(ZAVULON, 10)), at(14.9))
-    assert new.duels[0].step.answered
+    step = new.duels[0].step
+    assert step is not None and step.answered
 
 
 def test_D8_answer_at_exactly_the_deadline_is_still_in_time():

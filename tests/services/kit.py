@@ -11,6 +11,10 @@ from duels import services
 from duels.models import LogEntry, Situation
 from events.models import Character
 
+# D4: the names of the cards in ``secret_hands`` (tests/conftest.py), never played.
+SECRET_ANTON = ("Покров тайны", "Veil of Secrets")
+SECRET_ZAVULON = ("Тёмное зеркало", "Dark Mirror")
+
 
 def nonce() -> str:
     return uuid.uuid4().hex
@@ -64,4 +68,4 @@ def act(situation: Situation, command: Any, user: Any, **kwargs: Any) -> service
 
 
 def event_types(performed: services.Performed) -> list[str]:
-    return [e["type"] for e in performed.events]
+    return [e.type for e in performed.events]

@@ -3,19 +3,12 @@
 import json
 
 import pytest
-from django.contrib.auth.models import User
 
 from duels import services
 from duels.models import LogEntry
 from tests.services.kit import nonce
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def admin_client_(client):
-    client.force_login(User.objects.create_superuser("root", password="pass-root-123"))
-    return client
 
 
 def test_admin_lists_shows_and_exports_situations_but_cannot_change_the_log(admin_client_, armed, referee):
@@ -29,7 +22,7 @@ def test_admin_lists_shows_and_exports_situations_but_cannot_change_the_log(admi
     )
     assert exported.status_code == 200
     assert json.loads(exported.content)[0]["situation"]["id"] == situation.pk
-    entry = LogEntry.objects.filter(situation=situation).first()
+    entry = LogEntry.objects.filter(situation=situation).earliest("seq")
     assert admin_client_.get(f"/admin/duels/logentry/{entry.pk}/change/").status_code == 200
     assert admin_client_.post(f"/admin/duels/logentry/{entry.pk}/delete/").status_code == 403
     assert LogEntry.objects.filter(pk=entry.pk).exists()
@@ -41,7 +34,7 @@ def test_a_situations_admin_page_costs_the_same_queries_however_long_its_log(
 ):
     anton, zavulon = armed
     situation = services.declare_aggression(anton.event, anton, zavulon, None, user=referee, nonce=nonce()).situation
-    last = situation.log.order_by("-seq").first()
+    last = situation.log.latest("seq")
     LogEntry.objects.bulk_create(
         LogEntry(situation=situation, seq=last.seq + 1 + i, kind="command", command={}, at=last.at, actor=referee)
         for i in range(entries)

@@ -25,11 +25,6 @@ from tests.services.kit import act, nonce
 
 
 @pytest.fixture
-def people(event):
-    return party(event)
-
-
-@pytest.fixture
 def anna(people):
     return people[0]
 

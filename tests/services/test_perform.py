@@ -3,20 +3,12 @@
 import pytest
 
 import rules as engine
+from cards.words import explain
 from duels import services
 from duels.models import LogEntry, Situation
 from tests.services.kit import act, assert_replays, kinds, nonce, state, uid
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def shown(armed, referee, attack_card):
-    """Anton has shown a Fireball to Zavulon (AG1); the answer window is open (D8)."""
-    anton, zavulon = armed
-    return services.declare_aggression(
-        anton.event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce()
-    ).situation
 
 
 def test_D7_an_answer_is_applied_logged_and_replays(shown, rival, referee, defence_card):
@@ -56,7 +48,7 @@ def test_a_stale_version_is_refused_and_nothing_is_applied(shown, rival, referee
             nonce=nonce(),
         )
     assert err.value.situation.pk == shown.pk
-    assert "nothing was done" in services.explain(err.value)
+    assert "nothing was done" in explain(err.value)
     assert Situation.objects.get(pk=shown.pk).version == version
     assert LogEntry.objects.count() == entries
     assert state(shown).duels[0].phase == "await_answer"
@@ -89,7 +81,7 @@ def test_an_unknown_situation_is_a_clear_error(referee):
 def test_CR2_an_override_is_logged_with_its_reason(shown, rival, referee):
     act(shown, engine.Answer(duel=0, fighter=rival.pk, card=None), referee)
     act(shown, engine.ConfirmResult(duel=0, outcome="softened", reason="the shield was half raised"), referee)
-    entry = LogEntry.objects.filter(situation=shown).order_by("-seq").first()
+    entry = LogEntry.objects.filter(situation=shown).latest("seq")
     assert (entry.command_type, entry.reason) == ("confirm_result", "the shield was half raised")
     assert_replays(shown)
 

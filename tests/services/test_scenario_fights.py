@@ -17,6 +17,7 @@ from cards.models import Card, CounterRule
 from duels import services
 from duels.models import LogEntry, Situation
 from events.models import Character
+from rules.events import ConvertedToAggression
 from tests.services.kit import act, arm, arsenal, assert_replays, kinds, nonce, state, uid
 
 pytestmark = pytest.mark.django_db
@@ -109,12 +110,7 @@ def test_IA1_AG1_D8_a_converted_instant_attack_is_answered_in_the_window(
     anton, zavulon = armed
     done = instant(anton, zavulon, attack_card, referee, 0, sight=sight, reach=reach)
     situation = done.situation
-    assert done.events[2] == {
-        "type": "converted_to_aggression",
-        "rule": "IA1",
-        "attacker": anton.pk,
-        "victim": zavulon.pk,
-    }
+    assert done.events[2] == ConvertedToAggression(rule="IA1", attacker=anton.pk, victim=zavulon.pk)
     duel = state(situation).duels[0]
     assert (duel.opened_by, duel.phase, duel.step.instant) == ("aggression", "await_answer", False)
     assert situation.next_deadline == at(15) == duel.step.answer_deadline
@@ -142,13 +138,11 @@ def test_IA6_another_pair_joining_the_situation_gets_an_ordinary_attack_and_S2_a
     # Olga strikes Anton from behind a minute later: she joins the same situation, IA6 converts.
     done = instant(bystander, anton, sleep, referee, 60)
     assert done.situation.pk == first.pk and Situation.objects.count() == 1
-    assert {"type": "converted_to_aggression", "rule": "IA6", "attacker": bystander.pk, "victim": anton.pk} in (
-        done.events
-    )
+    assert ConvertedToAggression(rule="IA6", attacker=bystander.pk, victim=anton.pk) in (done.events)
     assert kinds(first)[-2:] == ["join", "instant_attack"]
     duel = state(first).duels[1]
     assert (duel.opened_by, duel.phase) == ("aggression", "await_answer")
-    entry = LogEntry.objects.filter(situation=first).last()
+    entry = LogEntry.objects.filter(situation=first).latest("seq")
     assert not any(e["type"] == "card_drawn" for e in entry.events)
     do(first, engine.Answer(duel=1, fighter=anton.pk, card=None), referee, 61)
     do(first, engine.ConfirmResult(duel=1), referee, 62)
@@ -221,8 +215,8 @@ def test_F1_IA4_a_focused_victim_parries_with_the_focus_which_is_spent_and_dropp
     situation = done.situation
     entry = LogEntry.objects.get(situation=situation, command__type="instant_attack")
     assert entry.draw is None
-    drawn = next(e for e in done.events if e["type"] == "card_drawn")
-    assert drawn["by_focus"] and drawn["card_id"] == defence_card.pk
+    drawn = next(e for e in done.events if e.type == "card_drawn")
+    assert drawn.by_focus and drawn.card_id == defence_card.pk
     do(situation, engine.ConfirmResult(duel=0), referee, 1)  # parried (shield vs fire)
     duel = state(situation).duels[0]
     assert (duel.phase, duel.attacker) == ("await_attack", zavulon.pk)  # IA5
@@ -325,7 +319,7 @@ def test_AG2_D3_D12_D2_rounds_new_arsenals_and_the_write_back_at_the_end(
     do(situation, engine.Attack(duel=0, fighter=anton.pk, card=uid(situation, anton, sleep)), referee, 25)
     done = do(situation, engine.Answer(duel=0, fighter=zavulon.pk, card=uid(situation, zavulon, ward)), referee, 26)
     done = do(situation, engine.ConfirmResult(duel=0), referee, 27)  # the Ward parries Sleep
-    assert [e["type"] for e in done.events][-2:] == ["round_ended", "duel_ended"]
+    assert [e.type for e in done.events][-2:] == ["round_ended", "duel_ended"]
     assert state(situation).duels[0].result == "max_rounds"
     assert_replays(situation)
     situation = later(situation, 300)

@@ -6,6 +6,7 @@ import json
 import pytest
 
 import rules as engine
+from cards.words import explain
 from duels import services
 from duels.models import LogEntry, Situation
 from events.models import Character
@@ -25,7 +26,8 @@ def test_AG1_declaring_aggression_opens_a_situation_joins_both_and_shows_the_car
     entry = LogEntry.objects.get(situation=situation, seq=2)
     assert entry.actor == referee and entry.draw is None
     # Performed.events holds every entry's events in order: two joins, then the attack.
-    assert done.events[-len(entry.events) :] == entry.events and done.events[0]["type"] == "fighter_joined"
+    assert [e.to_dict() for e in done.events[-len(entry.events) :]] == entry.events
+    assert done.events[0].type == "fighter_joined"
     assert situation.version == 1
     st = state(situation)
     duel = st.duels[0]
@@ -58,16 +60,22 @@ def test_the_opening_snapshot_keeps_event_settings_and_counter_rules(armed, refe
 
 def test_IA3_the_blind_draw_is_made_by_the_service_and_recorded(armed, referee, attack_card, monkeypatch):
     anton, zavulon = armed
-    drawn = []
-    monkeypatch.setattr("secrets.randbelow", lambda n: drawn.append(n) or n - 1)
+    drawn: list[int] = []
+
+    def randbelow(n: int) -> int:
+        drawn.append(n)
+        return n - 1
+
+    monkeypatch.setattr("secrets.randbelow", randbelow)
     done = services.start_instant_attack(
         anton.event, anton, zavulon, attack_card.pk, out_of_sight=True, within_reach=True, user=referee, nonce=nonce()
     )
     entry = LogEntry.objects.get(situation=done.situation, command__type="instant_attack")
     # Zavulon holds two cards: the draw chooses among two, and the log keeps the index.
     assert drawn == [2] and entry.draw == 1
-    card_drawn = next(e for e in done.events if e["type"] == "card_drawn")
-    assert card_drawn["draw"] == 1 and not card_drawn["by_focus"]
+    card_drawn = next(e for e in done.events if e.type == "card_drawn")
+    assert card_drawn.draw == 1 and not card_drawn.by_focus
+    assert card_drawn.to_dict() in entry.events
     assert state(done.situation).duels[0].phase == "await_result"
     assert_replays(done.situation)
 
@@ -81,10 +89,10 @@ def test_F1_a_focused_victim_answers_with_the_focus_and_nothing_is_drawn(armed, 
     )
     entry = LogEntry.objects.get(situation=done.situation, command__type="instant_attack")
     assert entry.draw is None
-    card_drawn = next(e for e in done.events if e["type"] == "card_drawn")
-    assert card_drawn["by_focus"] and card_drawn["card_id"] == defence_card.pk
+    card_drawn = next(e for e in done.events if e.type == "card_drawn")
+    assert card_drawn.by_focus and card_drawn.card_id == defence_card.pk
     # CR2: Mage Shield parries fire.
-    assert next(e for e in done.events if e["type"] == "result_proposed")["outcome"] == "parried"
+    assert next(e for e in done.events if e.type == "result_proposed").outcome == "parried"
 
 
 def test_F1_a_stale_focus_on_a_card_no_longer_held_is_dropped_on_joining(armed, referee, spark, attack_card):
@@ -100,8 +108,8 @@ def test_IA1_a_failed_checklist_converts_to_aggression(armed, referee, attack_ca
     done = services.start_instant_attack(
         anton.event, anton, zavulon, attack_card.pk, out_of_sight=False, within_reach=True, user=referee, nonce=nonce()
     )
-    converted = next(e for e in done.events if e["type"] == "converted_to_aggression")
-    assert converted["rule"] == "IA1"
+    converted = next(e for e in done.events if e.type == "converted_to_aggression")
+    assert converted.rule == "IA1"
     duel = state(done.situation).duels[0]
     assert (duel.opened_by, duel.phase) == ("aggression", "await_answer")
     assert_replays(done.situation)
@@ -129,7 +137,7 @@ def test_a_card_not_in_the_attackers_arsenal_is_refused_clearly(armed, referee, 
     anton, zavulon = armed
     with pytest.raises(services.CardNotHeld) as err:
         services.declare_aggression(anton.event, anton, zavulon, spark.pk, user=referee, nonce=nonce())
-    assert services.explain(err.value) == "Anton does not hold the card Spark."
+    assert explain(err.value) == "Anton does not hold the card Spark."
     assert not Situation.objects.exists()
 
 
@@ -169,7 +177,7 @@ def test_D1_starting_a_fight_between_two_already_fighting_each_other_is_refused(
     services.declare_aggression(anton.event, anton, zavulon, None, user=referee, nonce=nonce())
     with pytest.raises(services.CharacterBusy) as err:
         services.declare_aggression(anton.event, zavulon, anton, None, user=referee, nonce=nonce())
-    assert services.explain(err.value) == "Zavulon is already fighting Anton."
+    assert explain(err.value) == "Zavulon is already fighting Anton."
 
 
 def test_S2_two_characters_in_different_situations_cannot_start_a_fight(armed, referee, bystander, event, spark):
@@ -207,7 +215,8 @@ def test_in_active_situation_during_the_fight_only(armed, referee, bystander, ev
     situation = services.declare_aggression(event, anton, zavulon, None, user=referee, nonce=nonce()).situation
     assert services.in_active_situation(anton) and services.in_active_situation(zavulon.pk)
     assert not services.in_active_situation(bystander)
-    assert services.active_situation_for(anton).pk == situation.pk
+    active = services.active_situation_for(anton)
+    assert active is not None and active.pk == situation.pk
 
 
 def test_the_log_is_json_safe(armed, referee, attack_card):

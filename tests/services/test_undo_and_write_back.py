@@ -4,7 +4,6 @@ import datetime as dt
 import json
 
 import pytest
-import time_machine
 
 import rules as engine
 from cards.models import ArsenalCard
@@ -13,15 +12,10 @@ from duels.export import export_situation
 from duels.models import LogEntry, Situation
 from tests.services.kit import act, arsenal, assert_replays, kinds, nonce, uid
 
-pytestmark = pytest.mark.django_db
+# ``shown`` (tests/conftest.py) is built at T0.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clock")]
 
 T0 = dt.datetime(2026, 12, 5, 20, 0, tzinfo=dt.UTC)
-
-
-@pytest.fixture
-def clock():
-    with time_machine.travel(T0, tick=False) as traveller:
-        yield traveller
 
 
 def knock_out(situation, anton, zavulon, referee, attack_card, defence_card, spark):
@@ -36,20 +30,12 @@ def knock_out(situation, anton, zavulon, referee, attack_card, defence_card, spa
     act(situation, engine.ConfirmResult(duel=0), referee)
 
 
-@pytest.fixture
-def fight(armed, referee, attack_card, clock):
-    anton, zavulon = armed
-    return services.declare_aggression(
-        anton.event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce()
-    ).situation
-
-
-def test_undo_takes_back_the_last_command_keeps_it_in_the_log_and_replays(fight, rival, referee, defence_card):
-    before_answer = Situation.objects.get(pk=fight.pk).state
-    act(fight, engine.Answer(duel=0, fighter=rival.pk, card=uid(fight, rival, defence_card)), referee)
-    version = Situation.objects.get(pk=fight.pk).version
+def test_undo_takes_back_the_last_command_keeps_it_in_the_log_and_replays(shown, rival, referee, defence_card):
+    before_answer = Situation.objects.get(pk=shown.pk).state
+    act(shown, engine.Answer(duel=0, fighter=rival.pk, card=uid(shown, rival, defence_card)), referee)
+    version = Situation.objects.get(pk=shown.pk).version
     done = services.undo_last(
-        fight.pk, user=referee, reason="the wrong card was tapped", seen_version=version, nonce=nonce()
+        shown.pk, user=referee, reason="the wrong card was tapped", seen_version=version, nonce=nonce()
     )
     situation = done.situation
     assert situation.state == before_answer
@@ -63,64 +49,64 @@ def test_undo_takes_back_the_last_command_keeps_it_in_the_log_and_replays(fight,
     assert_replays(situation)
 
 
-def test_undo_needs_a_reason_and_a_fresh_version(fight, referee):
-    version = Situation.objects.get(pk=fight.pk).version
+def test_undo_needs_a_reason_and_a_fresh_version(shown, referee):
+    version = Situation.objects.get(pk=shown.pk).version
     with pytest.raises(services.ReasonRequired):
-        services.undo_last(fight.pk, user=referee, reason="  ", seen_version=version, nonce=nonce())
+        services.undo_last(shown.pk, user=referee, reason="  ", seen_version=version, nonce=nonce())
     with pytest.raises(services.StaleVersion):
-        services.undo_last(fight.pk, user=referee, reason="oops", seen_version=version - 1, nonce=nonce())
+        services.undo_last(shown.pk, user=referee, reason="oops", seen_version=version - 1, nonce=nonce())
     assert not LogEntry.objects.filter(kind="undo").exists()
 
 
-def test_undo_with_a_repeated_nonce_undoes_once(fight, rival, referee):
-    act(fight, engine.Answer(duel=0, fighter=rival.pk, card=None), referee)
-    act(fight, engine.ConfirmResult(duel=0), referee)
-    version = Situation.objects.get(pk=fight.pk).version
+def test_undo_with_a_repeated_nonce_undoes_once(shown, rival, referee):
+    act(shown, engine.Answer(duel=0, fighter=rival.pk, card=None), referee)
+    act(shown, engine.ConfirmResult(duel=0), referee)
+    version = Situation.objects.get(pk=shown.pk).version
     token = nonce()
-    services.undo_last(fight.pk, user=referee, reason="oops", seen_version=version, nonce=token)
-    again = services.undo_last(fight.pk, user=referee, reason="oops", seen_version=version, nonce=token)
+    services.undo_last(shown.pk, user=referee, reason="oops", seen_version=version, nonce=token)
+    again = services.undo_last(shown.pk, user=referee, reason="oops", seen_version=version, nonce=token)
     assert again.repeated
-    assert kinds(fight)[-3:] == ["answer", "~confirm_result", "undo"]
+    assert kinds(shown)[-3:] == ["answer", "~confirm_result", "undo"]
 
 
-def test_undoing_the_start_empties_the_situation_and_frees_both(fight, character, rival, referee):
-    version = Situation.objects.get(pk=fight.pk).version
-    services.undo_last(fight.pk, user=referee, reason="not a fight after all", seen_version=version, nonce=nonce())
-    situation = Situation.objects.get(pk=fight.pk)
+def test_undoing_the_start_empties_the_situation_and_frees_both(shown, character, rival, referee):
+    version = Situation.objects.get(pk=shown.pk).version
+    services.undo_last(shown.pk, user=referee, reason="not a fight after all", seen_version=version, nonce=nonce())
+    situation = Situation.objects.get(pk=shown.pk)
     assert kinds(situation) == ["~join", "~join", "~declare_aggression", "undo"]
     assert situation.ended and situation.participants.count() == 0
     assert not services.in_active_situation(character) and not services.in_active_situation(rival)
     assert_replays(situation)
     version = situation.version
     with pytest.raises(services.SituationEnded):
-        services.undo_last(fight.pk, user=referee, reason="again", seen_version=version, nonce=nonce())
+        services.undo_last(shown.pk, user=referee, reason="again", seen_version=version, nonce=nonce())
 
 
 def test_D11_a_fighter_who_is_out_is_written_back_at_once_and_undo_puts_it_back(
-    fight, character, rival, referee, attack_card, defence_card, spark
+    shown, character, rival, referee, attack_card, defence_card, spark
 ):
-    knock_out(fight, character, rival, referee, attack_card, defence_card, spark)
+    knock_out(shown, character, rival, referee, attack_card, defence_card, spark)
     rival.refresh_from_db()
     character.refresh_from_db()
     assert (character.condition, rival.condition) == ("lightly_wounded", "heavily_wounded")
     # The situation is still on (S2 gap), so the arsenal is not written back yet.
-    assert not Situation.objects.get(pk=fight.pk).ended
-    version = Situation.objects.get(pk=fight.pk).version
-    services.undo_last(fight.pk, user=referee, reason="the shield did touch", seen_version=version, nonce=nonce())
+    assert not Situation.objects.get(pk=shown.pk).ended
+    version = Situation.objects.get(pk=shown.pk).version
+    services.undo_last(shown.pk, user=referee, reason="the shield did touch", seen_version=version, nonce=nonce())
     rival.refresh_from_db()
     assert rival.condition == "fit"
-    assert_replays(fight)
+    assert_replays(shown)
 
 
 def test_S2_at_the_end_the_hand_restorable_arsenal_focus_and_condition_are_written_back(
-    fight, character, rival, referee, attack_card, defence_card, spark, clock
+    shown, character, rival, referee, attack_card, defence_card, spark, clock
 ):
     # F1: both focus on their shield during the fight.
     for who in (character, rival):
-        act(fight, engine.SetFocus(fighter=who.pk, card=uid(fight, who, defence_card)), referee)
-    knock_out(fight, character, rival, referee, attack_card, defence_card, spark)
+        act(shown, engine.SetFocus(fighter=who.pk, card=uid(shown, who, defence_card)), referee)
+    knock_out(shown, character, rival, referee, attack_card, defence_card, spark)
     clock.shift(dt.timedelta(seconds=180, microseconds=1))
-    situation = services.refresh(Situation.objects.get(pk=fight.pk))
+    situation = services.refresh(Situation.objects.get(pk=shown.pk))
     assert situation.ended and situation.next_deadline is None
     character.refresh_from_db()
     rival.refresh_from_db()
@@ -134,21 +120,21 @@ def test_S2_at_the_end_the_hand_restorable_arsenal_focus_and_condition_are_writt
     assert (character.condition, rival.condition) == ("lightly_wounded", "heavily_wounded")
     assert not services.in_active_situation(character)
     with pytest.raises(services.SituationEnded):
-        services.undo_last(fight.pk, user=referee, reason="late", seen_version=situation.version, nonce=nonce())
+        services.undo_last(shown.pk, user=referee, reason="late", seen_version=situation.version, nonce=nonce())
     assert ArsenalCard.objects.filter(character=character).count() == 1
 
 
-def test_export_is_json_with_the_whole_log_and_replays_to_the_state(fight, rival, referee):
-    act(fight, engine.Answer(duel=0, fighter=rival.pk, card=None), referee)
-    situation = Situation.objects.get(pk=fight.pk)
-    services.undo_last(fight.pk, user=referee, reason="oops", seen_version=situation.version, nonce=nonce())
+def test_export_is_json_with_the_whole_log_and_replays_to_the_state(shown, rival, referee):
+    act(shown, engine.Answer(duel=0, fighter=rival.pk, card=None), referee)
+    situation = Situation.objects.get(pk=shown.pk)
+    services.undo_last(shown.pk, user=referee, reason="oops", seen_version=situation.version, nonce=nonce())
     situation.refresh_from_db()
     data = json.loads(json.dumps(export_situation(situation)))
     assert data["format"] == "sumrak-situation/1"
     assert [(e["seq"], e["kind"], e["undone"]) for e in data["log"]][-2:] == [(3, "command", True), (4, "undo", False)]
     assert data["log"][-1]["reason"] == "oops" and data["log"][-1]["actor"] == "referee"
     assert {p["name"] for p in data["situation"]["participants"]} == {"Anton", "Zavulon"}
-    entries = [
+    entries: list[engine.LogEntry] = [
         ("command", engine.command_from_dict(e["command"]), dt.datetime.fromisoformat(e["at"]), e["draw"])
         if e["kind"] == "command"
         else ("expire", dt.datetime.fromisoformat(e["at"]))

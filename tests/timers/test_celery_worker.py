@@ -29,7 +29,8 @@ from duels.models import LogEntry, Situation
 from events.models import Character
 from tests.services.kit import nonce
 
-pytestmark = pytest.mark.celery_worker
+# The timers really reach the broker here (no ``no_broker``).
+pytestmark = [pytest.mark.celery_worker, pytest.mark.real_timers]
 
 WINDOW_S = 3
 CELERY = str(Path(sys.executable).with_name("celery"))
@@ -139,15 +140,16 @@ def celery(services_up, tmp_path) -> Iterator[Processes]:
 
 
 @pytest.fixture
-def shown(armed, referee, attack_card, event):
+def shown_briefly(armed, referee, attack_card, event):
     """Anton shows a Fireball to Zavulon, with a 3-second answer window (event setting, D8)."""
     anton, zavulon = armed
     event.answer_window_s = WINDOW_S
     event.save()
     anton.refresh_from_db()
     done = services.declare_aggression(event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce())
-    deadline = engine.from_dict(Situation.objects.get(pk=done.situation.pk).state).duels[0].step.answer_deadline
-    return done.situation, deadline
+    step = engine.from_dict(Situation.objects.get(pk=done.situation.pk).state).duels[0].step
+    assert step is not None
+    return done.situation, step.answer_deadline
 
 
 def resolved_by_timeout(situation_id: int) -> bool:
@@ -167,18 +169,18 @@ def assert_applied_in_full(situation_id: int, deadline: dt.datetime, rival: Char
     assert rival.condition == "heavily_wounded"  # CR1 full effect, written back by the worker
 
 
-def test_D8_the_window_expires_with_no_request_at_all(celery, shown, rival):
+def test_D8_the_window_expires_with_no_request_at_all(celery, shown_briefly, rival):
     """The ETA timer alone (no beat running) resolves the step in full."""
-    situation, deadline = shown
+    situation, deadline = shown_briefly
     # The timer was sent on commit, before the worker even started: the broker keeps it.
     celery.worker()
     wait_for(lambda: resolved_by_timeout(situation.pk), WINDOW_S + 20, "the answer window never expired")
     assert_applied_in_full(situation.pk, deadline, rival)
 
 
-def test_D8_a_worker_killed_mid_countdown_loses_no_deadline(celery, shown, rival):
+def test_D8_a_worker_killed_mid_countdown_loses_no_deadline(celery, shown_briefly, rival):
     """SIGKILL the worker holding the timer; a new worker and the sweeper apply the deadline."""
-    situation, deadline = shown
+    situation, deadline = shown_briefly
     first, log = celery.worker()
     wait_for(lambda: "duels.tasks.expire_situation" in log.read_text(errors="replace"), 20, "timer not received")
     assert dt.datetime.now(dt.UTC) < deadline, "the worker started too slowly to be killed mid-countdown"
@@ -190,9 +192,9 @@ def test_D8_a_worker_killed_mid_countdown_loses_no_deadline(celery, shown, rival
     assert_applied_in_full(situation.pk, deadline, rival)
 
 
-def test_a_worker_stopped_cold_hands_its_timer_back(celery, shown, rival):
+def test_a_worker_stopped_cold_hands_its_timer_back(celery, shown_briefly, rival):
     """Soft shutdown (settings): SIGQUIT returns the held ETA task; the next worker runs it, no beat needed."""
-    situation, deadline = shown
+    situation, deadline = shown_briefly
     first, log = celery.worker()
     wait_for(lambda: "duels.tasks.expire_situation" in log.read_text(errors="replace"), 20, "timer not received")
     os.killpg(first.pid, signal.SIGQUIT)

@@ -151,7 +151,9 @@ def test_D8_a_killed_worker_or_beat_is_restarted_and_the_deadline_applies_once(
     anton, zavulon = armed
     done = services.declare_aggression(event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce())
     situation_id = done.situation.pk
-    deadline = engine.from_dict(Situation.objects.get(pk=situation_id).state).duels[0].step.answer_deadline
+    step = engine.from_dict(Situation.objects.get(pk=situation_id).state).duels[0].step
+    assert step is not None and step.answer_deadline is not None
+    deadline = step.answer_deadline
     wait_for(lambda: "duels.tasks.expire_situation" in _text(log), 20, "the worker never received the timer")
     assert dt.datetime.now(dt.UTC) < deadline, "too slow to kill anything mid-countdown"
 

@@ -4,7 +4,6 @@ import datetime as dt
 import logging
 
 import pytest
-import time_machine
 
 from duels import services
 from duels.models import Situation
@@ -14,17 +13,6 @@ from tests.services.kit import arm, nonce, state
 pytestmark = pytest.mark.django_db
 
 T0 = dt.datetime(2026, 12, 5, 21, 0, tzinfo=dt.UTC)
-
-
-@pytest.fixture(autouse=True)
-def no_broker(monkeypatch):
-    monkeypatch.setattr("duels.services.store.schedule_expiry", lambda sid, deadline: None)
-
-
-@pytest.fixture
-def clock():
-    with time_machine.travel(T0, tick=False) as traveller:
-        yield traveller
 
 
 @pytest.fixture

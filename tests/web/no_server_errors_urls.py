@@ -115,6 +115,7 @@ GET_ONLY, POST_ONLY = "GET", "POST"
 SPECS: dict[str, Spec] = {
     # Everyone's pages and Django's account pages.
     "home": Spec("public", login=False),
+    "ping": Spec("public", login=False, lookups=False, posts=[lambda w: {}]),
     "help": Spec("public", login=False),
     "help-role": Spec("public", login=False),
     "signup": Spec(
@@ -209,7 +210,17 @@ SPECS: dict[str, Spec] = {
     "events:link-revoke": Spec("organizer", methods=POST_ONLY),
     "events:link-regenerate": Spec("organizer", methods=POST_ONLY),
     "events:character-qr": Spec("organizer"),
-    "events:qr-sheet": Spec("organizer"),
+    "events:qr-sheet": Spec("organizer", get={"ids": lambda w: f"{w.character.pk}"}),
+    "events:characters-bulk": Spec(
+        "organizer",
+        methods=POST_ONLY,
+        strict=("id", "action"),
+        posts=[
+            lambda w: {"action": "check_in", "id": [w.character.pk], "back": "status=accepted"},
+            lambda w: {"action": "accept", "id": [w.character.pk, w.rival.pk]},
+            lambda w: {"action": "print", "id": [w.character.pk]},
+        ],
+    ),
     # Prints (issue 14); a card's public entry is read by anyone who scans a printed card.
     "cards:card-entry": Spec("public", login=False, methods="GET"),
     "cards:print-cards": Spec("organizer", get={"format": "html"}),
@@ -358,7 +369,17 @@ SPECS: dict[str, Spec] = {
         "staff", methods=POST_ONLY, posts=[lambda w: _fight(w, action="next_turn"), lambda w: _fight(w, action="end")]
     ),
     "duels:battle-arsenal": Spec(
-        "staff", methods=POST_ONLY, strict=("prepared",), posts=[lambda w: {**_fight(w), "prepared": w.prepared.pk}]
+        "staff",
+        methods=POST_ONLY,
+        strict=("prepared",),
+        posts=[
+            lambda w: {**_fight(w), "prepared": w.prepared.pk},
+            # D3: a new arsenal built from the pool, and ids no database row can have.
+            lambda w: {**_fight(w), "fighter": w.character.pk, f"card_{w.attack.pk}": 1},
+            lambda w: {**_fight(w), "fighter": HUGE, f"card_{HUGE}": 1},
+            lambda w: {**_fight(w), "fighter": w.character.pk, f"card_{HUGE}": 1},
+            lambda w: {**_fight(w), "fighter": w.character.pk, f"card_{w.attack.pk}": "many"},
+        ],
     ),
     "duels:battle-grow": Spec(
         "staff",
@@ -370,6 +391,13 @@ SPECS: dict[str, Spec] = {
         "staff", methods=POST_ONLY, posts=[lambda w: {**_fight(w), "character": w.character.pk, "side": "light"}]
     ),
     "duels:export": Spec("staff", methods=GET_ONLY),
+    "duels:condition": Spec(
+        "staff",
+        strict=("change", "condition"),
+        posts=[lambda w: {"change": "add", "condition": "lightly_wounded", "reason": "a blow outside a step"}],
+    ),
+    "duels:log-export-csv": Spec("staff", methods=GET_ONLY),
+    "duels:log-export-xlsx": Spec("staff", methods=GET_ONLY),
     "duels:event-export": Spec("organizer", methods=GET_ONLY),
     # The balance lab and the post-game report.
     "lab:home": Spec(
@@ -420,4 +448,5 @@ SPECS: dict[str, Spec] = {
     "duels:big-screen": Spec("public", login=False, methods=GET_ONLY),
     "duels:history": Spec("staff", methods=GET_ONLY, get={"page": "2"}),
     "duels:character-history": Spec("staff", methods=GET_ONLY, get={"page": "2"}),
+    "duels:record": Spec("public", login=False, methods=GET_ONLY),
 }

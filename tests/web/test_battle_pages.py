@@ -17,16 +17,6 @@ from tests.services.kit import nonce
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def no_broker(monkeypatch):
-    monkeypatch.setattr("duels.services.store.schedule_expiry", lambda sid, deadline: None)
-
-
-@pytest.fixture
-def people(event):
-    return party(event)
-
-
 @pytest.fixture
 def battle(event, people, referee):
     return begin(event, people, referee)
@@ -318,7 +308,7 @@ def test_D3_between_rounds_a_combatant_takes_a_prepared_arsenal(as_user, referee
     early = client.post(
         url, {"version": battle.version, "nonce": nonce(), "prepared": prepared.pk}, headers={"HX-Request": "true"}
     )
-    assert early.status_code == 422 and "(AG2)" in early.content.decode()  # not in round 1
+    assert early.status_code == 422 and ">AG2</a>" in early.content.decode()  # not in round 1, rule shown
     to_round(battle, referee, 1)
     while battle_state(battle).phase != B.BETWEEN_ROUNDS:
         drive(battle, referee, B.Act(actor=battle_state(battle).turn_of, act=B.PASS), B.NextTurn())

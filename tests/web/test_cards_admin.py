@@ -1,7 +1,6 @@
 """The cards admin: every page opens, the character admin carries the pool and arsenal inlines."""
 
 import pytest
-from django.contrib.auth.models import User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -9,11 +8,6 @@ from django.urls import reverse
 from cards.admin import ArsenalInline, PoolInline
 from cards.models import ArsenalCard, Card, CounterRule, PoolEntry, PreparedArsenal, PreparedArsenalCard
 from events.admin import CharacterAdmin
-
-
-@pytest.fixture
-def admin_client_(as_user, db):
-    return as_user(User.objects.create_superuser("root", "root@example.org", "pass-root"))
 
 
 @pytest.fixture

@@ -11,22 +11,11 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 
-from cards import arsenal
+from cards import arsenal, hooks
 from cards.faces import face_of
 from cards.models import ArsenalCard, Card, Catalogue, PoolEntry, PreparedArsenal, PreparedArsenalCard
 from duels import services
 from events.models import Character
-
-
-@pytest.fixture
-def healing(catalogue) -> Card:
-    return Card.objects.create(catalogue=catalogue, name_ru="Исцеление", name_en="Healing", kind="defence")
-
-
-@pytest.fixture
-def stranger_card(catalogue) -> Card:
-    """In the catalogue, not in the character's pool."""
-    return Card.objects.create(catalogue=catalogue, name_ru="Зов Тьмы", name_en="Call of Darkness", kind="attack")
 
 
 @pytest.fixture
@@ -35,13 +24,6 @@ def pool(character, attack_card, defence_card, healing):
     PoolEntry.objects.create(character=character, card=defence_card, copies=1)
     PoolEntry.objects.create(character=character, card=healing, copies=3)
     return character
-
-
-@pytest.fixture
-def org(as_user, organizer):
-    client = as_user(organizer)
-    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
-    return client
 
 
 def hand(character) -> dict[int, int]:
@@ -189,7 +171,8 @@ def test_AG2_D3_no_arsenal_change_while_the_character_is_in_an_unfinished_fight(
     PreparedArsenalCard.objects.create(arsenal=prepared, card=attack_card, copies=1)
     pool.restorable_arsenal = [attack_card.pk]
     pool.save()
-    monkeypatch.setattr(arsenal, "in_active_situation", lambda character: True)
+    # Any fight app that says "in a fight" through the cards hook freezes the arsenal.
+    monkeypatch.setattr(hooks, "_fight_checks", [lambda character: True])
     response = select(org, pool, **{str(attack_card.pk): 1})
     assert "is in a fight that has not ended" in response.content.decode()
     org.post(reverse("cards:prepared-take", args=[pool.pk, prepared.pk]))
@@ -349,4 +332,4 @@ def test_AG2_the_builder_refuses_while_a_real_fight_is_open(org, pool, rival, re
     assert hand(pool) == {healing.pk: 1}
     assert hand(rival) == {attack_card.pk: 1}
     page = org.get(reverse("cards:arsenal-builder", args=[pool.pk])).content.decode()
-    assert "the arsenal cannot be changed now" in page
+    assert "Anton is in a fight that has not ended: the arsenal can change only at the start of a round" in page

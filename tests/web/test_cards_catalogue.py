@@ -8,13 +8,6 @@ from events.models import Event
 
 
 @pytest.fixture
-def org(as_user, organizer):
-    client = as_user(organizer)
-    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
-    return client
-
-
-@pytest.fixture
 def cards(catalogue, attack_card, defence_card):
     Card.objects.create(
         catalogue=catalogue,

@@ -6,13 +6,6 @@ from django.urls import reverse
 from cards.models import Card, CounterRule
 
 
-@pytest.fixture
-def org(as_user, organizer):
-    client = as_user(organizer)
-    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
-    return client
-
-
 def url(event):
     return reverse("cards:counter-matrix", args=[event.pk])
 
@@ -125,6 +118,8 @@ def test_CR2_matrix_queries_stay_bounded_for_5_and_30_cards(org, event, catalogu
         data[f"t-{d.pk}-t1"] = "parried"
     with django_assert_max_num_queries(16):
         org.post(url(event), data)
-    expected = {(d.pk, a.pk, "", "softened") for d in defences for a in attacks if (d.pk + a.pk) % 2}
+    expected: set[tuple[int, int | None, str, str]] = {
+        (d.pk, a.pk, "", "softened") for d in defences for a in attacks if (d.pk + a.pk) % 2
+    }
     expected |= {(d.pk, None, "t1", "parried") for d in defences}
     assert rules(catalogue) == expected

@@ -22,17 +22,6 @@ ACTIONS = ["restore", "take", "build"]
 
 
 @pytest.fixture
-def healing(catalogue) -> Card:
-    return Card.objects.create(catalogue=catalogue, name_ru="Исцеление", name_en="Healing", kind="defence")
-
-
-@pytest.fixture
-def stranger_card(catalogue) -> Card:
-    """In the catalogue, not in Anton's pool."""
-    return Card.objects.create(catalogue=catalogue, name_ru="Зов Тьмы", name_en="Call of Darkness", kind="attack")
-
-
-@pytest.fixture
 def anton(character, attack_card, defence_card, healing) -> Character:
     """Pool: Fireball 2, Mage Shield 1, Healing 3; in hand: Healing 1; before the last fight: Fireball, Shield."""
     PoolEntry.objects.create(character=character, card=attack_card, copies=2)
@@ -58,12 +47,14 @@ def hand(character) -> dict[int, int]:
 
 def account_url(action: str, character: Character, prepared: PreparedArsenal | None = None) -> str:
     if action == "take":
+        assert prepared is not None
         return reverse("cards:my-prepared-take", args=[character.pk, prepared.pk])
     return reverse(f"cards:my-arsenal-{action}", args=[character.pk])
 
 
 def token_url(action: str, token: str, prepared: PreparedArsenal | None = None) -> str:
     if action == "take":
+        assert prepared is not None
         return reverse("cards:player-prepared-take", args=[token, prepared.pk])
     return reverse(f"cards:player-arsenal-{action}", args=[token])
 

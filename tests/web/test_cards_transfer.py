@@ -26,13 +26,6 @@ CARD_FIELDS = (
 )
 
 
-@pytest.fixture
-def org(as_user, organizer):
-    client = as_user(organizer)
-    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
-    return client
-
-
 def upload(client, event, name: str, content: bytes, what: str = "cards", file_format: str = ""):
     data = {"what": what, "file_format": file_format, "file": SimpleUploadedFile(name, content)}
     return client.post(reverse("cards:catalogue-import", args=[event.pk]), data)

@@ -5,14 +5,8 @@ from django.urls import reverse
 
 from duels.models import LogEntry, Situation
 from tests.services.kit import nonce
-from tests.web.test_duels_helpers import (  # noqa: F401 - fixtures
-    armed_fixture,
-    no_broker_fixture,
-    shown_fixture,
-    spark_fixture,
-)
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("secret_hands")]
 
 ROLES = ["anonymous", "player", "other_player", "referee", "organizer", "other_organizer"]
 STAFF = {"referee", "organizer"}

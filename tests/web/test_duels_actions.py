@@ -1,5 +1,7 @@
 """The referee's buttons: each builds a command, the services apply it, the page shows the fresh state."""
 
+from typing import Any
+
 import pytest
 from django.urls import reverse
 
@@ -8,20 +10,9 @@ from cards.models import PreparedArsenal, PreparedArsenalCard
 from duels.models import LogEntry, Situation
 from events.models import Character
 from tests.services.kit import nonce
-from tests.web.test_duels_helpers import (  # noqa: F401 - fixtures
-    armed_fixture,
-    drive,
-    fight_fixture,
-    no_broker_fixture,
-    post_action,
-    rendered_nonces,
-    shown_fixture,
-    spark_fixture,
-    state_of,
-    uid_of,
-)
+from tests.web.duels_kit import drive, post_action, rendered_nonces, state_of, uid_of
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("secret_hands")]
 
 
 def test_D7_CR2_answer_then_confirm_through_the_page(as_user, referee, shown, rival, defence_card):
@@ -202,8 +193,8 @@ def test_the_log_names_fighters_whose_start_was_undone(as_user, referee, fight, 
     assert client.post(reverse("duels:undo", args=[fight.pk]), undo).status_code == 302
     assert not state_of(fight).fighters
     html = client.get(reverse("duels:log", args=[fight.pk])).content.decode()
-    assert f"Duel 1: {character.name} against {rival.name}." in html
-    assert f"Round 1: {character.name} attacks first." in html
+    assert f"Duel 1: {character.name} against {rival.name} (aggression)." in html
+    assert f"Duel 1, round 1: {character.name} attacks first." in html
     assert "#" + str(character.pk) not in html
 
 
@@ -266,6 +257,7 @@ def test_D3_a_prepared_arsenal_is_taken_whole_for_the_next_round(
 def test_D3_ARSENAL_a_new_arsenal_beyond_the_pool_is_refused(as_user, referee, between_rounds, character, attack_card):
     client = as_user(referee)
     version = Situation.objects.get(pk=between_rounds.pk).version
+    pool_choice: dict[str, Any] = {f"card_{attack_card.pk}": 3}  # the pool holds two
     response = post_action(
         client,
         between_rounds,
@@ -274,7 +266,7 @@ def test_D3_ARSENAL_a_new_arsenal_beyond_the_pool_is_refused(as_user, referee, b
         fighter=character.pk,
         go_on="yes",
         arsenal="new",
-        **{f"card_{attack_card.pk}": 3},  # the pool holds two
+        **pool_choice,
     )
     assert response.status_code == 400
     assert "the pool holds only 2" in response.content.decode()

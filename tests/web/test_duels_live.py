@@ -12,17 +12,9 @@ from duels import services
 from duels.models import LogEntry, Situation
 from events.models import Character
 from tests.services.kit import nonce
-from tests.web.test_duels_helpers import (  # noqa: F401 - fixtures
-    armed_fixture,
-    fight_fixture,
-    no_broker_fixture,
-    shown_fixture,
-    spark_fixture,
-    state_of,
-    uid_of,
-)
+from tests.web.duels_kit import state_of, uid_of
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("secret_hands")]
 HX = {"HX-Request": "true"}
 
 
@@ -83,8 +75,9 @@ def test_S2_the_gap_countdown_shows_when_no_answer_is_pending_and_the_situation_
     client = as_user(referee)
     html = client.get(reverse("duels:situation", args=[fight.pk])).content.decode()
     st = state_of(fight)
-    assert 'data-format="clock"' in html and engine.situation_deadline(st) is not None
-    time_machine.move_to(engine.situation_deadline(st) + dt.timedelta(seconds=1), tick=False)
+    deadline = engine.situation_deadline(st)
+    assert 'data-format="clock"' in html and deadline is not None
+    time_machine.move_to(deadline + dt.timedelta(seconds=1), tick=False)
     html = client.get(reverse("duels:situation", args=[fight.pk])).content.decode()
     # The page says why it ended (issue 10): the gap, with the event's span.
     assert "This combat situation ended: 3 minutes passed without a combat action." in html
@@ -93,7 +86,7 @@ def test_S2_the_gap_countdown_shows_when_no_answer_is_pending_and_the_situation_
 
 def _long_log(situation: Situation, extra: int) -> None:
     """Pad the log with focus entries (cached state unchanged): the page must read only the tail."""
-    last = situation.log.order_by("-seq").first()
+    last = situation.log.latest("seq")
     LogEntry.objects.bulk_create(
         LogEntry(
             situation=situation,
@@ -109,6 +102,7 @@ def _long_log(situation: Situation, extra: int) -> None:
 
 def _bigger_catalogue(situation: Situation, cards: int) -> None:
     event = situation.event
+    assert event.catalogue_id is not None
     made = Card.objects.bulk_create(
         Card(catalogue_id=event.catalogue_id, name_ru=f"Карта {i}", kind="defence") for i in range(cards)
     )
@@ -180,8 +174,8 @@ def test_F1_focus_in_a_fight_goes_through_the_engine(client, fight, character, d
     response = _focus(client, character, uid, version=fight.version, token=character.link_token)
     assert response.status_code == 200
     assert state_of(fight).fighters[character.pk].focus == uid
-    entry = LogEntry.objects.filter(situation=fight).order_by("-seq").first()
-    assert entry.command["type"] == "set_focus" and entry.actor is None
+    entry = LogEntry.objects.filter(situation=fight).latest("seq")
+    assert entry.command is not None and entry.command["type"] == "set_focus" and entry.actor is None
     # A stale page is told so and nothing is applied.
     stale = _focus(client, character, "", version=fight.version - 1, token=character.link_token)
     assert stale.status_code == 409 and "Your fight changed a moment ago" in stale.content.decode()

@@ -4,14 +4,8 @@ import pytest
 from django.urls import reverse
 
 from cards.models import Card
-from tests.web.test_duels_helpers import (  # noqa: F401 - fixtures
-    armed_fixture,
-    no_broker_fixture,
-    shown_fixture,
-    spark_fixture,
-)
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("secret_hands")]
 HX = {"HX-Request": "true"}
 
 

@@ -7,19 +7,10 @@ import rules as engine
 from cards.models import Card
 from duels import services
 from events.models import Character
-from tests.services.kit import nonce
-from tests.web.test_duels_helpers import (  # noqa: F401 - fixtures
-    SECRET_ANTON,
-    SECRET_ZAVULON,
-    armed_fixture,
-    drive,
-    no_broker_fixture,
-    shown_fixture,
-    spark_fixture,
-    uid_of,
-)
+from tests.services.kit import SECRET_ANTON, SECRET_ZAVULON, nonce
+from tests.web.duels_kit import drive, uid_of
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("secret_hands")]
 
 LANGUAGES = ["ru", "en"]
 

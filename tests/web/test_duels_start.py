@@ -10,17 +10,10 @@ import rules as engine
 from duels import services
 from duels.models import LogEntry, Situation
 from events.models import Character
-from tests.services.kit import nonce
-from tests.web.test_duels_helpers import (  # noqa: F401 - fixtures
-    SECRET_ZAVULON,
-    armed_fixture,
-    no_broker_fixture,
-    shown_fixture,
-    spark_fixture,
-    state_of,
-)
+from tests.services.kit import SECRET_ZAVULON, nonce
+from tests.web.duels_kit import state_of
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("secret_hands")]
 SEARCH = {"HX-Request": "true", "HX-Target": "search-results"}
 
 

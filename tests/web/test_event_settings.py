@@ -323,7 +323,7 @@ def test_D8_S2_a_running_fight_keeps_the_answer_window_it_opened_with(
     situation.refresh_from_db()
     after = services.state_of(situation)
     assert (after.settings.answer_window_s, after.settings.gap_s) == (15, 180)
-    assert situation.state["settings"] == {"answer_window_s": 15, "gap_s": 180}
+    assert situation.state["settings"] == {"answer_window_s": 15, "gap_s": 180, "focus_abilities": False}
     assert after.duels[0].step.answer_deadline == deadline
 
 

@@ -11,11 +11,6 @@ from events.admin import CharacterAdmin
 from events.models import Character, Event, StaffRole
 
 
-@pytest.fixture
-def admin_client_(db, as_user):
-    return as_user(User.objects.create_superuser("root", "root@example.org", "pw"))
-
-
 def test_character_admin_lists_searches_and_filters(admin_client_, character, rival, django_assert_max_num_queries):
     url = reverse("admin:events_character_changelist")
     with django_assert_max_num_queries(12):

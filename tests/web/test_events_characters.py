@@ -9,12 +9,6 @@ from cards.models import ArsenalCard, Card, PoolEntry
 from events.models import Character
 
 
-@pytest.fixture(autouse=True)
-def english(settings):
-    # Assertions read the English messages; the site's default language is Russian.
-    settings.LANGUAGE_CODE = "en"
-
-
 def _make(event, catalogue, count: int, player=None) -> None:
     card = Card.objects.create(catalogue=catalogue, name_ru=f"Карта {count}", kind="defence")
     for i in range(count):

@@ -2,18 +2,10 @@
 
 import datetime as dt
 
-import pytest
 from django.urls import reverse
 from django.utils import timezone
 
 from events.models import Character
-
-
-@pytest.fixture(autouse=True)
-def english(settings):
-    # Assertions read the English messages; the site's default language is Russian.
-    settings.LANGUAGE_CODE = "en"
-
 
 APPLICATION = {
     "name": "Olga",

@@ -1,17 +1,10 @@
 """Organizers add referees and other organizers to their event by username."""
 
-import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
 
 from events.access import is_organizer, is_referee
 from events.models import StaffRole
-
-
-@pytest.fixture(autouse=True)
-def english(settings):
-    # Assertions read the English messages; the site's default language is Russian.
-    settings.LANGUAGE_CODE = "en"
 
 
 def test_add_a_referee_by_username(as_user, organizer, event, player):

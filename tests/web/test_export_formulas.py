@@ -31,6 +31,8 @@ EXPORTS = {
 # JSON only, for replay and moving an event, never opened by a spreadsheet: a fight's log and
 # state (duels/views_fight.py) and a whole event (duels/views_archive.py).
 NOT_SPREADSHEETS = {"duels:export", "duels:event-export"}
+# Exports of one fight (by its id, not the event's): tested below with a real fight.
+PER_FIGHT = {"duels:log-export-csv", "duels:log-export-xlsx"}
 
 
 def _export_names() -> set[str]:
@@ -44,7 +46,7 @@ def _export_names() -> set[str]:
 
 def test_every_export_url_is_covered():
     covered = {key.rsplit(":", 1)[0] if key.count(":") > 1 else key for key in EXPORTS}
-    assert _export_names() == covered | NOT_SPREADSHEETS
+    assert _export_names() == covered | NOT_SPREADSHEETS | PER_FIGHT
 
 
 @pytest.fixture
@@ -103,3 +105,41 @@ def test_one_helper_neutralizes_and_the_import_takes_it_back(value):
         read = tables.read_table(content, "csv", columns=("name",))
         # The import strips spaces around a cell; the text itself comes back without the apostrophe.
         assert read.rows == [[str(value).strip()]]
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+@pytest.mark.parametrize("table", ["characters"])  # the fight has no resolved step: only this table has rows
+def test_the_post_game_report_tables_are_neutralized_too(as_user, referee, hostile_event, table, fmt):
+    """The report's downloads (lab/presenters.py) go through the same helper: a fight between hostile names."""
+    from duels import services
+    from tests.services.kit import arm, nonce
+
+    attacker, defender = Character.objects.filter(event=hostile_event).order_by("pk")[:2]
+    attack = Card.objects.get(catalogue=hostile_event.catalogue, name_ru=HOSTILE[0])
+    arm(attacker, attack)
+    services.declare_aggression(hostile_event, attacker, defender, attack.pk, user=referee, nonce=nonce())
+    url = reverse("lab:postgame", args=[hostile_event.pk])
+    response = as_user(referee).get(url, {"download": table, "format": fmt})
+    assert response.status_code == 200
+    cells = [c for c in _cells(response.content, fmt) if isinstance(c, str)]
+    assert not [c for c in cells if c.startswith(tables.FORMULA_STARTS)]
+    assert any(c.startswith("'") and c[1:].startswith(tables.FORMULA_STARTS) for c in cells), cells
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_the_fight_log_table_is_neutralized(as_user, referee, hostile_event, fmt):
+    """duels/views_log_table.py: the log's lines name hostile characters and cards."""
+    from duels import services
+    from tests.services.kit import arm, nonce
+
+    attacker, defender = Character.objects.filter(event=hostile_event).order_by("pk")[:2]
+    attack = Card.objects.get(catalogue=hostile_event.catalogue, name_ru=HOSTILE[0])
+    arm(attacker, attack)
+    done = services.declare_aggression(hostile_event, attacker, defender, attack.pk, user=referee, nonce=nonce())
+    client = as_user(referee)
+    response = client.get(reverse(f"duels:log-export-{fmt}", args=[done.situation.pk]))
+    assert response.status_code == 200 and "attachment" in response["Content-Disposition"]
+    cells = [c for c in _cells(response.content, fmt) if isinstance(c, str)]
+    assert cells[:6] == ["seq", "at", "actor", "kind", "undone", "line"]
+    assert not [c for c in cells if c.startswith(tables.FORMULA_STARTS)]
+    assert any(HOSTILE[0] in c for c in cells)  # the attack card's name is there, as text

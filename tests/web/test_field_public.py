@@ -10,16 +10,9 @@ import rules as engine
 from duels import services
 from duels.models import Situation
 from rules import EndDuel
-from tests.services.kit import nonce
-from tests.web.test_duels_helpers import (  # noqa: F401 - fixtures
-    SECRET_ANTON,
-    SECRET_ZAVULON,
-    armed_fixture,
-    no_broker_fixture,
-    spark_fixture,
-)
+from tests.services.kit import SECRET_ANTON, SECRET_ZAVULON, nonce
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("secret_hands")]
 
 
 @pytest.fixture

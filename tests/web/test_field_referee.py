@@ -12,19 +12,9 @@ from duels import services
 from duels.models import LogEntry, Situation
 from events.models import Character
 from tests.services.kit import nonce
-from tests.web.test_duels_helpers import (  # noqa: F401 - fixtures
-    armed_fixture,
-    drive,
-    fight_fixture,
-    no_broker_fixture,
-    post_action,
-    shown_fixture,
-    spark_fixture,
-    state_of,
-    uid_of,
-)
+from tests.web.duels_kit import drive, post_action, state_of, uid_of
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("secret_hands")]
 CONFLICT = "Another referee acted first"
 
 

@@ -51,7 +51,7 @@ def _rss() -> int:
     raise AssertionError("no VmRSS in /proc/self/status")
 
 
-def measured(action: Callable[[], object]) -> tuple[object, float, int]:
+def measured[T](action: Callable[[], T]) -> tuple[T, float, int]:
     """(result, seconds, peak memory growth in bytes) of one call."""
     if not _peak_reset():
         pytest.skip("this kernel cannot reset the peak RSS counter")

@@ -119,5 +119,6 @@ def test_names_saved_by_any_path_are_normalized(event, catalogue):
     card = Card.objects.create(catalogue=catalogue, name_ru=f"Щит{ZWJ} мага", name_en="Ｓｈｉｅｌｄ", kind="defence")
     event.name = f"Дозор{BOM}"
     event.save()
-    character.refresh_from_db(), card.refresh_from_db(), event.refresh_from_db()
+    for row in (character, card, event):
+        row.refresh_from_db()
     assert (character.name, card.name_ru, card.name_en, event.name) == ("Игорь Теплов", "Щит мага", "Shield", "Дозор")

@@ -45,6 +45,7 @@ from events.models import Character
 from tests.web.no_server_errors_kit import (
     FIELD_GARBAGE,
     GARBAGE,
+    HX,
     LONG_NONCE,
     NOT_UTF8,
     OTHER_SCOPE,
@@ -54,7 +55,6 @@ from tests.web.no_server_errors_kit import (
     SEES_THE_HAND,
     Spec,
     bad_files,
-    build_world,
     fingerprint,
 )
 from tests.web.no_server_errors_urls import SPECS
@@ -63,6 +63,7 @@ pytestmark = pytest.mark.django_db
 
 ROOT = str(Path(__file__).resolve().parents[2]) + "/"
 VENV = str(Path(sys.prefix).resolve()) + "/"
+# The sweep also tries an inactive account, another event's referee and a superuser.
 ROLES = (
     "anonymous",
     "inactive",
@@ -74,7 +75,6 @@ ROLES = (
     "organizer",
     "other_organizer",
 )
-HX = {"HX-Request": "true"}
 # htmx, and headers a poll or a broken proxy may send; a Spec's htmx_targets are tried as well.
 GET_HEADERS = [
     HX,
@@ -302,12 +302,6 @@ def sessions_in_cookies(settings):
     settings.SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
 
 
-@pytest.fixture
-def world(sweep_personas, event, other_event, character, rival, attack_card, defence_card, monkeypatch):
-    monkeypatch.setattr("duels.services.store.schedule_expiry", lambda situation_id, deadline: None)
-    return build_world(sweep_personas, event, other_event, character, rival, (attack_card, defence_card))
-
-
 @pytest.mark.parametrize(("name", "route", "params"), URLS, ids=[name for name, _r, _p in URLS])
 def test_no_server_error_and_nothing_changed_by_bad_input(name, route, params, world, sweep_personas, as_user):
     spec = SPECS[name]
@@ -375,7 +369,8 @@ def thorough(
             probe.send(role, "GET", url, query, headers=HX if probe.count % 2 else None)
         probe.send(role, "GET", url + RAW_QUERY)
     wanted = wanted_for(spec, "POST", role, role in post_scope, plain=False)
-    bodies = [("empty", {}, set())] + [(f"base {n}", payload(w), set()) for n, payload in enumerate(spec.posts)]
+    bodies: list[tuple[str, dict[str, Any], set[str]]] = [("empty", {}, set())]
+    bodies += [(f"base {n}", payload(w), set()) for n, payload in enumerate(spec.posts)]
     if spec.methods != "GET":
         bodies += list(garbage_bodies(spec, w, every_field))
     for what, body, garbled in bodies:

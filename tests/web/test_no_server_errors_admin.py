@@ -8,8 +8,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from tests.web.no_server_errors_kit import HUGE, build_world, fingerprint
-from tests.web.test_no_server_errors import HX, ROLES
+from tests.web.no_server_errors_kit import HUGE, HX, ROLES, fingerprint
 
 pytestmark = pytest.mark.django_db
 
@@ -42,12 +41,6 @@ BAD_QUERIES = [
     "no_such_field=1",
     "_popup=1&_to_field=password",
 ]
-
-
-@pytest.fixture
-def world(sweep_personas, event, other_event, character, rival, attack_card, defence_card, monkeypatch):
-    monkeypatch.setattr("duels.services.store.schedule_expiry", lambda situation_id, deadline: None)
-    return build_world(sweep_personas, event, other_event, character, rival, (attack_card, defence_card))
 
 
 @pytest.fixture

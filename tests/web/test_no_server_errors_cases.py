@@ -9,17 +9,11 @@ from cards.models import Card
 from duels.models import Situation
 from events.models import Character
 from tests.services.kit import nonce
-from tests.web.no_server_errors_kit import HUGE, build_world, fingerprint
+from tests.web.no_server_errors_kit import HUGE, fingerprint
 
 pytestmark = pytest.mark.django_db
 
 HX = {"HX-Request": "true"}
-
-
-@pytest.fixture
-def world(personas, event, other_event, character, rival, attack_card, defence_card, monkeypatch):
-    monkeypatch.setattr("duels.services.store.schedule_expiry", lambda situation_id, deadline: None)
-    return build_world(personas, event, other_event, character, rival, (attack_card, defence_card))
 
 
 @pytest.mark.parametrize("value", [None, "", "yes", "abc", "\x00"])

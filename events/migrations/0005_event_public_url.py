@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('events', '0003_event_quick_reasons'),
+        ('events', '0004_condition_sets_records_and_focus_setting'),
     ]
 
     operations = [

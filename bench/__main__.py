@@ -1,0 +1,304 @@
+"""Sumrak's benchmark: ``python -m bench`` (or ``bench/run.sh``). See bench/README.md.
+
+Starts the app in production mode on loopback - gunicorn (3 workers x 4
+threads), PostgreSQL (database ``sumrak_bench``), Redis (db 9), a Celery
+worker and beat - generates the game (bench/game.py), drives load with wrk
+from its own processes, and writes bench/results/latest.json. Every load
+figure is compared with the bare view (/ping/) measured in the same round.
+The database and the Redis db it uses are wiped at the start.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from bench.load import Load, run_wrk
+
+ROOT = Path(__file__).resolve().parent.parent
+PY = str(ROOT / ".venv" / "bin" / "python")
+RESULTS = ROOT / "bench" / "results"
+
+TARGETS = {
+    "spectator_poll_unchanged": ("p95 vs bare", 1.3),
+    "player_poll_unchanged": ("p95 vs bare", 1.3),
+    "spectator_poll_changed_10": ("p95 vs bare", 2.0),
+    "spectator_poll_changed_500": ("p95 vs bare", 2.0),
+    "player_poll_changed_10": ("p95 vs bare", 2.0),
+    "player_poll_changed_500": ("p95 vs bare", 2.0),
+    "step_post": ("p95 vs bare POST", 3.0),
+}
+
+
+def _env(args: argparse.Namespace) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        DEBUG="false",
+        SECRET_KEY="bench-" + "x" * 50,
+        ALLOWED_HOSTS="127.0.0.1,localhost,testserver",
+        DATABASE_URL=args.database,
+        REDIS_URL=args.redis,
+        SUMRAK_VAR_DIR=str(ROOT / "bench" / "var"),
+        LOG_LEVEL="WARNING",
+        DJANGO_SETTINGS_MODULE="config.settings",
+        PYTHONPATH=str(ROOT),
+    )
+    return env
+
+
+def _run(cmd: list[str], env: dict[str, str], **kw: Any) -> str:
+    done = subprocess.run(cmd, env=env, cwd=ROOT, capture_output=True, text=True, check=False, **kw)
+    if done.returncode != 0:
+        sys.exit(f"failed: {' '.join(cmd)}\n{done.stdout[-2000:]}\n{done.stderr[-4000:]}")
+    return done.stdout
+
+
+def _reset(args: argparse.Namespace, env: dict[str, str]) -> None:
+    """A fresh bench database and Redis db (both the benchmark's own)."""
+    url = re.match(r"postgres://([^@]+)@([^:/]+):?(\d*)/(\w+)", args.database)
+    if not url:
+        sys.exit("--database must look like postgres://user@host:port/name")
+    user, host, port, name = url.groups()
+    psql = ["psql", "-h", host, "-p", port or "5432", "-U", user, "-d", "postgres", "-qc"]
+    _run([*psql, f"DROP DATABASE IF EXISTS {name}"], env)
+    _run([*psql, f"CREATE DATABASE {name}"], env)
+    db = args.redis.rsplit("/", 1)[-1]
+    _run(["redis-cli", "-n", db, "FLUSHDB"], env)
+    _run([PY, "manage.py", "migrate", "--noinput", "-v", "0"], env)
+    _run([PY, "manage.py", "collectstatic", "--noinput", "-v", "0"], env)
+
+
+class Services:
+    """The app's processes, each in its own session so that it is stopped with all its children."""
+
+    def __init__(self, env: dict[str, str], port: int) -> None:
+        self.env, self.port = env, port
+        self.procs: dict[str, subprocess.Popen[bytes]] = {}
+        self.logs = Path(tempfile.mkdtemp(prefix="sumrak-bench-"))
+
+    def start(self, name: str, cmd: list[str]) -> None:
+        log = open(self.logs / f"{name}.log", "wb")  # noqa: SIM115 - closed with the process
+        self.procs[name] = subprocess.Popen(cmd, env=self.env, cwd=ROOT, stdout=log, stderr=log, start_new_session=True)
+
+    def up(self) -> None:
+        bin_ = ROOT / ".venv" / "bin"
+        self.start(
+            "gunicorn",
+            [str(bin_ / "gunicorn"), "config.wsgi:application", "--bind", f"127.0.0.1:{self.port}",
+             "--workers", "3", "--threads", "4", "--worker-class", "gthread", "--log-level", "warning"],
+        )  # fmt: skip
+        self.start("worker", [str(bin_ / "celery"), "-A", "config", "worker", "-l", "WARNING", "-c", "2"])
+        self.start(
+            "beat", [str(bin_ / "celery"), "-A", "config", "beat", "-l", "WARNING", "-s", str(self.logs / "beat")]
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                # Production mode sits behind a TLS proxy: say the request came through it.
+                ping = urllib.request.Request(
+                    f"http://127.0.0.1:{self.port}/ping/", headers={"X-Forwarded-Proto": "https"}
+                )
+                urllib.request.urlopen(ping, timeout=2)
+                return
+            except (urllib.error.URLError, ConnectionError, OSError):
+                time.sleep(0.5)
+        self.down()
+        sys.exit(f"gunicorn did not answer; see {self.logs}")
+
+    def rss_mb(self) -> dict[str, Any]:
+        """Resident memory of gunicorn's workers (and the Celery worker), from /proc."""
+
+        def rss(pid: int) -> float:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    return round(int(line.split()[1]) / 1024, 1)
+            return 0.0
+
+        def children(pid: int) -> list[int]:
+            found = Path(f"/proc/{pid}/task/{pid}/children")
+            return [int(p) for p in found.read_text().split()] if found.exists() else []
+
+        master = self.procs["gunicorn"].pid
+        return {
+            "gunicorn_workers_mb": [rss(p) for p in children(master)],
+            "gunicorn_master_mb": rss(master),
+            "celery_worker_mb": rss(self.procs["worker"].pid),
+        }
+
+    def down(self) -> None:
+        for proc in self.procs.values():
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)
+        for proc in self.procs.values():
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+
+
+def _probe(what: str, data: Any, env: dict[str, str]) -> Any:
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
+        json.dump(data, handle)
+    try:
+        return json.loads(_run([PY, "-m", "bench.probe", what, handle.name], env).strip().splitlines()[-1])
+    finally:
+        os.unlink(handle.name)
+
+
+def _versions(env: dict[str, str]) -> dict[str, str]:
+    def first_line(cmd: list[str]) -> str:
+        try:
+            return (
+                subprocess.run(cmd, capture_output=True, text=True, check=False, env=env).stdout.strip().splitlines()[0]
+            )
+        except (OSError, IndexError):
+            return "?"
+
+    code = "import django, celery, gunicorn; print(django.get_version(), celery.__version__, gunicorn.__version__)"
+    django_v, celery_v, gunicorn_v = first_line([PY, "-c", code]).split()
+    return {
+        "python": platform.python_version(),
+        "django": django_v,
+        "celery": celery_v,
+        "gunicorn": gunicorn_v,
+        "postgresql": first_line(["psql", "--version"]),
+        "redis": first_line(["redis-server", "--version"]),
+        "wrk": first_line(["wrk", "--version"]),
+    }
+
+
+def _table(results: dict[str, Any]) -> str:
+    rows = ["| load | req/s | p95 ms | p95 ÷ bare | target | codes |", "|---|---:|---:|---:|---|---|"]
+    for name, r in results["load"].items():
+        if "error" in r:
+            rows.append(f"| {name} | error | | | | |")
+            continue
+        target = TARGETS.get(name)
+        met = ""
+        if target:
+            met = f"≤ {target[1]}× {'✓' if r['p95_vs_bare'] <= target[1] else '✗'}"
+        if name == "mixed":
+            met = f"≥ 50 % of bare req/s, p95 ≤ 100 ms {'✓' if r['rps_vs_bare'] >= 0.5 and r['p95_ms'] <= 100 else '✗'}"
+        codes = ", ".join(f"{k}: {v}" for k, v in r["codes"].items() if v)
+        rows.append(f"| {name} | {r['rps']} | {r['p95_ms']:.1f} | {r['p95_vs_bare']:.2f} | {met} | {codes} |")
+    return "\n".join(rows)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    parser.add_argument("--seconds", type=float, default=6, help="length of each load in a round (default 6)")
+    parser.add_argument("--rounds", type=int, default=2, help="rounds of all loads, interleaved (default 2)")
+    parser.add_argument("--mixed-seconds", type=float, default=30, help="the last round's mixed load (timers)")
+    parser.add_argument("--windows", type=int, default=200, help="pending D8 windows for the timer test")
+    parser.add_argument("--connections", type=int, default=50)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--port", type=int, default=18471)
+    parser.add_argument("--database", default="postgres://postgres@127.0.0.1:5432/sumrak_bench")
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/9")
+    parser.add_argument("--out", default=str(RESULTS / "latest.json"))
+    args = parser.parse_args()
+    env = _env(args)
+    started = time.time()
+    print("bench: resetting the bench database and Redis db, migrating…", flush=True)
+    _reset(args, env)
+    print("bench: generating the game…", flush=True)
+    game = json.loads(_run([PY, "-m", "bench.game", "build"], env).strip().splitlines()[-1])
+    # Kept for a later look at the same game (python -m bench.probe queries bench/var/game.json).
+    (ROOT / "bench" / "var").mkdir(exist_ok=True)
+    (ROOT / "bench" / "var" / "game.json").write_text(json.dumps(game))
+    load_before = os.getloadavg()
+    services = Services(env, args.port)
+    services.up()
+    results: dict[str, Any] = {"load": {}}
+    try:
+        load = Load(game, args)
+        run_wrk(args.port, load.scenarios()["bare"], 3, args)  # warm the workers
+        rounds: list[dict[str, dict[str, Any]]] = []
+        windows: list[dict[str, Any]] = []
+        for number in range(args.rounds):
+            last = number == args.rounds - 1
+            print(f"bench: round {number + 1} of {args.rounds}", flush=True)
+            measured: dict[str, dict[str, Any]] = {}
+            for name, lines in {**load.scenarios(), **load.step_loads()}.items():
+                seconds = args.seconds
+                if name == "mixed" and last:
+                    # The timer test: D8 windows closing while the mixed load runs.
+                    first = 8.0
+                    windows = json.loads(
+                        _run([PY, "-m", "bench.game", "windows", str(args.windows), str(first),
+                              str(args.mixed_seconds - first - 4)], env).strip().splitlines()[-1]
+                    )  # fmt: skip
+                    seconds = args.mixed_seconds
+                measured[name] = run_wrk(args.port, lines, seconds, args)
+                print(f"  {name}: {measured[name].get('rps')} req/s, p95 {measured[name].get('p95_ms')} ms", flush=True)
+            rounds.append(measured)
+        time.sleep(3)
+        results["rss"] = services.rss_mb()
+        results["timers"] = _probe("lateness", windows, env) if windows else {}
+        results["queries"] = _probe("queries", game, env)
+        results["replay"] = _probe("replay", game, env)
+    finally:
+        services.down()
+    # Each figure: the median over rounds; ratios against the bare view of the same round.
+    for name in rounds[0]:
+        per_round = [r[name] for r in rounds if "error" not in r[name]]
+        if not per_round:
+            results["load"][name] = rounds[-1][name]
+            continue
+        best = sorted(per_round, key=lambda r: r["p95_ms"])[len(per_round) // 2]
+        bare = next(r for r in rounds if r[name] is best)["bare_post" if name == "step_post" else "bare"]
+        best = {**best, "p95_vs_bare": round(best["p95_ms"] / bare["p95_ms"], 2)}
+        best["rps_vs_bare"] = round(best["rps"] / bare["rps"], 3)
+        results["load"][name] = best
+    results["machine"] = {
+        "cores": os.cpu_count(),
+        "platform": platform.platform(),
+        # Load average (1, 5, 15 min) when the loads began and ended: other work on the machine shows here.
+        "loadavg_before": [round(x, 2) for x in load_before],
+        "loadavg_after": [round(x, 2) for x in os.getloadavg()],
+        **_versions(env),
+    }
+    results["setup"] = {
+        "gunicorn": "3 workers x 4 threads (gthread)",
+        "celery": "worker -c 2 + beat",
+        "wrk": f"-t{args.threads} -c{args.connections}, {args.seconds} s per load, {args.rounds} rounds interleaved",
+        "game": "2,000 characters, 300 cards, ~450 counter rules, 100 running fights of 10/100/500 entries",
+        "note": "2 cores shared by the app, PostgreSQL, Redis, Celery and wrk (and other work on the machine)",
+    }
+    results["targets"] = {
+        "poll_unchanged_p95_vs_bare": 1.3,
+        "poll_changed_p95_vs_bare": 2.0,
+        "step_post_p95_vs_bare_post": 3.0,
+        "step_statements": 10,
+        "mixed_rps_vs_bare": 0.5,
+        "mixed_p95_ms": 100,
+        "replay_540_ms": 20,
+        "timer_lateness_p99_ms": 1000,
+    }
+    results["seconds"] = round(time.time() - started)
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
+    print()
+    print(_table(results))
+    print()
+    print("replay (ms):", results["replay"])
+    print("timers:", results["timers"])
+    print("statements per request:", results["queries"])
+    print("RSS:", results["rss"])
+    print(f"written to {args.out}")
+
+
+if __name__ == "__main__":
+    main()

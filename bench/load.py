@@ -1,0 +1,156 @@
+"""The loads of the benchmark: wrk data files for every page, and running wrk on them (see bench/README.md)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+LUA = Path(__file__).resolve().parent / "wrk" / "load.lua"
+
+HX = "HX-Request: true"
+
+
+def _headers(*pairs: str) -> str:
+    return "\x1f".join(["X-Forwarded-Proto: https", *pairs])
+
+
+def _etag(port: int, path: str, headers: dict[str, str]) -> str:
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", headers=headers)
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return response.headers["ETag"] or ""
+
+
+def _drain(port: int, limit_s: float = 20) -> None:
+    """Wait until the requests wrk left queued are answered: the next load must not start behind them."""
+    ping = urllib.request.Request(f"http://127.0.0.1:{port}/ping/", headers={"X-Forwarded-Proto": "https"})
+    deadline = time.monotonic() + limit_s
+    quick = 0
+    while time.monotonic() < deadline and quick < 3:
+        start = time.monotonic()
+        with urllib.request.urlopen(ping, timeout=limit_s) as response:
+            response.read()
+        quick = quick + 1 if time.monotonic() - start < 0.05 else 0
+        time.sleep(0.2)
+
+
+def run_wrk(port: int, lines: list[str], seconds: float, args: argparse.Namespace) -> dict[str, Any]:
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as data:
+        data.write("\n".join(lines) + "\n")
+    cmd = ["wrk", "-t", str(args.threads), "-c", str(args.connections), "-d", f"{round(seconds)}s", "--timeout", "10s",
+           "-s", str(LUA), f"http://127.0.0.1:{port}", "--", data.name, str(args.threads)]  # fmt: skip
+    out = subprocess.run(cmd, capture_output=True, text=True, check=False).stdout
+    os.unlink(data.name)
+    _drain(port)
+    found = re.search(r"^BENCH (.*)$", out, re.M)
+    if not found:
+        return {"error": out[-1000:]}
+    result = json.loads(found.group(1))
+    result["rps"] = round(result["requests"] / (result["duration_us"] / 1e6), 1)
+    return result
+
+
+class Load:
+    def __init__(self, game: dict[str, Any], args: argparse.Namespace) -> None:
+        self.game, self.args, self.port = game, args, args.port
+        self.cookie = f"Cookie: sessionid={game['session']}; csrftoken={'c' * 32}"
+        self.post = _headers(
+            HX, self.cookie, "X-CSRFToken: " + "c" * 32, f"Origin: https://127.0.0.1:{args.port}",
+            "Content-Type: application/x-www-form-urlencoded",
+        )  # fmt: skip
+        self.fights = game["fights"]
+
+    def by_length(self, length: int) -> list[dict[str, Any]]:
+        return [f for f in self.fights if f["entries"] == length]
+
+    def urls(self, fights: list[dict[str, Any]], role: str) -> list[tuple[str, str]]:
+        """(path, headers) of the live fragment of each fight for one role."""
+        if role == "spectator":
+            return [(f"/watch/{f['id']}/", _headers(HX)) for f in fights]
+        if role == "player":
+            return [(f"/c/{t}/live/", _headers(HX)) for f in fights for t in f["tokens"]]
+        return [(f"/fights/{f['id']}/", _headers(HX, self.cookie)) for f in fights]
+
+    def unchanged(self, urls: list[tuple[str, str]]) -> list[str]:
+        lines = []
+        for path, headers in urls:
+            plain = dict(h.split(": ", 1) for h in headers.split("\x1f"))
+            lines.append(f"R\tGET\t{path}\t{headers}\x1fIf-None-Match: {_etag(self.port, path, plain)}\t")
+        return lines
+
+    @staticmethod
+    def changed(urls: list[tuple[str, str]]) -> list[str]:
+        # An ETag from an older version: the fragment is sent (from the shared cache after its first render).
+        return [f'R\tGET\t{path}\t{headers}\x1fIf-None-Match: "older"\t' for path, headers in urls]
+
+    def steps(self) -> list[str]:
+        """Each fight's next steps through the real form (its version read just now)."""
+        lines = [f"H\t{self.post}"]
+        for fight in self.fights:
+            if not fight["steps"]:
+                continue
+            request = urllib.request.Request(
+                f"http://127.0.0.1:{self.port}/fights/{fight['id']}/",
+                headers={"HX-Request": "true", "Cookie": self.cookie[8:], "X-Forwarded-Proto": "https"},
+            )
+            with urllib.request.urlopen(request, timeout=30) as response:
+                found = re.search(rb'data-version="(\d+)"', response.read())
+            version = int(found.group(1)) if found else fight["version"]
+            done = version - fight["version"]
+            left = fight["steps"][done:]
+            bodies = "\x1e".join("&".join(f"{k}={urllib.parse.quote(str(v))}" for k, v in s.items()) for s in left)
+            lines.append(f"S\t{fight['id']}\t{version}\t{bodies}")
+        return lines
+
+    def scenarios(self) -> dict[str, list[str]]:
+        """Every load of one round, in the order run; each a wrk data file."""
+        fights = self.fights
+        short, long_ = self.by_length(10), self.by_length(500)
+        event = self.game["event"]
+        listing = f"/events/{event}/referee/"
+        list_headers = _headers(HX, self.cookie, "HX-Target: running")
+        plain_list = {
+            "HX-Request": "true",
+            "HX-Target": "running",
+            "Cookie": self.cookie[8:],
+            "X-Forwarded-Proto": "https",
+        }
+        list_etag = _etag(self.port, listing, plain_list)
+        spectator, player, referee = (self.urls(fights, r) for r in ("spectator", "player", "referee"))
+        polls = self.unchanged(spectator + player + referee)
+        out = {
+            "bare": [f"R\tGET\t/ping/\t{_headers()}\t"],
+            "bare_post": [f"R\tPOST\t/ping/\t{self.post}\tx=1"],
+            "spectator_poll_unchanged": polls[: len(spectator)],
+            "player_poll_unchanged": polls[len(spectator) : len(spectator) + len(player)],
+            "referee_poll_unchanged": polls[len(spectator) + len(player) :],
+            "spectator_poll_changed_10": self.changed(self.urls(short, "spectator")),
+            "spectator_poll_changed_500": self.changed(self.urls(long_, "spectator")),
+            "player_poll_changed_10": self.changed(self.urls(short, "player")),
+            "player_poll_changed_500": self.changed(self.urls(long_, "player")),
+            "referee_poll_changed_500": self.changed(self.urls(long_, "referee")),
+            "referee_page_10": [f"R\tGET\t/fights/{f['id']}/\t{_headers(self.cookie)}\t" for f in short],
+            "referee_page_500": [f"R\tGET\t/fights/{f['id']}/\t{_headers(self.cookie)}\t" for f in long_],
+            "referee_list_unchanged": [f"R\tGET\t{listing}\t{list_headers}\x1fIf-None-Match: {list_etag}\t"],
+            "referee_list_changed": [f'R\tGET\t{listing}\t{list_headers}\x1fIf-None-Match: "older"\t'],
+        }
+        return out
+
+    def step_loads(self) -> dict[str, list[str]]:
+        steps = self.steps()
+        mix = self.changed(self.urls(self.fights, "spectator")) + self.changed(self.urls(self.fights, "player"))
+        # The mixed poll traffic: mostly unchanged polls, as on a real game day.
+        mix = self.unchanged(self.urls(self.fights, "spectator") + self.urls(self.fights, "player")) * 3 + mix
+        return {
+            "step_post": [*steps, "M\t1", f"R\tGET\t/ping/\t{_headers()}\t"],
+            "mixed": [*steps, f"M\t{1 / 21:.5f}", *mix],
+        }

@@ -1,0 +1,135 @@
+-- Sumrak's load script for wrk (bench/README.md). Usage: wrk -t N -s load.lua URL -- DATAFILE N
+--
+-- DATAFILE, one item a line, fields separated by TAB:
+--   R  METHOD  PATH  HEADERS  BODY   a request sent at random (HEADERS: "Name: value" joined by \31)
+--   H  HEADERS                       headers of every step POST (session, CSRF, origin)
+--   S  FIGHT   VERSION  BODIES       a fight's next steps (BODIES: urlencoded form bodies joined by \30)
+--   M  RATIO                         the share of requests that are steps (0: none, 1: steps only)
+--
+-- A step is sent only for a fight with no step in flight, with the version the
+-- fight is at and a fresh nonce; every fight fragment that comes back (it
+-- carries the fight's URL and data-version) brings the fight's version up to
+-- date, and the next step is sent once the version moved by one.
+
+local requests, fights, post_headers, ratio = {}, {}, {}, 0
+local threads, counter = {}, 0
+
+local function split(s, sep)
+  local out = {}
+  for piece in (s .. sep):gmatch("(.-)" .. sep) do out[#out + 1] = piece end
+  return out
+end
+
+local function headers_of(text)
+  local h = {}
+  if text == nil or text == "" then return h end
+  for _, pair in ipairs(split(text, "\31")) do
+    local name, value = pair:match("^([^:]+):%s*(.*)$")
+    if name then h[name] = value end
+  end
+  return h
+end
+
+function setup(thread)
+  thread:set("tid", counter)
+  counter = counter + 1
+  threads[#threads + 1] = thread
+end
+
+function init(args)
+  nthreads = tonumber(args[2]) or 1
+  math.randomseed(os.time() + (tid or 0) * 7919)
+  local all = {}
+  for line in io.lines(args[1]) do
+    local f = split(line, "\t")
+    if f[1] == "R" then
+      requests[#requests + 1] = wrk.format(f[2], f[3], headers_of(f[4]), f[5] ~= "" and f[5] or nil)
+    elseif f[1] == "H" then
+      post_headers = headers_of(f[2])
+    elseif f[1] == "S" then
+      all[#all + 1] = {id = f[2], version = tonumber(f[3]), steps = split(f[4], "\30"), next = 1, busy = false}
+    elseif f[1] == "M" then
+      ratio = tonumber(f[2])
+    end
+  end
+  -- Each thread owns its share of the fights: no two threads step the same fight.
+  for i, fight in ipairs(all) do
+    if (i - 1) % nthreads == tid then
+      fights[#fights + 1] = fight
+      fights[fight.id] = fight
+    end
+  end
+  c200, c304, c409, c422, c4xx, c5xx, cother, steps_sent, steps_done = 0, 0, 0, 0, 0, 0, 0, 0, 0
+  cursor = 1
+end
+
+local function nonce()
+  local t = {}
+  for i = 1, 32 do t[i] = string.format("%x", math.random(0, 15)) end
+  return table.concat(t)
+end
+
+local function next_step()
+  for _ = 1, #fights do
+    local fight = fights[cursor]
+    cursor = cursor % #fights + 1
+    if fight and not fight.busy and fight.steps[fight.next] and fight.steps[fight.next] ~= "" then
+      fight.busy = true
+      fight.sent = fight.version
+      steps_sent = steps_sent + 1
+      local body = fight.steps[fight.next] .. "&version=" .. fight.version .. "&nonce=" .. nonce()
+      return wrk.format("POST", "/fights/" .. fight.id .. "/act/", post_headers, body)
+    end
+  end
+  return nil
+end
+
+function request()
+  if ratio > 0 and #fights > 0 and (ratio >= 1 or math.random() < ratio) then
+    local step = next_step()
+    if step then return step end
+  end
+  return requests[math.random(#requests)]
+end
+
+function response(status, headers, body)
+  if status == 200 then c200 = c200 + 1
+  elseif status == 304 then c304 = c304 + 1
+  elseif status == 409 then c409 = c409 + 1
+  elseif status == 422 then c422 = c422 + 1
+  elseif status >= 500 then c5xx = c5xx + 1
+  elseif status >= 400 then c4xx = c4xx + 1
+  else cother = cother + 1 end
+  if ratio > 0 and body and #body > 0 then
+    local id = body:match('hx%-get="/fights/(%d+)/"')
+    local version = body:match('data%-version="(%d+)"')
+    local fight = id and fights[id]
+    if fight and version and fight.busy then
+      version = tonumber(version)
+      if version == fight.sent + 1 then
+        fight.next = fight.next + 1
+        steps_done = steps_done + 1
+      end
+      fight.version = version
+      fight.busy = false
+    end
+  end
+end
+
+function done(summary, latency, requests_)
+  local codes = {c200 = 0, c304 = 0, c409 = 0, c422 = 0, c4xx = 0, c5xx = 0, cother = 0, steps_sent = 0, steps_done = 0}
+  for _, thread in ipairs(threads) do
+    for name, _ in pairs(codes) do codes[name] = codes[name] + (thread:get(name) or 0) end
+  end
+  local e = summary.errors
+  io.write(string.format(
+    'BENCH {"requests": %d, "duration_us": %d, "p50_ms": %.3f, "p90_ms": %.3f, "p95_ms": %.3f, "p99_ms": %.3f, ' ..
+    '"max_ms": %.3f, "errors": {"connect": %d, "read": %d, "write": %d, "timeout": %d, "status": %d}, ' ..
+    '"codes": {"200": %d, "304": %d, "409": %d, "422": %d, "4xx": %d, "5xx": %d, "other": %d}, ' ..
+    '"steps_sent": %d, "steps_done": %d}\n',
+    summary.requests, summary.duration, latency:percentile(50) / 1000, latency:percentile(90) / 1000,
+    latency:percentile(95) / 1000, latency:percentile(99) / 1000, latency.max / 1000,
+    e.connect, e.read, e.write, e.timeout, e.status,
+    codes.c200, codes.c304, codes.c409, codes.c422, codes.c4xx, codes.c5xx, codes.cother,
+    codes.steps_sent, codes.steps_done))
+end

@@ -1,0 +1,113 @@
+"""The game's words that several apps show, defined once: labels and refusals.
+
+Cards, the fight pages and the character page (events, through the arsenal
+actions) all show a refusal - the engine's ``RuleError`` or a fight service's
+``ServiceError`` - the same way: ``explain(err)``. It lives in cards because it
+is the lowest layer that can name a card (refusals carry catalogue ids and
+engine uids), and the fight apps sit above it (docs/architecture.md).
+
+The labels' keys are the engine's own constants (rules/), so a word cannot
+drift from the value the engine sends; conditions and effects take their words
+from the model choices that store them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Protocol
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+import rules as engine
+from cards.models import Card, Effect
+from events.ids import is_id
+from events.models import Condition, condition_set_label
+from rules import state as engine_state
+
+OUTCOME_LABELS: dict[str, Promise] = {
+    engine.PARRIED: _("parried"),
+    engine.SOFTENED: _("softened"),
+    engine.NOT_PARRIED: _("not parried"),
+}
+RESULT_LABELS: dict[str, Promise] = {
+    engine_state.FIGHTER_OUT: _("a fighter can no longer fight"),
+    engine_state.STOPPED: _("the fighters stopped"),
+    engine_state.MAX_ROUNDS: _("the agreed number of rounds was played"),
+    engine_state.NO_ATTACKS_LEFT: _("nobody has an attack card left"),
+    engine_state.SITUATION_ENDED: _("the combat situation ended"),
+    engine_state.INSTANT_ATTACK_SUCCEEDED: _("the instant attack succeeded"),
+    engine_state.ENDED_BY_REFEREE: _("ended by the referee"),
+}
+# A condition or a card's effect (a condition, or "no effect": CR1) in the words of the model choices.
+EFFECT_LABELS: dict[str, Promise | str] = {**dict(Effect.choices), **dict(Condition.choices)}
+
+
+def condition_label(condition: str) -> str:
+    """One effect, or every condition of a set (CR1 reading: "heavily wounded, paralysed")."""
+    if condition in EFFECT_LABELS:
+        return str(EFFECT_LABELS[condition])
+    return condition_set_label(condition)
+
+
+def card_names(ids: Iterable[int]) -> dict[int, str]:
+    """Catalogue names in the active language, in one query (a fight's faces keep the language they joined in)."""
+    # A refused request may name an id no row can have (a hand-edited uid).
+    wanted = {card_id for card_id in ids if is_id(card_id)}
+    return {card.pk: card.name for card in Card.objects.filter(pk__in=wanted).only("name_ru", "name_en")}
+
+
+class Refusal(Protocol):
+    """``RuleError`` and ``ServiceError`` alike: an English format string, raw values, a rule ID or code."""
+
+    message: str
+    params: dict[str, object]
+    rule_id: str
+
+
+def _card_id(value: object) -> int | None:
+    """A catalogue id, or the card id inside an engine uid ``"<character>:<card>:<n>"``."""
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str):
+        parts = value.split(":")
+        if len(parts) == 3 and parts[1].isdigit():
+            return int(parts[1])
+    return None
+
+
+def cites_a_rule(rule_id: str) -> bool:
+    """D3, S2, IA5... name a rule of RULES.md; service codes (STALE, BUSY) and INPUT/ARSENAL do not."""
+    return rule_id[:1].isalpha() and any(ch.isdigit() for ch in rule_id)
+
+
+def rule_of(err: Refusal) -> str:
+    """The RULES.md ID a refusal cites, or "" for the services' codes (STALE, BUSY...) and INPUT/ARSENAL."""
+    rule = getattr(err, "rule_id", "")
+    return str(rule) if cites_a_rule(rule) else ""
+
+
+def explain(err: Refusal) -> str:
+    """The refusal in the user's language, values as words, ending with the rule it cites: "... (D3)"."""
+    text = words_of(err)
+    rule = rule_of(err)
+    return f"{text} ({rule})" if rule else text
+
+
+def words_of(err: Refusal) -> str:
+    """The refusal's sentence alone, for a page that shows ``rule_of(err)`` beside it (the fight pages)."""
+    params: dict[str, Any] = dict(err.params)
+    labels: dict[str, dict[str, Any]] = {"condition": EFFECT_LABELS, "result": RESULT_LABELS, "outcome": OUTCOME_LABELS}
+    for key, table in labels.items():
+        if key in params and params[key] in table:
+            params[key] = str(table[params[key]])
+    if isinstance(params.get("duel"), int):
+        params["duel"] += 1  # the pages number duels from 1
+    ids = {cid for key in ("card", "card_id") if (cid := _card_id(params.get(key))) is not None}
+    names = card_names(ids) if ids else {}
+    for key in ("card", "card_id"):
+        cid = _card_id(params.get(key))
+        if cid in names:
+            params[key] = f"«{names[cid]}»"
+    return gettext(err.message) % params

@@ -1,0 +1,47 @@
+"""Helpers for the fight pages' tests (web and browser); their fixtures are in tests/conftest.py.
+
+``secret_hands`` gives Anton Veil of Secrets and Zavulon Dark Mirror, never
+played: their names must never reach a page that may not see the hand (D4).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.test import Client
+
+from cards.models import Card
+from duels import services
+from duels.models import Situation
+from tests.services.kit import nonce
+
+
+def state_of(situation: Situation) -> Any:
+    situation.refresh_from_db()
+    return services.state_of(situation)
+
+
+def uid_of(situation: Situation, fighter_id: int, card: Card) -> str:
+    st = state_of(situation)
+    return next(u for u in st.fighters[fighter_id].hand if st.cards[u].card_id == card.pk)
+
+
+def post_action(client: Client, situation: Situation, htmx: bool = True, **data: Any):
+    """POST one fight action with the version the page would carry and a fresh nonce."""
+    situation.refresh_from_db()
+    payload = {"version": situation.version, "nonce": nonce(), **data}
+    headers = {"HX-Request": "true"} if htmx else {}
+    return client.post(f"/fights/{situation.pk}/act/", payload, headers=headers)
+
+
+def rendered_nonces(html: str) -> list[str]:
+    return re.findall(r'name="nonce" value="([0-9a-f]{32})"', html)
+
+
+def drive(situation: Situation, referee, *commands: Any) -> Situation:
+    for command in commands:
+        situation.refresh_from_db()
+        services.perform(situation.pk, command, user=referee, seen_version=situation.version, nonce=nonce())
+    situation.refresh_from_db()
+    return situation
