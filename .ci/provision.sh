@@ -10,6 +10,12 @@
 # Debian packages the tests need, installed if missing. Another package: one more line.
 CI_APT_PACKAGES=(
     chromium # browser tests (tests/browser, Playwright drives Debian's chromium)
+    libpango-1.0-0      # WeasyPrint's text layout: the PDF prints (docs/printing.md)
+    libpangoft2-1.0-0   # ... its fonts
+    libharfbuzz-subset0 # ... its font subsetting
+    fonts-dejavu-core   # a Cyrillic font for the prints
+    poppler-utils       # pdfinfo, pdftoppm, pdftotext: tests/print reads the PDFs back
+    zbar-tools          # zbarimg: tests/print decodes every printed QR code
 )
 
 APT_UPDATED=false

@@ -1,10 +1,21 @@
 from django.urls import path
 
-from cards import views, views_arsenal, views_mass, views_matrix, views_player, views_transfer
+from cards import (
+    views,
+    views_arsenal,
+    views_mass,
+    views_matrix,
+    views_player,
+    views_print,
+    views_public,
+    views_transfer,
+)
 
 app_name = "cards"
 
 urlpatterns = [
+    # A card's public entry, opened by the QR code printed on the card (no login, no hidden information).
+    path("cards/<int:card_id>/", views_public.card_entry, name="card-entry"),
     path("events/<int:event_id>/catalogue/", views.catalogue, name="catalogue"),
     path("events/<int:event_id>/catalogue/create/", views.catalogue_create, name="catalogue-create"),
     path("events/<int:event_id>/catalogue/cards/new/", views.card_new, name="card-new"),
@@ -59,4 +70,12 @@ urlpatterns = [
         name="player-prepared-take",
     ),
     path("c/<str:token>/arsenal/build/", views_player.player_arsenal_build, name="player-arsenal-build"),
+    # Prints (organizers): a character's cards and sheet, the event's print run.
+    path("organize/characters/<int:character_id>/print/cards/", views_print.character_cards, name="print-cards"),
+    path("organize/characters/<int:character_id>/print/sheet/", views_print.character_sheet, name="print-sheet"),
+    path("events/<int:event_id>/print/", views_print.event_print, name="print-event"),
+    path("events/<int:event_id>/print/runs/<int:run_id>/", views_print.run_status, name="print-run"),
+    path(
+        "events/<int:event_id>/print/runs/<int:run_id>/download/", views_print.run_download, name="print-run-download"
+    ),
 ]

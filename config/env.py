@@ -53,3 +53,20 @@ def env_list(name: str, default: list[str]) -> list[str]:
     if value is None:
         return default
     return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def env_base_url(name: str, default: str = "") -> str:
+    """An ``http(s)://host[:port]`` address without a path; empty means "not set"."""
+    from urllib.parse import urlsplit
+
+    value = os.environ.get(name, default).strip()
+    if not value:
+        return ""
+    parts = urlsplit(value)
+    if parts.scheme not in {"http", "https"} or not parts.hostname or parts.path.strip("/") or parts.query:
+        raise EnvError(f"{name}={value!r} is not a base address like http://192.168.1.10:8000")
+    try:
+        parts.port  # noqa: B018 - raises on a bad port number
+    except ValueError:
+        raise EnvError(f"{name}={value!r} has a bad port number.") from None
+    return f"{parts.scheme}://{parts.netloc}"

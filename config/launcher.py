@@ -276,8 +276,14 @@ def environment(options: Options, base: dict[str, str]) -> tuple[dict[str, str],
     if not options.lan:
         env["DEBUG"] = "true"  # the local mode, and only it, turns DEBUG on
         env.pop("SUMRAK_LAN", None)
+        # Printed QR codes point here (events/public_url.py): this machine only, so the QR pages warn.
+        env.setdefault("SUMRAK_PUBLIC_URL", f"http://127.0.0.1:{options.port}")
         return env, addresses
     addresses = lan_addresses()
+    if addresses:
+        # ... and in LAN mode the first address the banner gives tablets and phones.
+        scheme = "https" if options.tls else "http"
+        env.setdefault("SUMRAK_PUBLIC_URL", f"{scheme}://{addresses[0]}:{options.port}")
     env |= {"DEBUG": "false", "SUMRAK_LAN": "true", "SECRET_KEY": secret_key(options.var_dir)}
     if options.tls:
         env["SUMRAK_TLS"] = "true"
@@ -367,7 +373,7 @@ def wait_until_answering(url: str, program: Program, supervisor: Supervisor, sec
         raise LaunchError("the web server did not answer within a minute")
 
 
-def banner(options: Options, addresses: list[str], public_demo: bool) -> str:
+def banner(options: Options, addresses: list[str], public_demo: bool, public_url: str = "") -> str:
     scheme = "https" if options.tls else "http"
     lines = ["", "  Sumrak is running."]
     if options.lan:
@@ -379,6 +385,8 @@ def banner(options: Options, addresses: list[str], public_demo: bool) -> str:
             lines.append("  Plain HTTP: anyone on this Wi-Fi can read the traffic (docs/deployment.md, --tls).")
     else:
         lines.append(f"  Open http://127.0.0.1:{options.port}/")
+    if public_url:
+        lines.append(f"  Printed QR codes point to {public_url} (SUMRAK_PUBLIC_URL changes it)")
     if public_demo:
         lines += ["", "  Demo logins (password sumrak-demo for all):"]
         lines += ["    organizer  — organizer of «Ночной Дозор: Сумрак»", "    referee    — referee"]
@@ -435,7 +443,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         supervisor.stop_all()
         return 1
     if supervisor.stop_signal is None:
-        print(banner(options, addresses, public_demo), file=sys.stderr, flush=True)
+        shown = banner(options, addresses, public_demo, env.get("SUMRAK_PUBLIC_URL", ""))
+        print(shown, file=sys.stderr, flush=True)
     return supervisor.supervise()
 
 

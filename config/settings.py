@@ -14,7 +14,7 @@ import dj_database_url
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
-from config.env import EnvError, env_bool, env_int, env_list, env_str
+from config.env import EnvError, env_base_url, env_bool, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("SUMRAK_VAR_DIR", str(BASE_DIR / "var")))
@@ -48,6 +48,10 @@ if not DEBUG and not ALLOWED_HOSTS:
     # Without it every request would be a bare 400; say so at boot instead.
     raise EnvError("ALLOWED_HOSTS is required when DEBUG is false (comma-separated host names).")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+# The address printed QR codes point to (events/public_url.py): phones on the game site's
+# network open it, so it is never the host the organizer's browser happened to use.
+# Empty: this machine's LAN address on port 8000. ``start.sh`` sets it to what it prints.
+SUMRAK_PUBLIC_URL = env_base_url("SUMRAK_PUBLIC_URL")
 
 INSTALLED_APPS = [
     "config.apps.SumrakAdminConfig",  # django.contrib.admin for superusers only (D4, config/admin.py)

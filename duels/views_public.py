@@ -23,6 +23,7 @@ from duels.presenters import SPECTATOR, SituationView, Viewer, card_ids, card_na
 from duels.views_common import quoted_hash, render_live, situation_etag
 from events.access import ORGANIZER, REFEREE, character_for_staff, event_for_referee
 from events.models import Character, Event
+from events.public_url import public_url as public_address
 from events.views_characters import qr_svg
 
 SPECTATOR_VIEW = Viewer(SPECTATOR)
@@ -43,9 +44,9 @@ def _running(event: Event) -> list[tuple[Situation, SituationView]]:
     return rows
 
 
-def public_url(request: HttpRequest, path: str) -> str:
-    """The address a QR code points to (the deployment's public base address is the print helper's setting)."""
-    return request.build_absolute_uri(path)
+def public_url(event: Event, path: str) -> str:
+    """The address a QR code points to: the public base address (events/public_url.py), never the request's host."""
+    return public_address(path, event)
 
 
 @require_GET
@@ -55,7 +56,7 @@ def event_fights(request: HttpRequest, event_id: int) -> HttpResponse:
     rows = []
     for situation, view in _running(event):
         watch = reverse("duels:watch", args=[situation.pk])
-        rows.append({"situation": situation, "view": view, "url": watch, "qr": qr_svg(public_url(request, watch), 3)})
+        rows.append({"situation": situation, "view": view, "url": watch, "qr": qr_svg(public_url(event, watch), 3)})
     context = {"event": event, "rows": rows}
     template = "duels/event_fights.html#list" if request.htmx else "duels/event_fights.html"
     return render(request, template, context)

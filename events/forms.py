@@ -2,6 +2,7 @@
 
 from decimal import Decimal
 from typing import cast
+from urllib.parse import urlsplit
 
 from django import forms
 from django.contrib.auth import get_user_model
@@ -234,6 +235,7 @@ RULE_SETTINGS = (
     "quick_reasons",
 )
 FIGHT_KINDS = ("duels_on", "battles_on", "mass_battles_on", "magic_keepable_decks")
+PRINTING = ("public_url",)
 
 
 class EventForm(forms.ModelForm):
@@ -248,7 +250,7 @@ class EventForm(forms.ModelForm):
 
     class Meta:
         model = Event
-        fields = [*EVENT_DETAILS, *RULE_SETTINGS, *FIGHT_KINDS]
+        fields = [*EVENT_DETAILS, *RULE_SETTINGS, *FIGHT_KINDS, *PRINTING]
         widgets = {
             "starts_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "ends_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
@@ -307,6 +309,18 @@ class EventForm(forms.ModelForm):
                 _("Characters of this event own or hold cards of the current catalogue; the catalogue cannot change.")
             )
         return catalogue
+
+    def clean_public_url(self) -> str:
+        """A base address only: QR codes add their own paths to it (events/public_url.py)."""
+        value = (self.cleaned_data.get("public_url") or "").strip()
+        if not value:
+            return ""
+        parts = urlsplit(value)
+        if parts.scheme not in {"http", "https"} or parts.path.strip("/") or parts.query or parts.fragment:
+            raise forms.ValidationError(
+                _("Give only the scheme, host and port, e.g. http://192.168.1.10:8000 (no path).")
+            )
+        return f"{parts.scheme}://{parts.netloc}"
 
     def clean(self):
         super().clean()

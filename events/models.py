@@ -121,6 +121,17 @@ class Event(models.Model):
         validators=[validate_magic_decks],
         help_text=_("M5: deck numbers, comma-separated (2, 4, 5, 6); the rules say 2,5."),
     )
+    # Printed QR codes point here when set (events/public_url.py), e.g. a name the game
+    # site's router gives the server; empty: the deployment's SUMRAK_PUBLIC_URL.
+    public_url = models.URLField(
+        _("public address for QR codes"),
+        max_length=200,
+        blank=True,
+        help_text=_(
+            "The address phones open when they scan a printed QR code, e.g. http://192.168.1.10:8000. "
+            "Leave empty to use the server's own setting."
+        ),
+    )
     # One-tap reasons the referee's override, undo and end-of-duel forms offer
     # (one per line); empty: the default list in the referee's language.
     quick_reasons = models.TextField(

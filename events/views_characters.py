@@ -8,7 +8,6 @@ from django.db.models import Count, IntegerField, Model, OuterRef, QuerySet, Sub
 from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -17,6 +16,8 @@ from django.views.decorators.http import require_POST
 from events.access import ORGANIZER, character_for_staff, event_for_organizer
 from events.forms import CharacterFilterForm, CharacterForm
 from events.models import Character, Event
+from events.public_url import address_note
+from events.public_url import secret_link as public_secret_link
 from events.requests import HtmxRequest
 from events.views_bulk import parse_ids, selected_characters
 
@@ -73,8 +74,9 @@ def characters(request: HttpRequest, event_id: int) -> HttpResponse:
     return render(request, "events/characters.html", {"event": event, "filters": filters, "page": page})
 
 
-def secret_link(request: HttpRequest, character: Character) -> str:
-    return request.build_absolute_uri(reverse("events:character-link", args=[character.link_token]))
+def secret_link(character: Character) -> str:
+    # The public base address, never the host this request came by (events/public_url.py).
+    return public_secret_link(character)
 
 
 def qr_svg(url: str, scale: int = 4) -> SafeString:
@@ -90,8 +92,8 @@ def _edit_page(request: HttpRequest, event: Event, form: CharacterForm, characte
 
 
 def _link_context(request: HttpRequest, character: Character) -> dict[str, object]:
-    url = secret_link(request, character)
-    return {"link_url": url, "link_qr": qr_svg(url)}
+    url = secret_link(character)
+    return {"link_url": url, "link_qr": qr_svg(url), **address_note(character.event)}
 
 
 def _say_invited(request: HttpRequest, character: Character) -> None:
@@ -162,12 +164,9 @@ def _after_link_change(request: HtmxRequest, character: Character, message: str)
 def character_qr(request: HttpRequest, character_id: int) -> HttpResponse:
     """A printable page: the QR code to hand to the player."""
     character = character_for_staff(request.user, character_id, ORGANIZER)
-    url = secret_link(request, character)
-    return render(
-        request,
-        "events/character_qr.html",
-        {"event": character.event, "character": character, "link_url": url, "link_qr": qr_svg(url, scale=8)},
-    )
+    url = secret_link(character)
+    context = {"event": character.event, "character": character, "link_url": url, "link_qr": qr_svg(url, scale=8)}
+    return render(request, "events/character_qr.html", {**context, **address_note(character.event)})
 
 
 @never_cache
@@ -189,6 +188,6 @@ def qr_sheet(request: HttpRequest, event_id: int) -> HttpResponse:
         characters = [c for c in chosen if c.pk in printable_ids]
     else:
         characters = list(printable)
-    sheet = [(character, qr_svg(secret_link(request, character), scale=5)) for character in characters]
-    context = {"event": event, "sheet": sheet, "selected": bool(selection), "skipped": skipped}
+    sheet = [(character, qr_svg(secret_link(character), scale=5)) for character in characters]
+    context = {"event": event, "sheet": sheet, "selected": bool(selection), "skipped": skipped, **address_note(event)}
     return render(request, "events/qr_sheet.html", context)

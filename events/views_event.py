@@ -17,6 +17,7 @@ from events.access import ORGANIZER, event_for_organizer, person
 from events.creators import may_create_events
 from events.forms import EventForm
 from events.models import Event, StaffRole
+from events.public_url import address_note
 
 
 def _form_page(request: HttpRequest, form: EventForm, event: Event | None) -> HttpResponse:
@@ -25,6 +26,7 @@ def _form_page(request: HttpRequest, form: EventForm, event: Event | None) -> Ht
         "event": event,
         # The settings page sits among the event's organizer pages; a new event has none yet.
         "base_template": "events/organizer_base.html" if event else "base.html",
+        **address_note(event),
     }
     return render(request, "events/event_form.html", context)
 

@@ -220,6 +220,23 @@ def test_only_the_local_mode_loads_the_public_demo_password(monkeypatch, tmp_pat
     assert ("sumrak-demo" in shown) is public
 
 
+def test_printed_qr_codes_point_to_the_lan_address_the_banner_gives(tmp_path, monkeypatch):
+    """Issue 10: SUMRAK_PUBLIC_URL defaults to the first address for tablets and phones (LAN mode),
+    to this machine only in the local mode, and a deployer's own value is kept."""
+    monkeypatch.setattr(launcher, "lan_addresses", lambda: ["192.168.1.20", "[fd00::5]"])
+    local, _ = launcher.environment(launcher.Options(var_dir=tmp_path, port=8001), {})
+    assert local["SUMRAK_PUBLIC_URL"] == "http://127.0.0.1:8001"
+    lan, addresses = launcher.environment(launcher.Options(lan=True, var_dir=tmp_path), {})
+    assert lan["SUMRAK_PUBLIC_URL"] == "http://192.168.1.20:8000"
+    options = launcher.Options(lan=True, var_dir=tmp_path, tls=(tmp_path / "c", tmp_path / "k"))
+    assert launcher.environment(options, {})[0]["SUMRAK_PUBLIC_URL"] == "https://192.168.1.20:8000"
+    mine = launcher.environment(options, {"SUMRAK_PUBLIC_URL": "https://game.example"})[0]
+    assert mine["SUMRAK_PUBLIC_URL"] == "https://game.example"
+    shown = launcher.banner(launcher.Options(lan=True), addresses, False, lan["SUMRAK_PUBLIC_URL"])
+    assert "For tablets and phones: http://192.168.1.20:8000/" in shown
+    assert "Printed QR codes point to http://192.168.1.20:8000" in shown
+
+
 def test_a_declined_demo_does_not_stop_the_start(monkeypatch, tmp_path):
     """load_demo refuses beside a real event without a yes: the launcher starts without the demo."""
 

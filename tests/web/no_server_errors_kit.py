@@ -31,6 +31,7 @@ from cards.models import (
     PreparedArsenal,
     PreparedArsenalCard,
 )
+from cards.printing.models import PrintRun
 from duels import services
 from duels.models import LogEntry, Situation
 from events.creators import allow_event_creation
@@ -173,6 +174,7 @@ def build_world(personas: dict[str, User | None], event: Event, other_event: Eve
         "card": attack_card.pk,
         "role": StaffRole.objects.get(event=event, user=referee).pk,
         "help": "organizer",
+        "print_run": PrintRun.objects.create(event=event).pk,
     }
     fighting = {
         **common,
@@ -207,6 +209,7 @@ def build_world(personas: dict[str, User | None], event: Event, other_event: Eve
         "army_token": _army_token(other_mass),
         "army": _army(other_mass).pk,
         # No "side": a side is "a" or "b" in every battle, so there is no foreign one to mix in.
+        "print_run": PrintRun.objects.create(event=other_event).pk,
     }
     lab_run = LabRun.objects.create(event=event, settings={"duels": 10}, total=10, status=LabRun.Status.DONE)
     other_run = LabRun.objects.create(event=other_event, settings={"duels": 10}, total=10)
@@ -230,6 +233,7 @@ def build_world(personas: dict[str, User | None], event: Event, other_event: Eve
         "army_token": ["no-such-token", "t" * 200, "\x00", character.link_token],  # a character's is no army's
         "side": ["c", "\x00", "a" * 300],
         "run": int_missing,
+        "print_run": int_missing,
         "help": ["nobody", "\x00"],
     }
     return w
@@ -381,6 +385,6 @@ PARAM_KINDS = {
     "situation_id": "situation",
     "side": "side",
     "army_id": "army",
-    "role": "help",
     "run_id": "run",
+    "role": "help",
 }

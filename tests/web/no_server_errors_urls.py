@@ -240,6 +240,18 @@ SPECS: dict[str, Spec] = {
             lambda w: {"action": "print", "id": [w.character.pk]},
         ],
     ),
+    # Prints (issue 14); a card's public entry is read by anyone who scans a printed card.
+    "cards:card-entry": Spec("public", login=False, methods="GET"),
+    "cards:print-cards": Spec("organizer", get={"format": "html"}),
+    "cards:print-sheet": Spec("organizer", get={"format": "html"}),
+    "cards:print-event": Spec(
+        "organizer",
+        get={"characters": "1"},
+        strict=("characters",),
+        posts=[lambda w: {"characters": [w.character.pk], "with_sheets": "on", "as_html": "on"}],
+    ),
+    "cards:print-run": Spec("organizer", params={"run_id": "print_run"}),
+    "cards:print-run-download": Spec("organizer", params={"run_id": "print_run"}),
     "events:check-in": Spec("organizer", get={"q": "An"}, htmx_targets=("check-in-list",)),
     "events:check-in-set": Spec(
         "organizer", strict=("arrived",), methods=POST_ONLY, posts=[lambda w: {"arrived": "1", "q": "An"}]

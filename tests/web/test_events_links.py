@@ -55,10 +55,12 @@ def test_link_actions_need_post(as_user, organizer, character):
     assert character.link_token == token and character.link_active
 
 
-def test_edit_page_shows_the_link_and_its_qr_code(as_user, organizer, character):
+def test_edit_page_shows_the_link_and_its_qr_code(as_user, organizer, character, settings):
+    settings.SUMRAK_PUBLIC_URL = "http://192.168.7.2:8000"
     page = as_user(organizer).get(reverse("events:character-edit", args=[character.pk]))
     assert page.status_code == 200
-    assert "http://testserver" + _link(character) in page.text
+    assert "http://192.168.7.2:8000" + _link(character) in page.text
+    assert "http://testserver" not in page.text
     assert '<svg width="' in page.text and 'class="segno"' in page.text
     assert reverse("events:character-qr", args=[character.pk]) in page.text
 

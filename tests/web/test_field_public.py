@@ -80,3 +80,13 @@ def test_the_history_is_for_the_events_staff_only(as_user, player, event, runnin
     anton, _zavulon = armed
     assert as_user(player).get(reverse("duels:history", args=[event.pk])).status_code == 404
     assert as_user(player).get(reverse("duels:character-history", args=[anton.pk])).status_code == 404
+
+
+def test_the_public_lists_qr_codes_point_to_the_public_address(client, running, event, settings):
+    """Issue 10: a spectator's QR code carries the deployment's public address, not the host the page came by."""
+    from events.views_characters import qr_svg
+
+    settings.SUMRAK_PUBLIC_URL = "http://192.168.7.2:8000"
+    html = client.get(reverse("duels:event-fights", args=[event.pk]), HTTP_HOST="localhost").content.decode()
+    assert qr_svg(f"http://192.168.7.2:8000/watch/{running.pk}/", 3) in html
+    assert qr_svg(f"http://localhost/watch/{running.pk}/", 3) not in html

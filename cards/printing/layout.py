@@ -1,0 +1,99 @@
+"""The printed sheet: A4 portrait, 3 x 3 cards of 63 x 88 mm (the common playing-card size).
+
+Cards touch each other, so one cut serves two cards; the cut marks sit in the
+margins on every grid line. Duplex backs are printed for a long-edge flip: the
+paper turns over around its vertical axis, so the card in column 0 of the front
+has its back in the last column of the back page, on the same row. The grid is
+centred on the page, so a mirrored column lands exactly behind its front.
+Positions are CSS classes (``slot-r{row}c{col}``, static/css/print.css), not
+inline styles: the browser version of a print runs under the site's CSP.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+PAGE_W_MM = 210.0
+PAGE_H_MM = 297.0
+CARD_W_MM = 63.0
+CARD_H_MM = 88.0
+COLS = 3
+ROWS = 3
+PER_SHEET = COLS * ROWS
+MARGIN_X_MM = (PAGE_W_MM - COLS * CARD_W_MM) / 2  # 10.5
+MARGIN_Y_MM = (PAGE_H_MM - ROWS * CARD_H_MM) / 2  # 16.5
+
+
+@dataclass(frozen=True)
+class Slot[T]:
+    item: T
+    number: int  # 1-based across the whole print: the same on the front and on the back
+    row: int
+    col: int
+
+    @property
+    def css(self) -> str:
+        return f"slot-r{self.row}c{self.col}"
+
+    @property
+    def left_mm(self) -> float:
+        return MARGIN_X_MM + self.col * CARD_W_MM
+
+    @property
+    def top_mm(self) -> float:
+        return MARGIN_Y_MM + self.row * CARD_H_MM
+
+
+@dataclass(frozen=True)
+class Page[T]:
+    side: str  # "front" or "back"
+    slots: list[Slot[T]]
+
+
+def front_slot[T](item: T, number: int, index: int) -> Slot[T]:
+    return Slot(item, number, index // COLS, index % COLS)
+
+
+def back_slot[T](front: Slot[T]) -> Slot[T]:
+    """Behind ``front`` after a long-edge flip: same row, mirrored column."""
+    return Slot(front.item, front.number, front.row, COLS - 1 - front.col)
+
+
+def sheets[T](items: Sequence[T], duplex: bool = True, first_number: int = 1) -> Iterator[Page[T]]:
+    """Fronts of up to nine cards, each followed (duplex) by their backs."""
+    for start in range(0, len(items), PER_SHEET):
+        chunk = items[start : start + PER_SHEET]
+        fronts = [front_slot(item, first_number + start + i, i) for i, item in enumerate(chunk)]
+        yield Page("front", fronts)
+        if duplex:
+            yield Page("back", [back_slot(slot) for slot in fronts])
+
+
+def sheet_count(cards: int, duplex: bool = True) -> int:
+    """Pages needed for ``cards`` cards."""
+    sheets_needed = -(-cards // PER_SHEET)
+    return sheets_needed * (2 if duplex else 1)
+
+
+# Cut marks: short strokes in the margins on each grid line, off the cards themselves.
+CUT_X_MM = [MARGIN_X_MM + c * CARD_W_MM for c in range(COLS + 1)]
+CUT_Y_MM = [MARGIN_Y_MM + r * CARD_H_MM for r in range(ROWS + 1)]
+
+
+def print_css() -> str:
+    """The slot and cut-mark rules of static/css/print.css, generated from the constants above.
+
+    Kept in the static file (the CSP forbids inline styles); ``test_print_layout`` checks
+    the file still says what this returns.
+    """
+    lines = []
+    for row in range(ROWS):
+        for col in range(COLS):
+            left, top = MARGIN_X_MM + col * CARD_W_MM, MARGIN_Y_MM + row * CARD_H_MM
+            lines.append(f".slot-r{row}c{col} {{ left: {left:g}mm; top: {top:g}mm; }}")
+    for i, x in enumerate(CUT_X_MM):
+        lines.append(f".cut-x{i} {{ left: {x:g}mm; }}")
+    for i, y in enumerate(CUT_Y_MM):
+        lines.append(f".cut-y{i} {{ top: {y:g}mm; }}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,102 @@
+"""Prints as HTML (always) and as PDF (when WeasyPrint and its Pango libraries are installed).
+
+The HTML of a print is the same document a browser prints with its own dialog, so a
+machine without WeasyPrint's system libraries still prints; the PDF views then say so
+instead of failing (``PdfUnavailable``).
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable
+from functools import lru_cache
+from typing import Any
+
+from django.conf import settings
+from django.contrib.staticfiles import finders
+from django.template.loader import render_to_string
+
+from cards.printing import layout
+from cards.printing.content import CharacterSheet
+
+PRINT_CSS = "css/print.css"
+
+
+class PdfUnavailable(RuntimeError):
+    """WeasyPrint or its system libraries (Pango) are missing on this server."""
+
+
+@lru_cache(maxsize=1)
+def _weasyprint() -> Any:
+    try:
+        import weasyprint
+    except (ImportError, OSError) as error:  # OSError: the Python package is there, Pango is not
+        raise PdfUnavailable(str(error)) from error
+    return weasyprint
+
+
+@lru_cache(maxsize=1)
+def _stylesheet() -> Any:
+    path = finders.find(PRINT_CSS)
+    return _weasyprint().CSS(filename=path)
+
+
+def pdf_available() -> bool:
+    try:
+        _weasyprint()
+    except PdfUnavailable:
+        return False
+    return True
+
+
+def html_to_pdf(html: str) -> bytes:
+    weasyprint = _weasyprint()
+    document = weasyprint.HTML(string=html, base_url=str(settings.BASE_DIR))
+    out = io.BytesIO()
+    document.write_pdf(out, stylesheets=[_stylesheet()])
+    return out.getvalue()
+
+
+def card_pages(cards: list[Any], first_number: int = 1) -> list[layout.Page[Any]]:
+    return list(layout.sheets(cards, duplex=True, first_number=first_number))
+
+
+def render_document(
+    *,
+    title: str,
+    event: Any,
+    sheets: Iterable[CharacterSheet] = (),
+    cards: list[Any] | None = None,
+    pad_to_even: bool = False,
+    first_number: int = 1,
+    blank_only: bool = False,
+    for_pdf: bool = False,
+    front_template: str = "print/_card_front.html",
+    back_template: str = "print/_card_back.html",
+) -> str:
+    """One printable document: character sheets first, then card fronts and backs.
+
+    ``pad_to_even`` adds a blank page after an odd number of sheets, so that in a
+    duplex print the card fronts start on the front of a paper sheet.
+    """
+    sheets = list(sheets)
+    context = {
+        "title": title,
+        "event": event,
+        "sheets": sheets,
+        "blank_after_sheets": blank_only or (pad_to_even and len(sheets) % 2 == 1 and bool(cards)),
+        "pages": card_pages(cards or [], first_number),
+        "cut_x": range(len(layout.CUT_X_MM)),
+        "cut_y": range(len(layout.CUT_Y_MM)),
+        "for_pdf": for_pdf,
+        "emblem": emblem_letters(event.name if event else ""),
+        "front_template": front_template,
+        "back_template": back_template,
+    }
+    return render_to_string("print/document.html", context)
+
+
+def emblem_letters(name: str) -> str:
+    """The event's emblem on the card backs: the initials of its name's first two words."""
+    words = [w for w in name.replace("«", " ").replace("»", " ").split() if w[:1].isalnum()]
+    return "".join(w[0].upper() for w in words[:2]) or "S"

@@ -1,0 +1,164 @@
+"""Looking at printed PDFs as a print shop would: pages, size, text, QR codes, positions.
+
+The tools are Debian's poppler-utils (pdfinfo, pdftoppm, pdftotext) and zbar-tools
+(zbarimg); scripts/test.sh installs them in CI, where a skip for lack of them fails.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from cards.models import Card, PoolEntry
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+A4_PT = (595.276, 841.89)
+PUBLIC = "http://192.168.7.2:8000"
+
+
+def _tool(name: str) -> str:
+    path = shutil.which(name)
+    if path is None:
+        pytest.skip(f"{name} is not installed (apt-get install poppler-utils zbar-tools)")
+    return path
+
+
+@pytest.fixture(autouse=True)
+def public_address(settings):
+    settings.SUMRAK_PUBLIC_URL = PUBLIC
+    logging.getLogger("weasyprint").setLevel(logging.WARNING)
+    logging.getLogger("fontTools").setLevel(logging.WARNING)
+
+
+@pytest.fixture
+def weasyprint_ready():
+    from cards.printing import render
+
+    if not render.pdf_available():
+        pytest.skip("WeasyPrint's libraries (Pango) are not installed")
+
+
+@dataclass
+class Pdf:
+    path: Path
+
+    def info(self) -> dict[str, str]:
+        out = subprocess.run([_tool("pdfinfo"), str(self.path)], capture_output=True, text=True, check=True).stdout
+        return dict(line.split(":", 1) for line in out.splitlines() if ":" in line)
+
+    @property
+    def pages(self) -> int:
+        return int(self.info()["Pages"].strip())
+
+    def page_sizes(self) -> set[tuple[float, float]]:
+        out = subprocess.run(
+            [_tool("pdfinfo"), "-f", "1", "-l", str(self.pages), str(self.path)],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        sizes = re.findall(r"size:\s+([\d.]+) x ([\d.]+) pts", out)
+        return {(round(float(w), 1), round(float(h), 1)) for w, h in sizes}
+
+    def text(self, page: int | None = None) -> str:
+        args = [_tool("pdftotext"), "-layout"]
+        if page is not None:
+            args += ["-f", str(page), "-l", str(page)]
+        return subprocess.run([*args, str(self.path), "-"], capture_output=True, text=True, check=True).stdout
+
+    def words(self, page: int) -> list[tuple[str, float, float, float, float]]:
+        """Every word of a page with its box in points: (word, x_min, y_min, x_max, y_max)."""
+        html = subprocess.run(
+            [_tool("pdftotext"), "-bbox", "-f", str(page), "-l", str(page), str(self.path), "-"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        found = re.findall(
+            r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>', html
+        )
+        return [(w, float(a), float(b), float(c), float(d)) for a, b, c, d, w in found]
+
+    def png(self, page: int, name: str, dpi: int = 110) -> Path:
+        """Page ``page`` as a PNG under test-artifacts/ (the screenshot of a layout)."""
+        ARTIFACTS.mkdir(exist_ok=True)
+        stem = ARTIFACTS / name
+        subprocess.run(
+            [
+                _tool("pdftoppm"),
+                "-png",
+                "-r",
+                str(dpi),
+                "-f",
+                str(page),
+                "-l",
+                str(page),
+                "-singlefile",
+                str(self.path),
+                str(stem),
+            ],
+            check=True,
+        )
+        return stem.with_suffix(".png")
+
+    def qr_codes(self, page: int, dpi: int = 150) -> list[str]:
+        """Every QR code zbarimg finds on a page (rendered to a temporary PNG)."""
+        target = self.path.with_name(f"{self.path.stem}-qr-{page}")
+        subprocess.run(
+            [
+                _tool("pdftoppm"),
+                "-png",
+                "-r",
+                str(dpi),
+                "-f",
+                str(page),
+                "-l",
+                str(page),
+                "-singlefile",
+                str(self.path),
+                str(target),
+            ],
+            check=True,
+        )
+        decoded = subprocess.run(
+            [_tool("zbarimg"), "-q", "--raw", str(target.with_suffix(".png"))], capture_output=True, text=True
+        )
+        # zbarimg exits 4 when it finds no code at all: that is an empty list, not an error.
+        assert decoded.returncode in (0, 4), decoded.stderr
+        return [line for line in decoded.stdout.splitlines() if line.strip()]
+
+
+@pytest.fixture
+def save_pdf(tmp_path):
+    def save(content: bytes, name: str = "print.pdf") -> Pdf:
+        assert content.startswith(b"%PDF"), content[:200]
+        path = tmp_path / name
+        path.write_bytes(content)
+        return Pdf(path)
+
+    return save
+
+
+def add_cards(character, catalogue, count: int, prefix: str = "Card") -> list[Card]:
+    """``count`` attack cards in the character's pool, one copy each."""
+    cards = []
+    for i in range(1, count + 1):
+        card = Card.objects.create(
+            catalogue=catalogue,
+            name_ru=f"{prefix}-ru {i:02d}",
+            name_en=f"{prefix} {i:02d}",
+            kind="attack",
+            magic_type="fire",
+            full_effect="heavily_wounded",
+            softened_effect="lightly_wounded",
+            rules_text=f"Rules of {prefix.lower()} {i:02d}.",
+        )
+        PoolEntry.objects.create(character=character, card=card, copies=1)
+        cards.append(card)
+    return cards

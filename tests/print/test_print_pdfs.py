@@ -1,0 +1,161 @@
+"""The printed PDFs, read back as a print shop would (issue 14).
+
+Each test renders real PDFs with WeasyPrint and checks them with poppler and zbar:
+A4 pages, the page count for a known number of cards, the text, every QR code
+decoded to its public address, and duplex backs behind their fronts. A PNG of each
+layout is saved under test-artifacts/.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+
+import demo
+from cards.models import ArsenalCard, Card, PreparedArsenal, PreparedArsenalCard
+from cards.printing import layout, runs
+from events.models import Character
+from events.public_url import secret_link
+from tests.print.conftest import A4_PT, PUBLIC, add_cards
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("weasyprint_ready")]
+
+MM = 72 / 25.4
+
+
+def _entry(card: Card) -> str:
+    return PUBLIC + reverse("cards:card-entry", args=[card.pk])
+
+
+def _cards_pdf(as_user, organizer, character, save_pdf, **headers):
+    response = as_user(organizer).get(reverse("cards:print-cards", args=[character.pk]), **headers)
+    assert response.status_code == 200, response.content[:500]
+    assert response["Content-Type"] == "application/pdf"
+    return save_pdf(response.content)
+
+
+def test_a_characters_cards_nine_to_an_A4_sheet_with_backs(as_user, organizer, character, catalogue, save_pdf):
+    cards = add_cards(character, catalogue, 10)
+    pdf = _cards_pdf(as_user, organizer, character, save_pdf)
+    # 10 cards: two sheets (9 + 1), each a front page and a back page.
+    assert pdf.pages == layout.sheet_count(10) == 4
+    assert pdf.page_sizes() == {(round(A4_PT[0], 1), round(A4_PT[1], 1))}
+    front = pdf.text(1)
+    for card in cards[:9]:
+        assert card.name_en in front
+    assert "Heavily wounded".lower() in front.lower() and "Rules of card 01." in front
+    assert "Anton" in front  # whose card it is, for sorting the cut cards
+    assert "Card 10" in pdf.text(3) and "Card 10" not in front
+    assert "Night Watch" in pdf.text(2)  # the back carries the event's name
+    # Every card's QR code opens its public entry on the public address.
+    assert sorted(pdf.qr_codes(1)) == sorted(_entry(card) for card in cards[:9])
+    assert pdf.qr_codes(3) == [_entry(cards[9])]
+    assert pdf.qr_codes(2) == []  # backs hide what the card is
+    pdf.png(1, "print-cards-front")
+    pdf.png(2, "print-cards-back")
+
+
+def test_copies_are_printed_as_separate_cards(as_user, organizer, character, catalogue, save_pdf):
+    (card,) = add_cards(character, catalogue, 1)
+    character.pool.update(copies=3)
+    pdf = _cards_pdf(as_user, organizer, character, save_pdf)
+    assert pdf.pages == 2
+    assert pdf.qr_codes(1) == [_entry(card)] * 3
+
+
+def test_the_cards_in_russian(as_user, organizer, character, catalogue, save_pdf):
+    add_cards(character, catalogue, 2)
+    client = as_user(organizer)
+    client.cookies["django_language"] = "ru"
+    pdf = save_pdf(client.get(reverse("cards:print-cards", args=[character.pk])).content)
+    text = pdf.text(1)
+    assert "Card-ru 01" in text and "Card 01" not in text
+    with translation.override("ru"):
+        assert str(Card._meta.get_field("full_effect").verbose_name) != "full effect"
+    assert "Полный эффект" in text and "Смягчённый эффект" in text
+    pdf.png(1, "print-cards-front-ru")
+
+
+def _centre(words, token: str) -> tuple[float, float]:
+    boxes = [(x0, y0, x1, y1) for word, x0, y0, x1, y1 in words if word == token]
+    assert len(boxes) == 1, f"{token}: {boxes}"
+    x0, y0, x1, y1 = boxes[0]
+    return (x0 + x1) / 2, (y0 + y1) / 2
+
+
+def test_duplex_backs_sit_behind_their_fronts_after_a_long_edge_flip(
+    as_user, organizer, character, catalogue, save_pdf
+):
+    """The first and the last card of a sheet: the back is the front mirrored around the page's vertical axis."""
+    add_cards(character, catalogue, 9)
+    pdf = _cards_pdf(as_user, organizer, character, save_pdf)
+    width = A4_PT[0]
+    fronts, backs = pdf.words(1), pdf.words(2)
+    for number in ("#1", "#9"):
+        (fx, fy), (bx, by) = _centre(fronts, number), _centre(backs, number)
+        front_col = int((fx / MM - layout.MARGIN_X_MM) // layout.CARD_W_MM)
+        back_col = int((bx / MM - layout.MARGIN_X_MM) // layout.CARD_W_MM)
+        assert back_col == layout.COLS - 1 - front_col, number
+        # Same row on both sides, and the card's box mirrored: the card's left edge on the
+        # front is the right edge of its back.
+        assert int((fy / MM - layout.MARGIN_Y_MM) // layout.CARD_H_MM) == int(
+            (by / MM - layout.MARGIN_Y_MM) // layout.CARD_H_MM
+        )
+        front_left = layout.MARGIN_X_MM + front_col * layout.CARD_W_MM
+        back_left = layout.MARGIN_X_MM + back_col * layout.CARD_W_MM
+        assert abs((width / MM - (front_left + layout.CARD_W_MM)) - back_left) < 0.01
+    # Card 1 is top left on the front, so its back is top right; card 9 the other way round.
+    assert _centre(fronts, "#1")[0] < width / 3 and _centre(backs, "#1")[0] > 2 * width / 3
+    assert _centre(fronts, "#9")[0] > 2 * width / 3 and _centre(backs, "#9")[0] < width / 3
+
+
+def test_the_character_sheet(as_user, organizer, character, catalogue, attack_card, defence_card, save_pdf):
+    ArsenalCard.objects.create(character=character, card=attack_card, copies=2)
+    plan = PreparedArsenal.objects.create(character=character, name="Night plan")
+    PreparedArsenalCard.objects.create(arsenal=plan, card=defence_card)
+    response = as_user(organizer).get(reverse("cards:print-sheet", args=[character.pk]))
+    pdf = save_pdf(response.content)
+    assert pdf.pages == 1
+    text = pdf.text(1)
+    for expected in ("Anton", "Night Watch", "Light", "player", "Fit", "Fireball", "Night plan", "Mage Shield"):
+        assert expected.lower() in text.lower(), expected
+    link = secret_link(character)
+    assert link.startswith(PUBLIC)
+    assert pdf.qr_codes(1) == [link]
+    assert link.replace(" ", "") in text.replace("\n", "").replace(" ", "")
+    pdf.png(1, "print-character-sheet")
+
+
+def test_a_revoked_link_prints_no_qr_code(as_user, organizer, character, save_pdf):
+    character.revoke_link()
+    pdf = save_pdf(as_user(organizer).get(reverse("cards:print-sheet", args=[character.pk])).content)
+    assert pdf.qr_codes(1) == []
+    assert "No secret link" in pdf.text(1)
+
+
+def test_the_demo_events_whole_print_run_is_one_click(client, save_pdf, settings):
+    """Issue 14: the demo's characters (8 of the duel demo, 5 more for battles), sheets and cards, in one PDF
+    that downloads from the print button."""
+    event = demo.load()
+    client.force_login(event.staff.get(role="organizer").user)
+    response = client.post(
+        reverse("cards:print-event", args=[event.pk]), {"everyone": "on", "with_sheets": "on", "with_cards": "on"}
+    )
+    assert response.status_code == 302
+    download = client.get(response["Location"])
+    assert download.status_code == 200 and download["Content-Type"] == "application/pdf"
+    pdf = save_pdf(b"".join(download.streaming_content), "demo.pdf")
+    characters = list(Character.objects.filter(event=event, status="accepted").order_by("name", "pk"))
+    assert 8 <= len(characters) <= runs.INLINE_LIMIT
+    from cards.printing.content import physical_cards, with_cards
+
+    total_cards = sum(copies for c in with_cards(characters) for _, copies in physical_cards(c))
+    assert pdf.pages == len(characters) + len(characters) % 2 + layout.sheet_count(total_cards)
+    assert pdf.page_sizes() == {(round(A4_PT[0], 1), round(A4_PT[1], 1))}
+    assert pdf.qr_codes(1) == [secret_link(characters[0])]
+    assert characters[0].name in pdf.text(1)
+    first_cards = pdf.qr_codes(len(characters) + len(characters) % 2 + 1)
+    assert len(first_cards) == 9 and all(code.startswith(PUBLIC + "/cards/") for code in first_cards)
+    pdf.png(1, "print-demo-run-sheet")
+    pdf.png(len(characters) + len(characters) % 2 + 1, "print-demo-run-cards")
