@@ -8,12 +8,7 @@ import rules as engine
 from duels import services
 from events.models import Character, ConditionRecord
 from tests.services.kit import nonce
-from tests.web.test_duels_helpers import (  # noqa: F401 - fixtures
-    armed_fixture,
-    no_broker_fixture,
-    spark_fixture,
-    state_of,
-)
+from tests.web.duels_kit import state_of
 
 pytestmark = pytest.mark.django_db
 
