@@ -9,13 +9,11 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from import_export import fields, resources, widgets
 
-from events.forms import user_by_username
 from events.models import Character, Event
 from events.tables import ImportReport, Table, export_bytes, read_table, run_import
 
@@ -62,14 +60,32 @@ class ChoiceWidget(widgets.Widget):
 
 
 class UsernameWidget(widgets.Widget):
+    """The player's user name as written; never looked up, so no row says whether an account exists (issue 13)."""
+
     def clean(self, value, row=None, **kwargs):
-        try:
-            return user_by_username("" if value is None else str(value))
-        except ValidationError as err:
-            raise ValueError(" ".join(err.messages)) from None
+        return "" if value is None else str(value).strip()
 
     def render(self, value, obj=None, **kwargs):
         return value.get_username() if value is not None else ""
+
+
+class PlayerField(fields.Field):
+    """Naming a player invites that account, as the character form does (events/forms.py CharacterForm).
+
+    An empty cell leaves the character without a player; the current player's
+    own name changes nothing; any other name becomes the invitation, accepted
+    on the account's home page.
+    """
+
+    def save(self, instance, row, is_m2m=False, **kwargs):
+        username = self.clean(row, **kwargs)
+        current = instance.player.get_username() if instance.player_id else ""
+        if not username:
+            instance.player, instance.invited_username = None, ""
+        elif username.casefold() != current.casefold():
+            instance.invited_username = username
+        else:
+            instance.invited_username = ""
 
 
 class YesNoWidget(widgets.Widget):
@@ -122,7 +138,7 @@ def _choice_column(name: str) -> fields.Field:
 
 class CharacterResource(resources.ModelResource):
     name = fields.Field(attribute="name", column_name="name", widget=widgets.CharWidget())
-    player = fields.Field(attribute="player", column_name="player", widget=UsernameWidget())
+    player = PlayerField(attribute="player", column_name="player", widget=UsernameWidget())
     side = _choice_column("side")
     kind = _choice_column("kind")
     power_level = _choice_column("power_level")

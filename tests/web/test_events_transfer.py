@@ -50,7 +50,9 @@ def test_good_csv_creates_the_rows(as_user, organizer, event, player):
     assert response.status_code == 302
     olga = Character.objects.get(event=event, name="Olga")
     ignat = Character.objects.get(event=event, name="Ignat")
-    assert olga.player == player and olga.side == "light" and olga.kind == "enchanter" and olga.power_level == "2"
+    # Naming an account invites it (issue 13): the player accepts on their home page.
+    assert olga.player is None and olga.invited_username == "player"
+    assert olga.side == "light" and olga.kind == "enchanter" and olga.power_level == "2"
     assert olga.arsenal_limit is None and olga.notes == "Owl" and not olga.arrived
     assert ignat.player is None and ignat.side == "dark" and ignat.kind == "other" and ignat.power_level == "4"
     assert ignat.condition == "lightly_wounded" and ignat.arsenal_limit == 6
@@ -114,7 +116,7 @@ def test_bad_row_shows_the_row_error_and_creates_nothing(as_user, organizer, eve
     rows = import_errors(response)
     assert list(rows) == ["3"]  # the spreadsheet's row number: the header is row 1
     errors = " ".join(rows["3"])
-    assert "There is no account named “ghost”" in errors
+    assert "ghost" not in errors  # a name is an invitation, never a row error that tells if it exists
     assert "“purple” is not one of" in errors
     assert "“9” is not one of" in errors
     assert "“-1” is not a whole number" in errors
@@ -143,16 +145,23 @@ def test_row_updates_the_character_of_the_same_name(as_user, organizer, event, o
     assert Character.objects.filter(event=event, name="Anton").count() == 1
 
 
-def test_a_player_named_like_several_accounts_is_a_row_error(as_user, organizer, event):
+def test_a_player_column_invites_by_name_and_never_tells_which_accounts_exist(as_user, organizer, event):
+    """Issue 13: an import that refused unknown names told organizers which user names exist."""
     User.objects.create_user("Sveta")
-    User.objects.create_user("sveta")
-    response = _upload(as_user(organizer), event, "chars.csv", (HEADER + "Olga,SVETA\n").encode())
-    assert response.status_code == 400
-    assert "Several accounts are named “SVETA” in different letter cases" in response.text
-    assert not Character.objects.filter(event=event).exists()
-    assert _upload(as_user(organizer), event, "chars.csv", (HEADER + "Olga,sveta\n").encode()).status_code == 302
-    player = Character.objects.get(event=event, name="Olga").player
-    assert player is not None and player.username == "sveta"
+    sveta = User.objects.create_user("sveta")
+    content = HEADER + "Olga,sveta\nIgor,ghost-of-nobody\n"
+    assert _upload(as_user(organizer), event, "chars.csv", content.encode()).status_code == 302
+    olga = Character.objects.get(event=event, name="Olga")
+    igor = Character.objects.get(event=event, name="Igor")
+    assert (olga.player, olga.invited_username) == (None, "sveta")
+    assert (igor.player, igor.invited_username) == (None, "ghost-of-nobody")
+    as_user(sveta).post(reverse("events:invitation-answer", args=[olga.pk]), {"answer": "accept"})
+    olga.refresh_from_db()
+    assert olga.player == sveta and olga.invited_username == ""
+    # The same file again changes nothing: the player's own name is no new invitation.
+    assert _upload(as_user(organizer), event, "chars.csv", (HEADER + "Olga,SVETA\n").encode()).status_code == 302
+    olga.refresh_from_db()
+    assert olga.player == sveta and olga.invited_username == ""
 
 
 def test_same_name_twice_in_the_file_is_an_error(as_user, organizer, event):

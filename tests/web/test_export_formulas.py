@@ -15,7 +15,16 @@ import pytest
 import tablib
 from django.urls import get_resolver, reverse
 
-from cards.models import ArsenalCard, Card, CounterRule, PoolEntry, PreparedArsenal, PreparedArsenalCard
+from cards.models import (
+    ArsenalCard,
+    Card,
+    CounterRule,
+    MagicCard,
+    PoolEntry,
+    PreparedArsenal,
+    PreparedArsenalCard,
+    WarriorType,
+)
 from events import tables
 from events.models import Character
 
@@ -27,6 +36,8 @@ EXPORTS = {
     "cards:catalogue-export:cards": lambda fmt: {"what": "cards", "file_format": fmt},
     "cards:catalogue-export:rules": lambda fmt: {"what": "rules", "file_format": fmt},
     "cards:arsenals-export": lambda fmt: {"format": fmt},
+    "cards:mass-export:magic_cards": lambda fmt: {"what": "magic_cards", "file_format": fmt},
+    "cards:mass-export:warrior_types": lambda fmt: {"what": "warrior_types", "file_format": fmt},
 }
 # JSON only, for replay and moving an event, never opened by a spreadsheet: a fight's log and
 # state (duels/views_fight.py) and a whole event (duels/views_archive.py).
@@ -68,6 +79,9 @@ def hostile_event(event, player, catalogue):
         ArsenalCard.objects.create(character=character, card=attack, copies=1)
         prepared = PreparedArsenal.objects.create(character=character, name=f"+prepared{i}")
         PreparedArsenalCard.objects.create(arsenal=prepared, card=attack, copies=1)
+        # Mass battles (issue 12): magic cards and the armlist.
+        MagicCard.objects.create(catalogue=catalogue, name_ru=name, deck=4, magic_type="fire", text=name)
+        WarriorType.objects.create(event=event, name_ru=name, description=name)
     return event
 
 
