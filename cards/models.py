@@ -237,10 +237,10 @@ class PreparedArsenalCard(models.Model):
         return f"{self.card} ×{self.copies}"
 
 
-# Printing's model lives with the printing code; imported here so that Django finds it.
-# Mass battles (M1-M3) live in their own module; imported here so Django registers them in this app.
+# Mass battles (M1-M3) and the print run (issue 14) live in their own modules;
+# imported here so that Django registers them in this app.
 from cards.models_mass import Army, MagicCard, MagicType, Warrior, WarriorType  # noqa: E402
-from cards.printing.models import PrintRun  # noqa: E402, F401
+from cards.models_print import PrintRun  # noqa: E402, F401
 
 __all__ = [
     "Army",

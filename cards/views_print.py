@@ -19,9 +19,9 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 
 from cards.forms import MAX_ID
+from cards.models_print import PrintRun
 from cards.printing import content
 from cards.printing import render as printing
-from cards.printing.models import PrintRun
 from cards.printing.runs import INLINE_LIMIT, execute, file_of, printable_characters, start_run
 from cards.tasks import print_run
 from events.access import ORGANIZER, character_for_staff, event_for_organizer

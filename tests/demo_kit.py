@@ -7,7 +7,7 @@ archive's SQLite-to-this-database test).
 from django.contrib.auth.models import User
 
 import rules as engine
-from cards.models import ArsenalCard
+from cards.models import ArsenalCard, Catalogue
 from duels import services
 from duels.models import Situation
 from events.models import Character, Event
@@ -62,3 +62,11 @@ def play_the_demo(event: Event) -> None:
     services.start_instant_attack(
         event, attacker, victim, attack.card_id, out_of_sight=True, within_reach=True, user=referee, nonce=nonce()
     )
+
+
+def remove_everything(event: Event, data: dict) -> None:
+    catalogue_id = event.catalogue_id
+    event.delete()
+    if catalogue_id is not None:
+        Catalogue.objects.filter(pk=catalogue_id).delete()
+    User.objects.filter(username__in=[a["username"] for a in data["accounts"]]).delete()

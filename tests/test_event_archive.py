@@ -23,12 +23,12 @@ from django.test import Client
 from django.urls import reverse
 
 import demo
-from cards.models import Card, Catalogue
+from cards.models import Card
 from duels.archive import ArchiveError, dumps, export_event, import_event, replays
 from duels.models import LogEntry, Situation
 from events.creators import allow_event_creation
 from events.models import Character, Event, StaffRole
-from tests.demo_kit import play_the_demo
+from tests.demo_kit import play_the_demo, remove_everything
 
 pytestmark = pytest.mark.django_db(transaction=False)
 
@@ -40,14 +40,6 @@ def played_demo(db) -> Event:
     assert Situation.objects.filter(event=event).count() == 2
     assert LogEntry.objects.filter(situation__event=event, undone=True).exists()
     return event
-
-
-def remove_everything(event: Event, data: dict) -> None:
-    catalogue_id = event.catalogue_id
-    event.delete()
-    if catalogue_id is not None:
-        Catalogue.objects.filter(pk=catalogue_id).delete()
-    User.objects.filter(username__in=[a["username"] for a in data["accounts"]]).delete()
 
 
 def test_a_played_event_round_trips_exactly(played_demo):

@@ -13,7 +13,7 @@ from duels import services
 from duels.archive import dumps, export_event, import_event, replays
 from duels.models import Situation
 from duels.services.mass import start_mass_battle
-from tests.test_event_archive import remove_everything
+from tests.demo_kit import remove_everything
 
 pytestmark = pytest.mark.django_db
 

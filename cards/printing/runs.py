@@ -24,8 +24,8 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone, translation
 
+from cards.models_print import PrintRun
 from cards.printing import content, render
-from cards.printing.models import PrintRun
 from events.models import Character, Event
 
 logger = logging.getLogger(__name__)

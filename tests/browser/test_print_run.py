@@ -4,8 +4,8 @@ import pytest
 
 import demo
 from cards.models import PoolEntry
+from cards.models_print import PrintRun
 from cards.printing import render, runs
-from cards.printing.models import PrintRun
 
 pytestmark = pytest.mark.browser
 

@@ -17,7 +17,7 @@ from cards.models import ArsenalCard, Card, PreparedArsenal, PreparedArsenalCard
 from cards.printing import layout, runs
 from events.models import Character
 from events.public_url import secret_link
-from tests.print.conftest import A4_PT, PUBLIC, add_cards
+from tests.print.print_kit import A4_PT, PUBLIC, add_cards
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("weasyprint_ready")]
 

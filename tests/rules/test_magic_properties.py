@@ -10,76 +10,7 @@ from hypothesis import strategies as st
 
 import rules.magic as magic
 from rules.errors import RuleError
-
-CARDS = [
-    magic.MagicFace(f"{cid}.{n}", cid, deck, kind, negative=neg, keepable=keep)
-    for cid, deck, kind, neg, keep, copies in [
-        (1, 2, "fire", True, False, 2),
-        (2, 2, "wind", False, True, 1),
-        (3, 4, "water", True, False, 1),
-        (4, 5, "universal", False, True, 2),
-        (5, 6, "earth", True, False, 1),
-    ]
-    for n in range(1, copies + 1)
-]
-WARRIORS = [
-    magic.Warrior(str(i), "ab"[i % 2], f"w{i}", protections=(("fire",) if i % 3 == 0 else ()), place=place)
-    for i, place in enumerate(["field", "hospital", "field", "hospital", "dead", "field"])
-]
-
-# Taps 0-8 are any command (often refused); 9 and above take the phase one legal step further,
-# so long sequences reach kept cards used in later cycles, not only refusals.
-taps = st.lists(st.tuples(st.integers(0, 13), st.integers(0, 6), st.integers(0, 6)), min_size=1, max_size=40)
-
-
-def progress(state, x, y):
-    """The next legal step of the phase, with some choices left to x and y."""
-    side = state.whose_turn()
-    if state.stage == magic.INITIATIVE:
-        return magic.RollInitiative("referee", (1 + x % 6, 1 + y % 6))
-    if state.stage == magic.CHOOSE:
-        return magic.ChooseStarter(state.winner, starts=bool(x % 2))
-    if state.stage == magic.OVER:
-        return magic.NextCycle()
-    pending = state.pending
-    if pending is not None:
-        face = state.cards[pending.uid]
-        if face.keepable and not pending.from_kept and x % 2:
-            return magic.KeepCard(side)
-        return magic.CarryOut(side, targets=tuple(sorted(state.warriors))[: y % 3], move_to=[None, "hospital"][x % 2])
-    usable = [k.uid for k in state.sides[side].kept if k.cycle < state.cycle]
-    if usable:
-        return magic.UseKept(side, usable[0])
-    if side not in state.used_points:
-        hospital = state.hospital(side)
-        return magic.UsePoints(side, warrior=hospital[0] if hospital else None, take=x % 3 != 0)
-    return magic.EndTurn(side)
-
-
-def command_for(state, tap, x, y):
-    if tap >= 9:
-        return progress(state, x, y)
-    side = state.whose_turn() or "ab"[x % 2]
-    if tap == 0:
-        return magic.RollInitiative("referee" if x % 2 else "server", (1 + x % 6, 1 + y % 6))
-    if tap == 1:
-        return magic.ChooseStarter(state.winner or "a", starts=bool(x % 2))
-    if tap == 2:
-        hospital = state.hospital(side)
-        return magic.UsePoints(side, warrior=hospital[x % len(hospital)] if hospital else None, take=y % 3 != 0)
-    if tap == 3:
-        return magic.KeepCard(side)
-    if tap == 4:
-        targets = tuple(sorted(state.warriors))[: x % 4]
-        return magic.CarryOut(side, targets=targets, move_to=[None, "hospital", "dead", "field"][y % 4])
-    if tap == 5:
-        kept = state.kept_uids(side)
-        return magic.UseKept(side, kept[x % len(kept)] if kept else "1.1")
-    if tap == 6:
-        return magic.EndTurn(side)
-    if tap == 7:
-        return magic.MoveWarrior(str(x % len(WARRIORS)), magic.WARRIOR_PLACES[y % 3])
-    return magic.NextCycle()  # tap 8
+from tests.rules.magic_kit import CARDS, WARRIORS, command_for, taps
 
 
 @settings(max_examples=200, deadline=None)

@@ -18,7 +18,7 @@ from duels.services.battles import build_between_rounds
 from events.models import Character
 from rules import RuleError
 from rules import battle as B
-from tests.services.battle_kit import battle_state, begin, party
+from tests.services.battle_kit import battle_state, party
 from tests.services.kit import nonce
 
 pytestmark = pytest.mark.django_db
@@ -32,11 +32,6 @@ def no_broker(monkeypatch):
 @pytest.fixture
 def people(event):
     return party(event)
-
-
-@pytest.fixture
-def battle(event, people, referee):
-    return begin(event, people, referee)
 
 
 def drive(situation, user, *commands):

@@ -17,11 +17,6 @@ from tests.services.kit import nonce
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def battle(event, people, referee):
-    return begin(event, people, referee)
-
-
 def post(client, situation, **data):
     situation.refresh_from_db()
     payload = {"version": situation.version, "nonce": nonce(), **data}

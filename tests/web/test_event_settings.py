@@ -20,28 +20,9 @@ from cards.models import ArsenalCard, Catalogue, PoolEntry
 from duels import services
 from events.creators import allow_event_creation
 from events.models import Event, StaffRole
+from tests.web.event_form_kit import event_data
 
 ROLES = ["anonymous", "player", "other_player", "referee", "organizer", "other_organizer"]
-
-
-def event_data(**changes) -> dict[str, str]:
-    data = {
-        "name": "Twilight Patrol",
-        "starts_on": "2027-06-10",
-        "ends_on": "2027-06-13",
-        "place": "Moscow region",
-        "description": "A night game.",
-        "catalogue": "",
-        "registration_open": "on",
-        "answer_window_s": "15",
-        "situation_gap_s": "180",
-        "instant_attack_distance_m": "2.0",
-        "reactions_from_round": "2",
-        "duels_on": "on",
-        "battles_on": "on",
-    }
-    data.update(changes)
-    return {key: value for key, value in data.items() if value is not None}
 
 
 def settings_url(event) -> str:

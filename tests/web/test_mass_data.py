@@ -70,7 +70,7 @@ def test_only_organizers_reach_the_mass_data(as_user, referee, player, event):
 
 
 def test_M5_the_event_settings_page_keeps_and_checks_the_keepable_decks(as_user, organizer, event):
-    from tests.web.test_event_settings import event_data
+    from tests.web.event_form_kit import event_data
 
     client = as_user(organizer)
     url = reverse("events:event-settings", args=[event.pk])
@@ -86,7 +86,7 @@ def test_M5_the_event_settings_page_keeps_and_checks_the_keepable_decks(as_user,
 
 
 def test_M5_the_event_cannot_drop_a_deck_that_holds_a_keepable_card(as_user, organizer, event):
-    from tests.web.test_event_settings import event_data
+    from tests.web.event_form_kit import event_data
 
     MagicCard.objects.create(
         catalogue=event.catalogue, name_ru="Ветер", name_en="Fair Wind", deck=5, magic_type="wind", keepable=True

@@ -5,8 +5,8 @@ import pytest
 from django.urls import reverse
 
 from cards.models import CounterRule, PoolEntry
+from cards.models_print import PrintRun
 from cards.printing import render, runs
-from cards.printing.models import PrintRun
 
 
 @pytest.fixture(autouse=True)
