@@ -5,10 +5,10 @@ import datetime as dt
 
 import pytest
 import time_machine
-from duels.tasks import expire_situation
 
 from duels import services
 from duels.models import Situation
+from duels.services.timers import expire_situation
 from rules import battle as B
 from tests.services.battle_kit import battle_state, begin, buid, party
 from tests.services.kit import nonce
