@@ -135,7 +135,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- cache and Celery -------------------------------------------------------------
 REDIS_URL = env_str("REDIS_URL", "")
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    # Both branches set the same name; the other one adds OPTIONS, hence the value type.
+    CACHES: dict[str, dict[str, object]] = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    }
     # Sessions read from Redis, written through to the database: a poll costs
     # no session query. Only with a shared cache: with a per-process one a
     # logout in one worker would not reach the others' copies.

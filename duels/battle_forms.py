@@ -6,12 +6,13 @@ engine decides every rule, and a refused command changes nothing.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from duels.forms import REASON_MAX, UID_MAX, ActionForm, picked_cards
+from events.ids import MAX_ID
 from events.models import Character, Side
 from rules import OUTCOMES
 from rules import battle as B
@@ -19,7 +20,6 @@ from rules import battle as B
 SIDES = [(s.value, s.label) for s in Side]
 TRIGGER_MAX = 200
 MAX_LIST = 40  # more combatants or cards than any battle has is garbage
-MAX_ID = 2**63 - 1  # the largest database id (a signed 64-bit integer)
 
 
 class IdList(forms.Field):
@@ -47,11 +47,14 @@ class UidList(forms.Field):
 class CharactersField(forms.ModelMultipleChoiceField):
     """Character checkboxes; an id no database row can have is refused before the query (SQLite overflows)."""
 
-    def _check_values(self, value: Any) -> Any:
-        for pk in value or []:
-            if not str(pk).isdigit() or int(pk) > MAX_ID:
-                raise forms.ValidationError(_("The request was incomplete."))
-        return super()._check_values(value)
+    def clean(self, value: Any) -> Any:
+        # Django's own clean refuses anything but a list or tuple before it looks the ids up,
+        # so only those are checked here, before the query.
+        if isinstance(value, (list, tuple)):
+            for pk in value:
+                if not str(pk).isdigit() or int(pk) > MAX_ID:
+                    raise forms.ValidationError(_("The request was incomplete."))
+        return super().clean(value)
 
 
 class BattleActForm(ActionForm):
@@ -125,7 +128,8 @@ class BattleActForm(ActionForm):
             case "proceed":
                 return B.Proceed(frame=d["frame"])
             case "opportunity":
-                return B.Opportunity(reactor=d["who"], frame=d["frame"], card=card)
+                # clean() refused an opportunity without a card, so d["card"] is a uid here.
+                return B.Opportunity(reactor=d["who"], frame=d["frame"], card=d["card"])
             case "interrupt" | "response":
                 return B.Immediate(
                     reactor=d["who"],
@@ -162,8 +166,8 @@ class StartBattleForm(forms.Form):
     def __init__(self, *args: Any, event_id: int, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         people = Character.objects.filter(event_id=event_id, status=Character.Status.ACCEPTED).order_by("name")
-        self.fields["combatants"].queryset = people
-        self.fields["declarer"].queryset = people
+        cast(forms.ModelMultipleChoiceField, self.fields["combatants"]).queryset = people
+        cast(forms.ModelChoiceField, self.fields["declarer"]).queryset = people
         self.people = list(people)
         for character in self.people:
             self.fields[f"side_{character.pk}"] = forms.ChoiceField(
@@ -193,7 +197,7 @@ class JoinBattleForm(ActionForm):
 
     def __init__(self, *args: Any, event_id: int, **kwargs: Any) -> None:
         super().__init__(*args, event_id=event_id, **kwargs)
-        self.fields["character"].queryset = Character.objects.filter(
+        cast(forms.ModelChoiceField, self.fields["character"]).queryset = Character.objects.filter(
             event_id=event_id, status=Character.Status.ACCEPTED
         ).order_by("name")
 
@@ -217,6 +221,7 @@ class RoundBreakArsenalForm(ActionForm):
             return data
         if not data.get("fighter"):
             raise forms.ValidationError(_("The request was incomplete."))
+        assert self.event_id is not None, "RoundBreakArsenalForm is built with the situation's event_id"
         character = Character.objects.filter(pk=data["fighter"], event_id=self.event_id).first()
         if character is None:
             raise forms.ValidationError(_("This fighter is not in this event."))
@@ -234,6 +239,6 @@ class GrowForm(ActionForm):
 
     def __init__(self, *args: Any, event_id: int, **kwargs: Any) -> None:
         super().__init__(*args, event_id=event_id, **kwargs)
-        self.fields["character"].queryset = Character.objects.filter(
+        cast(forms.ModelChoiceField, self.fields["character"]).queryset = Character.objects.filter(
             event_id=event_id, status=Character.Status.ACCEPTED
         ).order_by("name")

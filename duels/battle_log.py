@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -12,6 +12,13 @@ from duels.battle_presenters import ACT_LABELS, RESULT_LABELS, ROLE_LABELS, SIDE
 from duels.presenters import OUTCOME_LABELS, condition_label
 from duels.presenters_log import LogLine
 from rules import battle as B
+
+
+def _label(labels: Mapping[str, object], value: object, default: object = None) -> object:
+    """The label of an event's value; a value the table does not know is shown as it came
+    (or as ``default``, when given), so an old log entry still reads."""
+    fallback = value if default is None else default
+    return labels.get(value, fallback) if isinstance(value, str) else fallback
 
 
 class _Words:
@@ -32,13 +39,13 @@ class _Words:
         if t == "battle_joined":
             return _("%(name)s joins the battle for %(side)s (%(condition)s).") % {
                 "name": e.get("name"),
-                "side": SIDE_LABELS.get(e.get("side"), e.get("side")),
+                "side": _label(SIDE_LABELS, e.get("side")),
                 "condition": condition_label(e.get("condition", "")),
             }
         if t == "battle_side_set":
             return _("%(name)s now fights for %(side)s.") % {
                 "name": self.who(e.get("combatant")),
-                "side": SIDE_LABELS.get(e.get("side"), e.get("side")),
+                "side": _label(SIDE_LABELS, e.get("side")),
             }
         if t == "battle_begun":
             return _("The battle begins; %(name)s declared it (D5).") % {"name": self.who(e.get("declarer"))}
@@ -54,8 +61,8 @@ class _Words:
         if t == "battle_action_declared":
             return _("%(name)s: %(role)s — %(act)s%(targets)s.") % {
                 "name": self.who(e.get("actor")),
-                "role": ROLE_LABELS.get(e.get("role"), e.get("role")),
-                "act": ACT_LABELS.get(e.get("act"), e.get("act")),
+                "role": _label(ROLE_LABELS, e.get("role")),
+                "act": _label(ACT_LABELS, e.get("act")),
                 "targets": (" → " + ", ".join(self.who(t) for t in e.get("targets", []))) if e.get("targets") else "",
             }
         if t == "battle_attack_shown":
@@ -82,7 +89,7 @@ class _Words:
         if t == "battle_frame_closed":
             return _("%(name)s's %(role)s is over.") % {
                 "name": self.who(e.get("actor")),
-                "role": ROLE_LABELS.get(e.get("role"), e.get("role")),
+                "role": _label(ROLE_LABELS, e.get("role")),
             }
         if t == "battle_readied":
             return _("%(name)s readies an action: %(trigger)s (R4).") % {
@@ -101,7 +108,7 @@ class _Words:
                 "name": self.who(e.get("defender"))
             }
         if t == "battle_result_applied":
-            outcome = OUTCOME_LABELS.get(e.get("outcome"), "")
+            outcome = _label(OUTCOME_LABELS, e.get("outcome"), default="")
             text = _("%(attacker)s → %(defender)s: %(outcome)s.") % {
                 "attacker": self.who(e.get("attacker")),
                 "defender": self.who(e.get("defender")),
@@ -135,7 +142,7 @@ class _Words:
                 "count": e.get("count"),
             }
         if t == "battle_ended":
-            text = _("The battle ends: %(result)s.") % {"result": RESULT_LABELS.get(e.get("result"), e.get("result"))}
+            text = _("The battle ends: %(result)s.") % {"result": _label(RESULT_LABELS, e.get("result"))}
             return f"{text} {e['reason']}" if e.get("reason") else text
         return None
 

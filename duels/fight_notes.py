@@ -90,11 +90,16 @@ def conversions(entries: Iterable[LogEntry], view: SituationView) -> list[Note]:
             continue
         if not any(e.get("type") == "converted_to_aggression" and e.get("rule") == "IA1" for e in entry.events):
             continue
-        attacker, victim = view.by_id.get(cmd.get("attacker")), view.by_id.get(cmd.get("victim"))
+        attacker, victim = _fighter(view, cmd.get("attacker")), _fighter(view, cmd.get("victim"))
         if attacker is None or victim is None or frozenset((attacker.id, victim.id)) not in open_pairs:
             continue
         notes.append(Note("warning", _conversion_text(cmd, attacker, victim), "IA1"))
     return notes
+
+
+def _fighter(view: SituationView, fighter_id: object) -> FighterView | None:
+    """The fighter a logged command names; a missing or malformed id names nobody."""
+    return view.by_id.get(fighter_id) if isinstance(fighter_id, int) else None
 
 
 def _conversion_text(cmd: dict[str, Any], attacker: FighterView, victim: FighterView) -> str:

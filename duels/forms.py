@@ -7,7 +7,7 @@ a one-time nonce (DESIGN.md §4); the rules themselves are the engine's.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -233,9 +233,10 @@ class ChooseFightersForm(forms.Form):
         if others:
             groups.append((_("Not checked in"), others))
         for name in ("a", "b"):
-            self.fields[name].queryset = characters
-            self.fields[name].widget.choices = groups
-            self.fields[name].error_messages["invalid_choice"] = _(
+            field = cast(forms.ModelChoiceField, self.fields[name])
+            field.queryset = characters
+            field.widget.choices = groups
+            field.error_messages["invalid_choice"] = _(
                 "This character cannot be chosen now: not accepted, or unable to fight."
             )
 
@@ -264,7 +265,7 @@ class StartForm(forms.Form):
 
     def __init__(self, *args: Any, cards: list[tuple[int, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["card"].choices = [("", _("spoken declaration, no card")), *cards]
+        cast(forms.TypedChoiceField, self.fields["card"]).choices = [("", _("spoken declaration, no card")), *cards]
         # A card no longer in hand (a form kept by the Back button) is named in words, not Django's raw choice error.
         self.fields["card"].error_messages["invalid_choice"] = _(
             "The attacker no longer holds this card: the page was out of date. Choose again."

@@ -5,12 +5,13 @@ engine decides. Polling, ETags and errors are the duel pages' own (views_common)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import wraps
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
@@ -45,6 +46,7 @@ from duels.views_common import (
 )
 from events.access import event_for_referee
 from events.models import Character
+from events.requests import HtmxRequest
 from rules import RuleError
 
 REFEREE_VIEW = Viewer(REFEREE)
@@ -63,13 +65,13 @@ def _battle_for_staff(user: Any, situation_id: int) -> Situation:
     return situation
 
 
-def _or_duel_page(view: Any) -> Any:
+def _or_duel_page(view: Callable[[HtmxRequest, int], HttpResponse]) -> Callable[[HtmxRequest, int], HttpResponse]:
     """A battle URL with a duel's id redirects to the duel's page and changes nothing."""
 
     @wraps(view)
-    def wrapped(request: HttpRequest, situation_id: int) -> HttpResponse:
+    def wrapped(request: HtmxRequest, situation_id: int) -> HttpResponse:
         try:
-            return view(request, situation_id)  # type: ignore[no-any-return]
+            return view(request, situation_id)
         except NotABattlePage:
             return redirect("duels:situation", situation_id)
 
@@ -98,7 +100,7 @@ def referee_context(situation: Situation, alert: Alert | None = None) -> dict[st
     }
 
 
-def _render(request: HttpRequest, situation: Situation, alert: Alert | None = None, status: int = 200) -> HttpResponse:
+def _render(request: HtmxRequest, situation: Situation, alert: Alert | None = None, status: int = 200) -> HttpResponse:
     etag = situation_etag(situation, REFEREE_VIEW, "battle")
     template = "duels/battle.html#live" if request.htmx else "duels/battle.html"
     context = referee_context(situation, alert)
@@ -147,7 +149,7 @@ def _joinable(situation: Situation) -> list[Character]:
 @login_required
 @require_GET
 @_or_duel_page
-def battle_page(request: HttpRequest, situation_id: int) -> HttpResponse:
+def battle_page(request: HtmxRequest, situation_id: int) -> HttpResponse:
     situation = services.refresh(_battle_for_staff(request.user, situation_id))
     if request.htmx:
         unchanged = not_modified(request, situation_etag(situation, REFEREE_VIEW, "battle"))
@@ -156,7 +158,7 @@ def battle_page(request: HttpRequest, situation_id: int) -> HttpResponse:
     return _render(request, situation)
 
 
-def _after(request: HttpRequest, situation: Situation, call: Any, form: Any) -> HttpResponse:
+def _after(request: HtmxRequest, situation: Situation, call: Any, form: Any) -> HttpResponse:
     if not form.is_valid():
         return _render(request, _fresh(situation), form_problem(form), 400)
     try:
@@ -177,7 +179,7 @@ def _fresh(situation: Situation) -> Situation:
 @login_required
 @require_POST
 @_or_duel_page
-def battle_act(request: HttpRequest, situation_id: int) -> HttpResponse:
+def battle_act(request: HtmxRequest, situation_id: int) -> HttpResponse:
     situation = _battle_for_staff(request.user, situation_id)
     form = BattleActForm(request.POST)
     return _after(
@@ -193,7 +195,7 @@ def battle_act(request: HttpRequest, situation_id: int) -> HttpResponse:
 @login_required
 @require_POST
 @_or_duel_page
-def battle_undo(request: HttpRequest, situation_id: int) -> HttpResponse:
+def battle_undo(request: HtmxRequest, situation_id: int) -> HttpResponse:
     situation = _battle_for_staff(request.user, situation_id)
     return _after(
         request,
@@ -208,7 +210,7 @@ def battle_undo(request: HttpRequest, situation_id: int) -> HttpResponse:
 @login_required
 @require_POST
 @_or_duel_page
-def battle_join(request: HttpRequest, situation_id: int) -> HttpResponse:
+def battle_join(request: HtmxRequest, situation_id: int) -> HttpResponse:
     situation = _battle_for_staff(request.user, situation_id)
     form = JoinBattleForm(request.POST, event_id=situation.event_id)
     return _after(
@@ -229,7 +231,7 @@ def battle_join(request: HttpRequest, situation_id: int) -> HttpResponse:
 @login_required
 @require_POST
 @_or_duel_page
-def battle_arsenal(request: HttpRequest, situation_id: int) -> HttpResponse:
+def battle_arsenal(request: HtmxRequest, situation_id: int) -> HttpResponse:
     situation = _battle_for_staff(request.user, situation_id)
     form = RoundBreakArsenalForm(request.POST, event_id=situation.event_id)
 
@@ -253,7 +255,7 @@ def battle_arsenal(request: HttpRequest, situation_id: int) -> HttpResponse:
 
 
 @login_required
-def grow(request: HttpRequest, situation_id: int) -> HttpResponse:
+def grow(request: HtmxRequest, situation_id: int) -> HttpResponse:
     """A running duel becomes a battle when a third Other joins (issue 11)."""
     situation = services.refresh(situation_for_staff(request.user, situation_id))
     if situation.kind != Situation.Kind.DUEL:
@@ -305,7 +307,7 @@ def grow(request: HttpRequest, situation_id: int) -> HttpResponse:
 
 
 @login_required
-def battle_start(request: HttpRequest, event_id: int) -> HttpResponse:
+def battle_start(request: HtmxRequest, event_id: int) -> HttpResponse:
     event = event_for_referee(request.user, event_id)
     form = StartBattleForm(request.POST or None, event_id=event.pk, initial={"nonce": new_nonce()})
     posted = request.POST
@@ -355,7 +357,7 @@ def player_battle_context(character: Character, situation: Situation) -> dict[st
 
 
 @require_GET
-def battle_watch(request: HttpRequest, situation: Situation) -> HttpResponse:
+def battle_watch(request: HtmxRequest, situation: Situation) -> HttpResponse:
     etag = situation_etag(situation, SPECTATOR_VIEW, "battle-watch")
     if request.htmx and (unchanged := not_modified(request, etag)) is not None:
         return unchanged

@@ -34,6 +34,7 @@ from duels.presenters import CardView, Viewer, iso
 from duels.services.live import META_FIELDS, Meta
 from events.access import ORGANIZER, REFEREE, AnyUser, staffed_events
 from events.models import Character
+from events.requests import HtmxRequest
 
 
 @dataclass(frozen=True)
@@ -122,7 +123,7 @@ def situation_etag(situation: Situation | Meta, viewer: Viewer, variant: str) ->
     return quoted_hash(":".join(str(p) for p in parts))
 
 
-def polled(request: HttpRequest) -> bool:
+def polled(request: HtmxRequest) -> bool:
     """A poll that may be answered 304: read the version columns first, the state only if it changed."""
     return bool(request.htmx and request.headers.get("If-None-Match"))
 

@@ -8,7 +8,7 @@ and comes back as a message over the fresh state; a stale version is a 409.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -25,7 +25,7 @@ from duels import fight_notes, services
 from duels.battle_log import describe_battle
 from duels.export import export_situation
 from duels.forms import ACTION_FORMS, UndoForm
-from duels.models import Situation
+from duels.models import LogEntry, Situation
 from duels.presenters import (
     OUTCOME_LABELS,
     REFEREE,
@@ -89,7 +89,7 @@ def _picked(choice: ChoiceView) -> str | int:
 
 
 def fight_context(
-    situation: Situation, alert: Alert | None = None, state: Any = None, recent: list[Any] | None = None
+    situation: Situation, alert: Alert | None = None, state: Any = None, recent: Iterable[LogEntry] | None = None
 ) -> dict[str, Any]:
     # The state is the cached JSON (or the one a command just produced); the
     # log shown is bounded, so a long fight costs the same queries as a short one.

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
@@ -24,6 +24,7 @@ from duels.views_common import quoted_hash, render_live, situation_etag
 from events.access import ORGANIZER, REFEREE, character_for_staff, event_for_referee
 from events.models import Character, Event
 from events.public_url import public_url as public_address
+from events.requests import HtmxRequest
 from events.views_characters import qr_svg
 
 SPECTATOR_VIEW = Viewer(SPECTATOR)
@@ -50,7 +51,7 @@ def public_url(event: Event, path: str) -> str:
 
 
 @require_GET
-def event_fights(request: HttpRequest, event_id: int) -> HttpResponse:
+def event_fights(request: HtmxRequest, event_id: int) -> HttpResponse:
     """Public: an event's running fights, each with a link and a QR code to its spectator page."""
     event = get_object_or_404(Event, pk=event_id)
     rows = []
@@ -63,7 +64,7 @@ def event_fights(request: HttpRequest, event_id: int) -> HttpResponse:
 
 
 @require_GET
-def big_screen(request: HttpRequest, event_id: int) -> HttpResponse:
+def big_screen(request: HtmxRequest, event_id: int) -> HttpResponse:
     """Public: the spectator view of the fight with the latest activity, switching as fights start and end."""
     event = get_object_or_404(Event, pk=event_id)
     running = _running(event)
@@ -97,7 +98,7 @@ def _history_rows(situations: Any) -> list[dict[str, Any]]:
 
 @login_required
 @require_GET
-def event_history(request: HttpRequest, event_id: int) -> HttpResponse:
+def event_history(request: HtmxRequest, event_id: int) -> HttpResponse:
     """The event's finished fights, newest first: result, date, referees, and a link to each log."""
     event = event_for_referee(request.user, event_id)
     finished = (
@@ -112,7 +113,7 @@ def event_history(request: HttpRequest, event_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def character_history(request: HttpRequest, character_id: int) -> HttpResponse:
+def character_history(request: HtmxRequest, character_id: int) -> HttpResponse:
     """One character's fights (running and finished), for the event's staff."""
     character: Character = character_for_staff(request.user, character_id, ORGANIZER, REFEREE)
     fights = Situation.objects.filter(participants=character).order_by("-created_at", "-pk")

@@ -180,7 +180,7 @@ def qr_sheet(request: HttpRequest, event_id: int) -> HttpResponse:
     if selection:
         ids = parse_ids(selection)
         chosen = selected_characters(event, ids) if ids else None
-        if chosen is None:
+        if ids is None or chosen is None:
             messages.error(request, _("The selection is not a list of this event's characters; nothing to print."))
             return redirect("events:characters", event.pk)
         printable_ids = set(printable.filter(pk__in=ids).values_list("pk", flat=True))

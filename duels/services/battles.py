@@ -21,6 +21,7 @@ from cards.arsenal import next_round_arsenal, prepared_ids
 from cards.faces import counter_rule_of, face_of
 from cards.models import ArsenalCard, Card, CounterRule, PreparedArsenal
 from duels.models import Situation
+from duels.services.battle_kind import BattleKind
 from duels.services.commands import User, perform
 from duels.services.errors import (
     BattlesOff,
@@ -91,6 +92,8 @@ def start_battle(
     if declarer.pk not in sides:
         raise NotInEvent(name=declarer.name)
     kind = KINDS[Situation.Kind.BATTLE]
+    # The registry is typed by the duel's interface; the battle's entry opens a battle's settings.
+    assert isinstance(kind, BattleKind), "KINDS[BATTLE] must be the BattleKind"
     try:
         with transaction.atomic():
             Event.objects.select_for_update().filter(pk=event.pk).first()

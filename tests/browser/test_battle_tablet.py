@@ -44,7 +44,9 @@ def test_R0_R8_D8_a_four_combatant_battle_over_two_rounds(
     ref.locator(f"input[name=declarer][value='{anna.pk}']").check()
     ref.locator("#battle-start-form button[type=submit]").click()
     ref.wait_for_url(re.compile(r"/battles/\d+/$"))
-    sid = int(re.search(r"/battles/(\d+)/", ref.url).group(1))
+    battle_url = re.search(r"/battles/(\d+)/", ref.url)
+    assert battle_url is not None, ref.url
+    sid = int(battle_url.group(1))
     battle = ref.locator("#battle")
 
     me = phone()

@@ -4,7 +4,7 @@ form's filter, and the counter-rule matrix warning before unsaved changes are lo
 import re
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Dialog, Page, expect
 
 import rules as engine
 from duels import services
@@ -95,14 +95,25 @@ def test_the_start_form_filters_the_names_as_the_referee_types(tablet, log_in_as
     screenshot(page)
 
 
+def _dismissed_dialogs(page: Page) -> list[str]:
+    """The types of the dialogs the page opens from now on, each dismissed as a user would."""
+    dialogs: list[str] = []
+
+    def dismiss(dialog: Dialog) -> None:
+        dialogs.append(dialog.type)
+        dialog.dismiss()
+
+    page.on("dialog", dismiss)
+    return dialogs
+
+
 def test_CR2_the_counter_rule_matrix_warns_before_unsaved_changes_are_lost(
     tablet, log_in_as, url, organizer, event, attack_card, defence_card
 ):
     page = tablet()
     log_in_as(page, organizer)
     page.goto(url("cards:counter-matrix", event.pk))
-    dialogs = []
-    page.on("dialog", lambda d: (dialogs.append(d.type), d.dismiss()))
+    dialogs = _dismissed_dialogs(page)
     select = page.locator("#counter-matrix-form select").first
     select.select_option(index=1)
     page.close(run_before_unload=True)
@@ -114,8 +125,7 @@ def test_CR2_saving_the_matrix_does_not_warn(tablet, log_in_as, url, organizer, 
     page = tablet()
     log_in_as(page, organizer)
     page.goto(url("cards:counter-matrix", event.pk))
-    dialogs = []
-    page.on("dialog", lambda d: (dialogs.append(d.type), d.dismiss()))
+    dialogs = _dismissed_dialogs(page)
     page.locator("#counter-matrix-form select").first.select_option(index=1)
     page.locator("#counter-matrix-form button[type=submit]").first.click()
     page.wait_for_load_state()

@@ -6,7 +6,7 @@ from duels import services
 from duels.models import LogEntry, Situation
 from rules import battle as B
 from tests.concurrency.race_kit import race
-from tests.services.battle_kit import battle_state, begin, buid, party, top
+from tests.services.battle_kit import battle_state, begin, buid, party, passes, top
 from tests.services.kit import nonce
 
 pytestmark = pytest.mark.concurrency
@@ -21,7 +21,7 @@ def test_R2_two_opportunity_attacks_by_one_combatant_at_once_one_wins(event, ref
         situation = begin(event, people, referee, declarer=anna)
         for _ in range(4):  # everybody passes: round 2, reactions apply (R0)
             st = battle_state(situation)
-            for command in (B.Act(actor=st.turn_of, act=B.PASS), B.NextTurn()):
+            for command in (passes(st), B.NextTurn()):
                 situation.refresh_from_db()
                 services.perform(situation.pk, command, user=referee, seen_version=situation.version, nonce=nonce())
         situation.refresh_from_db()

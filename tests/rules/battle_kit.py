@@ -60,6 +60,13 @@ SIDES = {ANNA: "light", BORIS: "light", VERA: "dark", GLEB: "dark"}
 HAND = (BLADE, BOLT, NOVA, FIRE, SHIELD, COUNTER, RIPOSTE, SNAP, ZAP, BLADE)
 
 
+def part_of(frame: B.Frame) -> B.Part:
+    """The frame's part being resolved; a test that reads it expects the frame to be still open."""
+    part = frame.current
+    assert part is not None, f"frame {frame.number} has no part left to resolve"
+    return part
+
+
 class Fight:
     """Runs a battle like the services do: expire first, then the command; keeps the log for replay."""
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -16,8 +17,10 @@ reactions: Counter[str] = Counter()  # how often the property met each reaction 
 ACTS = (B.ATTACK, B.ATTACK, B.ATTACK, B.MOVE, B.USE, B.READY, B.PASS)
 
 
-def _choose(data: st.DataObject, items: list) -> object:
-    return items[data.draw(st.integers(0, len(items) - 1))] if items else None
+def _choose[T](data: st.DataObject, items: Sequence[T]) -> T:
+    # Every caller offers at least one item (a battle has combatants, a hand offered here is not empty).
+    assert items, "nothing to choose from"
+    return items[data.draw(st.integers(0, len(items) - 1))]
 
 
 def _candidate(fight: Fight, data: st.DataObject) -> object | None:
@@ -64,11 +67,13 @@ def _candidate(fight: Fight, data: st.DataObject) -> object | None:
         mode = _choose(data, [B.INTERRUPT, B.RESPONSE])
         frame = top if mode == B.INTERRUPT else next((f for f in reversed(state.stack) if f.parts_done), frame)
         fitting = [u for u in hand if state.cards[u].action == mode]
+        use_fitting = bool(fitting) and data.draw(st.booleans())
+        options: list[str | None] = [*fitting] if use_fitting else [*hand, None]
         return B.Immediate(
             reactor=reactor,
             frame=frame.number,
             mode=mode,
-            card=_choose(data, fitting if fitting and data.draw(st.booleans()) else [*hand, None]),
+            card=_choose(data, options),
             target=_choose(data, [*ids, None]),
             negates=data.draw(st.booleans()),
         )

@@ -20,6 +20,7 @@ from .battle_kit import (
     VERA,
     ZAP,
     Fight,
+    part_of,
     places,
 )
 
@@ -52,7 +53,7 @@ def test_D11_a_combatant_who_cannot_fight_cannot_join():
 def test_D7_D8_each_target_of_an_area_attack_answers_in_its_own_window():
     fight = Fight().begin()
     frame = fight.attack(ANNA, NOVA, VERA, GLEB)
-    assert [w.defender for w in frame.current.windows] == [VERA, GLEB]
+    assert [w.defender for w in part_of(frame).windows] == [VERA, GLEB]
     fight.answer(VERA, SHIELD)
     fight.tick(16)
     fight.expire()  # Gleb never answered: full effect (D8)
@@ -65,7 +66,7 @@ def test_CR2_an_override_needs_a_reason():
     fight = Fight().begin()
     frame = fight.attack(ANNA, BOLT, VERA)
     fight.do(B.AnswerAttack(frame=frame.number, defender=VERA, card=fight.uid(VERA, SHIELD)))
-    assert frame.number == fight.top().number and fight.top().current.windows[0].proposed == PARRIED
+    assert frame.number == fight.top().number and part_of(fight.top()).windows[0].proposed == PARRIED
     fight.refused("CR2", B.ConfirmAnswer(frame=frame.number, defender=VERA, outcome="not_parried"))
     fight.do(B.ConfirmAnswer(frame=frame.number, defender=VERA, outcome="not_parried", reason="shield dropped"))
     assert fight.state.combatants[VERA].condition == LIGHTLY_WOUNDED
@@ -111,7 +112,7 @@ def test_R1_R3_an_opportunity_attack_on_a_leaver_is_answered_in_its_window_befor
     move = fight.top()
     fight.do(B.Opportunity(reactor=VERA, frame=move.number, card=fight.uid(VERA, SNAP)))
     opp = fight.top()
-    assert opp.targets == [ANNA] and opp.current.windows[0].deadline == fight.now() + __import__("datetime").timedelta(
+    assert opp.targets == [ANNA] and part_of(opp).windows[0].deadline == fight.now() + __import__("datetime").timedelta(
         seconds=15
     )
     fight.refused("R3", B.Proceed(frame=move.number))  # the move waits
@@ -146,12 +147,12 @@ def test_R3_the_opportunity_attack_resolves_before_the_ranged_attack_it_interrup
     frame = fight.attack(ANNA, BOLT, VERA, engaged=(VERA,))
     fight.tick(6)
     fight.do(B.Opportunity(reactor=VERA, frame=frame.number, card=fight.uid(VERA, SNAP)))
-    assert frame.number == fight.state.stack[0].number and fight.state.stack[0].current.windows[0].deadline is None
+    assert frame.number == fight.state.stack[0].number and part_of(fight.state.stack[0]).windows[0].deadline is None
     fight.refused("R3", B.AnswerAttack(frame=frame.number, defender=VERA, card=None))
     fight.answer(ANNA)
     fight.tick(20)  # the suspended window keeps its 9 s left, counted from the resumption
     fight.go_on()
-    window = fight.top().current.windows[0]
+    window = part_of(fight.top()).windows[0]
     assert window.deadline == fight.now() + __import__("datetime").timedelta(seconds=9)
     fight.answer(VERA)
     assert resolution(fight) == [(B.OPPORTUNITY, VERA, ANNA), (B.MAIN, ANNA, VERA)]
@@ -210,7 +211,7 @@ def test_R5_a_second_immediate_action_before_the_end_of_your_next_turn_is_refuse
 def test_R6_an_interrupt_that_negates_an_attack_removes_it_and_its_window():
     fight = Fight().begin().to_round(2)
     frame = fight.attack(ANNA, BOLT, VERA)
-    bolt = frame.current.card
+    bolt = part_of(frame).card
     fight.do(
         B.Immediate(reactor=VERA, frame=frame.number, mode=B.INTERRUPT, card=fight.uid(VERA, COUNTER), negates=True)
     )
@@ -250,7 +251,7 @@ def test_R7_a_response_comes_after_its_trigger():
     fight.answer(VERA)
     fight.do(B.Immediate(reactor=VERA, frame=frame.number, mode=B.RESPONSE, card=fight.uid(VERA, RIPOSTE)))
     riposte = fight.top()
-    assert riposte.role == B.RESPONSE and riposte.current.windows[0].defender == ANNA
+    assert riposte.role == B.RESPONSE and part_of(riposte).windows[0].defender == ANNA
     fight.answer(ANNA)
     assert resolution(fight) == [(B.MAIN, ANNA, VERA), (B.RESPONSE, VERA, ANNA)]
 
@@ -322,7 +323,7 @@ def test_D3_arsenals_change_only_between_rounds():
 def test_the_referee_ends_the_battle_and_shown_cards_go_back():
     fight = Fight().begin()
     frame = fight.attack(ANNA, BLADE, VERA)
-    blade = frame.current.card
+    blade = part_of(frame).card
     fight.refused("D2", B.EndBattle(reason=" "))
     fight.do(B.EndBattle(reason="the police came"))
     assert fight.state.ended and blade in fight.state.combatants[ANNA].hand

@@ -26,6 +26,7 @@ from rules import (
     replay,
     to_dict,
 )
+from rules.replay import LogEntry
 from rules.state import clone
 
 from .kit import COUNTERS, DART, FIRE, SHIELD, at, setup
@@ -40,7 +41,7 @@ def _snapshot(state):
 def _play(hands, data):
     opening = open_situation(Settings(), COUNTERS, at(0))
     state = opening
-    log = []
+    log: list[LogEntry] = []
     for i, hand in enumerate(hands, start=1):
         state, _ = apply(state, Join(setup(i, *hand)), at(0))
         log.append(("command", Join(setup(i, *hand)), at(0), None))

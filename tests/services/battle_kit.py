@@ -49,7 +49,9 @@ def battle_cards(catalogue: Catalogue) -> dict[str, Card]:
 
 
 def party(event: Event, count: int = 4, cards: dict[str, Card] | None = None, first: int = 0) -> list[Character]:
-    cards = cards or battle_cards(event.catalogue)
+    if not cards:
+        assert event.catalogue is not None, "the party's cards come from the event's catalogue"
+        cards = battle_cards(event.catalogue)
     people = []
     for i in range(first, first + count):
         # Whatever ``first``, the party's sides run Light, Light, Dark, Dark, ...
@@ -74,6 +76,12 @@ def begin(event: Event, people: list[Character], user: Any, **kw: Any) -> Situat
 def battle_state(situation: Situation) -> B.Battle:
     situation.refresh_from_db()
     return services.state_of(situation)
+
+
+def passes(state: B.Battle) -> B.Act:
+    """The one whose turn it is passes (a test walking a battle to a later turn or round)."""
+    assert state.turn_of is not None, "nobody's turn: the battle is between rounds or over"
+    return B.Act(actor=state.turn_of, act=B.PASS)
 
 
 def buid(situation: Situation, character: Character, name: str, n: int = 0) -> str:

@@ -20,7 +20,7 @@ from duels.services.kinds import KINDS
 from events.models import Character
 from rules import RuleError
 from rules import battle as B
-from tests.services.battle_kit import battle_state, begin, buid, party, top
+from tests.services.battle_kit import battle_state, begin, buid, party, passes, top
 from tests.services.kit import act, nonce
 
 
@@ -48,7 +48,7 @@ def refused(situation, user, rule_id, command):
 
 
 def attack(situation, user, actor, card, *targets, engaged=(), second=None):
-    cards = (buid(situation, actor, card),)
+    cards: tuple[str, ...] = (buid(situation, actor, card),)
     if second:
         cards += (buid(situation, actor, second, 1 if second == card else 0),)
     go(
@@ -83,7 +83,7 @@ def to_round(situation, user, n):
         if st.phase == B.BETWEEN_ROUNDS:
             go(situation, user, B.StartRound())
         else:
-            go(situation, user, B.Act(actor=st.turn_of, act=B.PASS))
+            go(situation, user, passes(st))
             go(situation, user, B.NextTurn())
 
 

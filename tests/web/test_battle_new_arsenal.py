@@ -12,13 +12,14 @@ from django.urls import reverse
 from django.utils import translation
 
 from cards.models import Card
+from cards.words import explain
 from duels import services
 from duels.battle_log import describe_battle
 from duels.services.battles import build_between_rounds
 from events.models import Character
 from rules import RuleError
 from rules import battle as B
-from tests.services.battle_kit import battle_state, party
+from tests.services.battle_kit import battle_state, party, passes
 from tests.services.kit import nonce
 
 pytestmark = pytest.mark.django_db
@@ -42,7 +43,7 @@ def drive(situation, user, *commands):
 
 def to_round_break(situation, user):
     while battle_state(situation).phase != B.BETWEEN_ROUNDS:
-        drive(situation, user, B.Act(actor=battle_state(situation).turn_of, act=B.PASS), B.NextTurn())
+        drive(situation, user, passes(battle_state(situation)), B.NextTurn())
 
 
 def card(name):
@@ -128,7 +129,7 @@ def test_D3_a_new_arsenal_over_the_limit_beyond_the_pool_or_empty_changes_nothin
     with pytest.raises(RuleError) as refused:
         build(battle, referee, vera, [card(name).pk for name in picks])
     with translation.override("en"):
-        assert words in services.explain(refused.value)
+        assert words in explain(refused.value)
     battle.refresh_from_db()
     assert battle.version == version and hand_of(battle, vera) == hand
 
@@ -142,7 +143,7 @@ def test_D3_a_card_not_in_the_pool_is_refused(battle, referee, people, event):
     with pytest.raises(RuleError) as refused:
         build(battle, referee, vera, [spear.pk])
     with translation.override("en"):
-        assert services.explain(refused.value) == "Card «Spear» is not in this character's pool."
+        assert explain(refused.value) == "Card «Spear» is not in this character's pool."
     battle.refresh_from_db()
     assert battle.version == version
 

@@ -11,7 +11,7 @@ from django.urls import reverse
 from duels import services
 from duels.models import Situation
 from rules import battle as B
-from tests.services.battle_kit import battle_state, begin, buid, party, top
+from tests.services.battle_kit import battle_state, begin, buid, party, passes, top
 from tests.services.kit import nonce
 
 pytestmark = pytest.mark.django_db
@@ -35,7 +35,7 @@ def to_round(situation, user, n):
         if st.phase == B.BETWEEN_ROUNDS:
             drive(situation, user, B.StartRound())
         else:
-            drive(situation, user, B.Act(actor=st.turn_of, act=B.PASS), B.NextTurn())
+            drive(situation, user, passes(st), B.NextTurn())
 
 
 def test_the_referee_runs_a_turn_from_the_tablet(as_user, referee, battle, people):
@@ -201,7 +201,7 @@ def _queries(client, url, headers=None) -> int:
 @pytest.mark.parametrize("poll", [False, True])
 def test_query_counts_stay_flat_for_3_vs_12_combatants(as_user, referee, event, poll):
     client = as_user(referee)
-    counts = []
+    counts: list[tuple[int, int]] = []
     for size in (3, 12):
         people = party(event, size, first=len(counts) * 20)
         situation = begin(event, people, referee)
@@ -229,7 +229,7 @@ def test_query_counts_stay_flat_for_3_vs_12_combatants(as_user, referee, event, 
 def test_query_counts_stay_flat_for_10_vs_300_log_entries(as_user, referee, event, people):
     client = as_user(referee)
     situation = begin(event, people, referee)
-    counts = []
+    counts: list[tuple[int, int]] = []
     for entries in (10, 300):
         # Compared in the same phase (a round break reads the prepared arsenals, D3).
         while situation.log.count() < entries or battle_state(situation).phase != B.TURNS:
@@ -237,7 +237,7 @@ def test_query_counts_stay_flat_for_10_vs_300_log_entries(as_user, referee, even
             if st.phase == B.BETWEEN_ROUNDS:
                 drive(situation, referee, B.StartRound())
             else:
-                drive(situation, referee, B.Act(actor=st.turn_of, act=B.PASS), B.NextTurn())
+                drive(situation, referee, passes(st), B.NextTurn())
         counts.append(
             (
                 _queries(client, reverse("duels:battle", args=[situation.pk])),
@@ -306,7 +306,7 @@ def test_D3_between_rounds_a_combatant_takes_a_prepared_arsenal(as_user, referee
     assert early.status_code == 422 and ">AG2</a>" in early.content.decode()  # not in round 1, rule shown
     to_round(battle, referee, 1)
     while battle_state(battle).phase != B.BETWEEN_ROUNDS:
-        drive(battle, referee, B.Act(actor=battle_state(battle).turn_of, act=B.PASS), B.NextTurn())
+        drive(battle, referee, passes(battle_state(battle)), B.NextTurn())
     page = client.get(reverse("duels:battle", args=[battle.pk])).content.decode()
     assert f'name="prepared" value="{prepared.pk}"' in page
     battle.refresh_from_db()

@@ -80,8 +80,10 @@ def test_every_referee_gets_the_fragment_rendered_once_with_their_own_nonces_and
     assert len(set(rendered_nonces(two))) == len(rendered_nonces(two))
     assert "@now-" not in two and "@csrf-" not in two and "@nonce-" not in two
     # The token in the shared fragment is this referee's own: a POST through it passes CSRF.
-    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', two).group(1)
-    form = re.search(r'<form[^>]*hx-post="([^"]+)"', two).group(1)
+    token_field = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', two)
+    form_tag = re.search(r'<form[^>]*hx-post="([^"]+)"', two)
+    assert token_field is not None and form_tag is not None, "the shared fragment has a form with its token"
+    token, form = token_field.group(1), form_tag.group(1)
     long_fight.refresh_from_db()
     state_duel = long_fight.state["duels"][-1]
     response = second_client.post(

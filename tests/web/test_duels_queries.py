@@ -10,6 +10,9 @@ grows with the log like a real one.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -35,7 +38,7 @@ def _grow_to_an_attack(situation: Situation, entries: int, referee) -> engine.Si
     return state
 
 
-def _statements(call) -> tuple[int, list[str], object]:
+def _statements[R](call: Callable[[], R]) -> tuple[int, list[str], R]:
     with CaptureQueriesContext(connection) as ctx:
         response = call()
     return len(ctx.captured_queries), [q["sql"] for q in ctx.captured_queries], response
@@ -62,7 +65,7 @@ def test_a_step_issues_at_most_10_statements_and_as_many_at_500_entries_as_at_10
     for entries in (10, 490):
         data = _attack_form(fight, _grow_to_an_attack(fight, entries, referee))
         url = reverse("duels:act", args=[fight.pk])
-        count, sql, response = _statements(lambda data=data, url=url: client.post(url, data, headers=HX))
+        count, sql, response = _statements(partial(client.post, url, data, headers=HX))
         assert response.status_code == 200, response.content[:300]
         assert 'class="alert alert-danger' not in response.content.decode()
         assert count <= STEP_LIMIT, "\n".join(sql)
@@ -92,10 +95,10 @@ def test_unchanged_polls_read_no_state_and_stay_flat_with_the_log(client, as_use
         _grow_to_an_attack(fight, entries, referee)
         for who, (c, url) in urls.items():
             c.get(url)  # the session exists
-            n_changed, _sql, first = _statements(lambda c=c, url=url: _poll(c, url, '"stale"'))
+            n_changed, _sql, first = _statements(partial(_poll, c, url, '"stale"'))
             assert first.status_code == 200
             changed[who].append(n_changed)
-            count, sql, again = _statements(lambda c=c, url=url, e=first["ETag"]: _poll(c, url, e))
+            count, sql, again = _statements(partial(_poll, c, url, first["ETag"]))
             assert again.status_code == 304
             assert not any('"state"' in q for q in sql), "\n".join(sql)
             found[who].append(count)

@@ -36,7 +36,9 @@ def _end(situation, referee, time_machine) -> None:
     situation.refresh_from_db()
     services.perform(situation.pk, EndDuel(0, "done"), user=referee, seen_version=situation.version, nonce=nonce())
     situation.refresh_from_db()
-    time_machine.move_to(engine.situation_deadline(services.state_of(situation)) + dt.timedelta(seconds=1), tick=False)
+    gap_ends = engine.situation_deadline(services.state_of(situation))
+    assert gap_ends is not None, "after the last duel the S2 gap runs"
+    time_machine.move_to(gap_ends + dt.timedelta(seconds=1), tick=False)
     services.refresh(situation)
     assert Situation.objects.get(pk=situation.pk).ended
 

@@ -85,7 +85,9 @@ def test_S2_a_tap_on_a_situation_the_gap_ended_says_the_gap_ended_it(
     client = as_user(referee)
     fight.refresh_from_db()
     seen, card = fight.version, uid_of(fight, character.pk, attack_card)
-    time_machine.move_to(engine.situation_deadline(state_of(fight)) + dt.timedelta(seconds=1), tick=False)
+    gap_ends = engine.situation_deadline(state_of(fight))
+    assert gap_ends is not None, "the fight's S2 gap runs"
+    time_machine.move_to(gap_ends + dt.timedelta(seconds=1), tick=False)
     assert "This combat situation ended: 3 minutes passed without a combat action." in _page(client, fight)
     response = client.post(
         f"/fights/{fight.pk}/act/",
