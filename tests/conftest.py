@@ -284,3 +284,11 @@ def pytest_make_collect_report(collector):
         report.outcome = "failed"
         report.longrepr = f"Skipped in CI, where nothing may skip: {report.longrepr}"
     return report
+
+
+@pytest.fixture
+def cards(event):
+    """The mass battle's magic cards of ``event``'s catalogue, by name (tests/services/mass_kit.py)."""
+    from tests.services.mass_kit import magic_cards
+
+    return magic_cards(event)

@@ -16,7 +16,6 @@ from tests.services.mass_kit import (
     assert_replays,
     events,
     in_catalogue_order,
-    magic_cards,
     nonce,
     ready,
     start,
@@ -28,11 +27,6 @@ from tests.services.mass_kit import (
 )
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def cards(event):
-    return magic_cards(event)
 
 
 @pytest.fixture

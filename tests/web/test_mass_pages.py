@@ -9,7 +9,7 @@ from django.urls import reverse
 import rules.magic as magic
 from duels import services
 from duels.models import LogEntry, Situation
-from tests.services.mass_kit import act, armies, in_catalogue_order, magic_cards, ready, start, state, wid
+from tests.services.mass_kit import act, armies, in_catalogue_order, ready, start, state, wid
 
 pytestmark = pytest.mark.django_db
 
@@ -17,11 +17,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def commanders(db):
     return User.objects.create_user("red_khan", password="x"), User.objects.create_user("blue_lord", password="x")
-
-
-@pytest.fixture
-def cards(event):
-    return magic_cards(event)
 
 
 @pytest.fixture
