@@ -119,7 +119,7 @@ def test_bad_rows_are_named_and_change_nothing(as_user, organizer, event, charac
 def test_D3_a_character_in_a_fight_keeps_its_arsenal(as_user, organizer, event, character, attack_card, monkeypatch):
     from cards import arsenal
 
-    monkeypatch.setattr(arsenal, "in_active_situation", lambda c: c.pk == character.pk)
+    monkeypatch.setattr(arsenal, "in_fight", lambda c: c.pk == character.pk)
     PoolEntry.objects.create(character=character, card=attack_card, copies=1)
     response = upload(as_user(organizer), event, "a.csv", (HEADER + "Anton,arsenal,Огненный шар,1\n").encode())
     assert response.status_code == 400
