@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 from cards import arsenal, arsenal_actions
 from cards.forms import ArsenalSelectionForm
 from cards.hooks import in_fight
-from cards.words import explain
+from cards.words import words_of
 from events.access import character_for_player, character_for_token
 from events.models import Character
 from events.views_player import arsenal_draft_key
@@ -30,7 +30,8 @@ def character_page_part(character: Character) -> dict[str, object]:
     # page says why in the words of the refusal itself.
     fighting = in_fight(character)
     context["in_fight"] = fighting
-    context["frozen"] = explain(arsenal.frozen_by_fight(character)) if fighting else ""
+    # Players see no rule codes (issue 10): the words alone.
+    context["frozen"] = words_of(arsenal.frozen_by_fight(character)) if fighting else ""
     return context
 
 
