@@ -125,3 +125,11 @@ def test_live_pages_are_untouched_while_logins_are_locked(account, as_user, play
     with CaptureQueriesContext(connection) as during:
         assert client.get(url, headers={"HX-Request": "true"}).status_code == 200
     assert len(during) == len(before)
+
+
+def test_a_very_long_or_odd_user_name_is_refused_not_a_server_error(account):
+    """axes stores the attempted name in a 255-character column; PostgreSQL refused a longer one with a 500."""
+    client = Client()
+    for name in ("ü" * 300, "a\x00b" * 100):
+        response = try_login(client, name, "wrong")
+        assert response.status_code in (200, 429) and not logged_in(client)
