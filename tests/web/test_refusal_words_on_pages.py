@@ -55,6 +55,6 @@ def test_AG2_D3_the_same_words_in_russian(fighting, org, player, as_user):
     org.defaults["HTTP_ACCEPT_LANGUAGE"] = "ru"
     me = as_user(player)
     me.defaults["HTTP_ACCEPT_LANGUAGE"] = "ru"
-    builder, own_page, refused = pages = _pages(org, me, fighting)
+    builder, own_page, _refused = pages = _pages(org, me, fighting)
     assert "(D3)" in builder and "(D3)" not in own_page
     assert all(escape(WORDS["ru"]) in html for html in pages)
