@@ -11,7 +11,6 @@ duel steps (the events ``attack_shown``, ``answered``, ``card_drawn``,
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,6 +19,7 @@ from django.utils import timezone
 
 from duels.models import LogEntry, Situation
 from events.models import Event
+from rules.conditions import FIT, parts
 
 INSTANT = "instant_attack"
 AGGRESSION = "aggression"
@@ -152,7 +152,11 @@ def _read_event(
 
 
 def _parts(condition: Any) -> set[str]:
-    return {part for part in re.split(r"[+,]", str(condition or "")) if part and part != "fit"}
+    """The conditions of a written set (rules.conditions); an unreadable one counts as none."""
+    try:
+        return set(parts(str(condition or FIT)))
+    except ValueError:
+        return set()
 
 
 def _result(report: PostGame, step: Step, event: dict[str, Any]) -> None:

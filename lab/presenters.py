@@ -11,7 +11,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from cards.models import Card, CounterRule
+from cards.models import CounterRule
+from cards.words import card_names
 from events.models import Character, Event
 from events.tables import neutralized
 from lab import charts
@@ -37,10 +38,6 @@ OUTCOME_NAMES = dict(CounterRule.Outcome.choices)
 
 def _percent(share: float | None) -> str:
     return "—" if share is None else f"{round(100 * share)}%"
-
-
-def _card_names(ids: set[int]) -> dict[int, str]:
-    return {card.pk: card.name for card in Card.objects.filter(pk__in=ids)}
 
 
 def _finding_text(finding: Finding, names: dict[int, str]) -> str:
@@ -159,7 +156,7 @@ def _delta(value: float | None) -> str:
 
 
 def postgame_page(event: Event, figures: PostGame) -> dict[str, Any]:
-    cards = _card_names(set(figures.attack_cards) | set(figures.defence_cards) | _override_cards(figures))
+    cards = card_names(set(figures.attack_cards) | set(figures.defence_cards) | _override_cards(figures))
     people = dict(Character.objects.filter(event=event).values_list("pk", "name"))
     hours = sorted(figures.per_hour.items())
     kinds = {
