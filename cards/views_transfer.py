@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -17,7 +18,7 @@ from cards.models import Catalogue
 from cards.resources import export_file, import_file
 from events import tables
 from events.access import event_for_organizer
-from events.forms import ImportForm as TableForm
+from events.import_page import table_import_page
 from events.models import Event
 
 
@@ -73,29 +74,23 @@ def catalogue_export(request: HttpRequest, event_id: int) -> HttpResponse:
 def arsenal_import(request: HttpRequest, event_id: int) -> HttpResponse:
     """Pools, arsenals and prepared arsenals of many characters from one table (cards/arsenal_import.py)."""
     event = event_for_organizer(request.user, event_id)
-    form = TableForm(request.POST or None, request.FILES or None)
-    errors: list[tuple[int | None, str]] = []
-    if request.method == "POST" and form.is_valid():
-        try:
-            table = read_arsenals(form.cleaned_data["file"].read(), form.file_format)
-        except tables.TableError as err:
-            errors = [(None, str(err))]
-        else:
-            report = import_arsenals(event, table)
-            errors = report.errors
-            if not errors:
-                messages.success(
-                    request,
-                    ngettext(
-                        "Imported the card lists of %(count)d character.",
-                        "Imported the card lists of %(count)d characters.",
-                        report.updated,
-                    )
-                    % {"count": report.updated},
-                )
-                return redirect("events:characters", event.pk)
-    context = {"event": event, "form": form, "errors": errors, "columns": COLUMNS, "limits": tables.page_limits()}
-    return render(request, "cards/arsenal_import.html", context, status=400 if errors else 200)
+    return table_import_page(
+        request,
+        event,
+        template="cards/arsenal_import.html",
+        columns=COLUMNS,
+        export_url=reverse("cards:arsenals-export", args=[event.pk]),
+        read=read_arsenals,
+        apply=import_arsenals,
+        done=lambda report: (
+            ngettext(
+                "Imported the card lists of %(count)d character.",
+                "Imported the card lists of %(count)d characters.",
+                report.updated,
+            )
+            % {"count": report.updated}
+        ),
+    )
 
 
 @login_required
