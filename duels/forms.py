@@ -165,7 +165,8 @@ class RoundChoiceForm(DuelActionForm):
         try:
             data["faces"] = next_round_arsenal(character, ids)
         except engine.RuleError as err:
-            raise forms.ValidationError(explain(err)) from None
+            # The rule travels as the code: the fight page shows it to referees as a link.
+            raise forms.ValidationError(explain(err), code=err.rule_id) from None
         return data
 
     def command(self) -> engine.RoundChoice:
