@@ -7,7 +7,6 @@ Each test fails on the product as it was before these corrections.
 import datetime as dt
 
 import pytest
-import time_machine
 
 import rules as engine
 from cards import arsenal as arsenal_service
@@ -28,12 +27,6 @@ T0 = dt.datetime(2026, 12, 5, 20, 0, tzinfo=dt.UTC)
 
 def at(seconds: float) -> dt.datetime:
     return T0 + dt.timedelta(seconds=seconds)
-
-
-@pytest.fixture
-def clock():
-    with time_machine.travel(T0, tick=False) as traveller:
-        yield traveller
 
 
 def instant(anton, zavulon, card, referee, t, **kw):
