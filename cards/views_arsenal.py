@@ -18,7 +18,7 @@ from cards import arsenal, arsenal_actions
 from cards.forms import ArsenalSelectionForm, FocusForm, PoolAddForm, PoolCopiesForm
 from cards.hooks import in_fight
 from cards.models import Card, PoolEntry, PreparedArsenal
-from cards.words import explain
+from cards.rule_links import refusal_html
 from events.access import ORGANIZER, character_for_staff
 from events.models import Character
 from rules.errors import RuleError
@@ -49,7 +49,7 @@ def _builder(request: HttpRequest, character: Character, **forms: Any) -> HttpRe
         pool_form=forms.get("pool_form") or PoolAddForm(catalogue=catalogue),
         focus_form=FocusForm(initial={"card": character.focus_card_id}, hand=context["hand"]),
         in_fight=fighting,
-        frozen=explain(arsenal.frozen_by_fight(character)) if fighting else "",
+        frozen=refusal_html(arsenal.frozen_by_fight(character), staff=True) if fighting else "",
         restorable=_restorable(character),
         has_catalogue=catalogue is not None,
     )
@@ -81,14 +81,14 @@ def arsenal_select(request: HttpRequest, character_id: int) -> HttpResponse:
         )
         return _builder(request, character, selection_form=form)
     if request.POST.get("action") == "build":
-        if arsenal_actions.build(request, character, card_ids):
+        if arsenal_actions.build(request, character, card_ids, staff=True):
             return _back(character)
         # Keep the organizer's selection on screen so it can be corrected.
         return _builder(request, character, selection_form=form)
     try:
         prepared, created = arsenal.save_prepared(character, form.cleaned_data["name"], card_ids)
     except RuleError as err:
-        messages.error(request, explain(err))
+        messages.error(request, refusal_html(err, staff=True))
         return _builder(request, character, selection_form=form)
     text = _("Prepared arsenal “%(name)s” saved.") if created else _("Prepared arsenal “%(name)s” replaced.")
     messages.success(request, text % {"name": prepared.name})
@@ -106,7 +106,7 @@ def pool_add(request: HttpRequest, character_id: int) -> HttpResponse:
     try:
         arsenal.add_to_pool(character, card, copies)
     except RuleError as err:
-        messages.error(request, explain(err))
+        messages.error(request, refusal_html(err, staff=True))
     else:
         text = _("“%(name)s” ×%(copies)s added to the pool.")
         messages.success(request, text % {"name": card.name, "copies": copies})
@@ -127,7 +127,7 @@ def pool_copies(request: HttpRequest, character_id: int, entry_id: int) -> HttpR
     try:
         arsenal.set_pool_copies(character, entry, form.cleaned_data["copies"])
     except RuleError as err:
-        messages.error(request, explain(err))
+        messages.error(request, refusal_html(err, staff=True))
     else:
         messages.success(request, _("The pool is updated."))
     return _back(character)
@@ -137,7 +137,7 @@ def pool_copies(request: HttpRequest, character_id: int, entry_id: int) -> HttpR
 @require_POST
 def prepared_take(request: HttpRequest, character_id: int, prepared_id: int) -> HttpResponse:
     character = _character(request, character_id)
-    arsenal_actions.take_prepared(request, character, prepared_id)
+    arsenal_actions.take_prepared(request, character, prepared_id, staff=True)
     return _back(character)
 
 
@@ -155,7 +155,7 @@ def prepared_delete(request: HttpRequest, character_id: int, prepared_id: int) -
 @require_POST
 def arsenal_restore(request: HttpRequest, character_id: int) -> HttpResponse:
     character = _character(request, character_id)
-    arsenal_actions.restore(request, character)
+    arsenal_actions.restore(request, character, staff=True)
     return _back(character)
 
 
@@ -170,7 +170,7 @@ def arsenal_focus(request: HttpRequest, character_id: int) -> HttpResponse:
     try:
         arsenal.set_focus(character, form.cleaned_data["card"])
     except RuleError as err:
-        messages.error(request, explain(err))
+        messages.error(request, refusal_html(err, staff=True))
     else:
         messages.success(request, _("The focus is saved."))
     return _back(character)

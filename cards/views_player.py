@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 from cards import arsenal, arsenal_actions
 from cards.forms import ArsenalSelectionForm
 from cards.hooks import in_fight
-from cards.words import words_of
+from cards.words import explain
 from events.access import character_for_player, character_for_token
 from events.models import Character
 from events.views_player import arsenal_draft_key
@@ -31,7 +31,7 @@ def character_page_part(character: Character) -> dict[str, object]:
     fighting = in_fight(character)
     context["in_fight"] = fighting
     # Players see no rule codes (issue 10): the words alone.
-    context["frozen"] = words_of(arsenal.frozen_by_fight(character)) if fighting else ""
+    context["frozen"] = explain(arsenal.frozen_by_fight(character)) if fighting else ""
     return context
 
 
@@ -50,12 +50,12 @@ def _back(character: Character, token: str | None) -> HttpResponse:
 
 
 def _restore(request: HttpRequest, character: Character, token: str | None) -> HttpResponse:
-    arsenal_actions.restore(request, character)
+    arsenal_actions.restore(request, character, staff=False)
     return _back(character, token)
 
 
 def _take(request: HttpRequest, character: Character, prepared_id: int, token: str | None) -> HttpResponse:
-    arsenal_actions.take_prepared(request, character, prepared_id)
+    arsenal_actions.take_prepared(request, character, prepared_id, staff=False)
     return _back(character, token)
 
 
@@ -64,7 +64,7 @@ def _build(request: HttpRequest, character: Character, token: str | None) -> Htt
     pool = arsenal.pool_entries(character)
     form = ArsenalSelectionForm(request.POST, pool=pool, selected={})
     if form.is_valid():
-        built = arsenal_actions.build(request, character, form.card_ids())
+        built = arsenal_actions.build(request, character, form.card_ids(), staff=False)
     else:
         built = False
         problems = " ".join(str(e) for e in form.non_field_errors())

@@ -7,26 +7,30 @@ system libraries the PDF pages say so and link the HTML version, never a 500.
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 
-from cards.forms import MAX_ID
 from cards.models_print import PrintRun
 from cards.printing import content
 from cards.printing import render as printing
 from cards.printing.runs import INLINE_LIMIT, execute, file_of, printable_characters, start_run
 from cards.tasks import print_run
 from events.access import ORGANIZER, character_for_staff, event_for_organizer
+from events.ids import MAX_ID
 from events.models import Character, Event
 from events.public_url import address_note
+from events.requests import HtmxRequest
 
 
 def _file_name(*parts: str) -> str:
@@ -81,7 +85,8 @@ class _CharacterChoice(forms.ModelMultipleChoiceField):
                 raise forms.ValidationError(
                     self.error_messages["invalid_choice"], code="invalid_choice", params={"value": pk}
                 )
-        return super()._check_values(value)
+        # django-stubs leave out this private (long-standing) Django method: the stub is incomplete.
+        return super()._check_values(value)  # type: ignore[misc]
 
 
 class PrintRunForm(forms.Form):
@@ -100,13 +105,13 @@ class PrintRunForm(forms.Form):
 
     def __init__(self, *args, event: Event, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["characters"].queryset = Character.objects.filter(
+        cast(forms.ModelMultipleChoiceField, self.fields["characters"]).queryset = Character.objects.filter(
             event=event, status=Character.Status.ACCEPTED
         ).order_by("name", "pk")
         self.event = event
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
         if not data.get("with_sheets") and not data.get("with_cards"):
             raise forms.ValidationError(_("Choose what to print: character sheets, cards or both."))
         chosen = printable_characters(self.event) if data.get("everyone") else list(data.get("characters") or [])
@@ -169,7 +174,7 @@ def _run_of(event: Event, run_id: int) -> PrintRun:
 
 @never_cache
 @login_required
-def run_status(request: HttpRequest, event_id: int, run_id: int) -> HttpResponse:
+def run_status(request: HtmxRequest, event_id: int, run_id: int) -> HttpResponse:
     event = event_for_organizer(request.user, event_id)
     run = _run_of(event, run_id)
     context = {"event": event, "run": run}
@@ -180,7 +185,7 @@ def run_status(request: HttpRequest, event_id: int, run_id: int) -> HttpResponse
 
 @never_cache
 @login_required
-def run_download(request: HttpRequest, event_id: int, run_id: int) -> HttpResponse:
+def run_download(request: HttpRequest, event_id: int, run_id: int) -> HttpResponseBase:
     event = event_for_organizer(request.user, event_id)
     run = _run_of(event, run_id)
     path = file_of(run)

@@ -2,9 +2,11 @@
 
 Cards, the fight pages and the character page (events, through the arsenal
 actions) all show a refusal - the engine's ``RuleError`` or a fight service's
-``ServiceError`` - the same way: ``explain(err)``. It lives in cards because it
-is the lowest layer that can name a card (refusals carry catalogue ids and
-engine uids), and the fight apps sit above it (docs/architecture.md).
+``ServiceError`` - in the same words: ``explain(err)``; the rule it cites,
+``rule_of(err)``, is shown to staff only and the one way (``cards/rule_links.py``).
+It lives in cards because it is the lowest layer that can name a card (refusals
+carry catalogue ids and engine uids), and the fight apps sit above it
+(docs/architecture.md).
 
 The labels' keys are the engine's own constants (rules/), so a word cannot
 drift from the value the engine sends; conditions and effects take their words
@@ -89,14 +91,11 @@ def rule_of(err: Refusal) -> str:
 
 
 def explain(err: Refusal) -> str:
-    """The refusal in the user's language, values as words, ending with the rule it cites: "... (D3)"."""
-    text = words_of(err)
-    rule = rule_of(err)
-    return f"{text} ({rule})" if rule else text
+    """The refusal's sentence in the user's language, values as words (conditions, results, cards, duels from 1).
 
-
-def words_of(err: Refusal) -> str:
-    """The refusal's sentence alone, for a page that shows ``rule_of(err)`` beside it (the fight pages)."""
+    The rule it cites is not part of the words: staff pages show ``rule_of(err)``
+    beside them as a link (``cards/rule_links.py``), players' pages do not.
+    """
     params: dict[str, Any] = dict(err.params)
     labels: dict[str, dict[str, Any]] = {"condition": EFFECT_LABELS, "result": RESULT_LABELS, "outcome": OUTCOME_LABELS}
     for key, table in labels.items():

@@ -15,7 +15,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from cards.words import explain
+from cards.words import explain, rule_of
 from duels.presenters import OUTCOME_LABELS, CardView, Viewer, condition_label, iso
 from events.models import Side
 from rules import RuleError
@@ -148,6 +148,7 @@ class ReactionOption:
     kind: str  # opportunity / interrupt / response
     allowed: bool
     why_not: str = ""
+    rule: str = ""  # the rule the refusal cites, shown to the referee as a link
     cards: list[CardView] = field(default_factory=list)
 
     @property
@@ -165,10 +166,10 @@ class ReactorView:
         return any(o.allowed for o in self.options)
 
     @property
-    def one_reason(self) -> str:
-        """The single reason when every reaction is refused for the same one (e.g. their own turn)."""
-        reasons = {o.why_not for o in self.options}
-        return reasons.pop() if not self.any_allowed and len(reasons) == 1 else ""
+    def one_reason(self) -> ReactionOption | None:
+        """The one refusal when every reaction is refused for the same reason (e.g. their own turn)."""
+        reasons = {(o.why_not, o.rule) for o in self.options}
+        return self.options[0] if self.options and not self.any_allowed and len(reasons) == 1 else None
 
 
 @dataclass
@@ -316,10 +317,6 @@ def _respond_to(state: B.Battle) -> B.Frame:
     return next((f for f in reversed(state.stack) if f.parts_done and not f.lost), top)
 
 
-def _why(err: RuleError) -> str:
-    return explain(err)
-
-
 def _reactors(state: B.Battle, viewer: Viewer, people: dict[int, CombatantView]) -> list[ReactorView]:
     """R0-R8 per combatant: who may react to the action on top of the stack now, with what, or why not."""
     top = B.top(state)
@@ -351,6 +348,6 @@ def _reactors(state: B.Battle, viewer: Viewer, people: dict[int, CombatantView])
                     continue
                 options.append(ReactionOption(kind, True, cards=[_card(state, u) for u in usable]))
             except RuleError as err:
-                options.append(ReactionOption(kind, False, _why(err)))
+                options.append(ReactionOption(kind, False, explain(err), rule_of(err)))
         out.append(ReactorView(people[cid], options))
     return out

@@ -165,7 +165,8 @@ class RoundChoiceForm(DuelActionForm):
         try:
             data["faces"] = next_round_arsenal(character, ids)
         except engine.RuleError as err:
-            raise forms.ValidationError(explain(err)) from None
+            # The rule travels as the code: the fight page shows it to referees as a link.
+            raise forms.ValidationError(explain(err), code=err.rule_id) from None
         return data
 
     def command(self) -> engine.RoundChoice:
@@ -259,9 +260,9 @@ class StartForm(forms.Form):
     out_of_sight = forms.TypedChoiceField(choices=YES_NO, coerce=_yes, required=False)
     within_reach = forms.TypedChoiceField(choices=YES_NO, coerce=_yes, required=False)
     # IA3: does the victim try to parry? F1: is the focused card held in front of them?
-    # The page offers "yes" checked; a form without them (an older page) means yes.
-    parry = forms.TypedChoiceField(choices=YES_NO, coerce=_yes, required=False, empty_value=True)
-    focus_held = forms.TypedChoiceField(choices=YES_NO, coerce=_yes, required=False, empty_value=True)
+    # The page offers "yes" checked; a form without them (an older page) means yes (``clean``).
+    parry = forms.TypedChoiceField(choices=YES_NO, coerce=_yes, required=False, empty_value=None)
+    focus_held = forms.TypedChoiceField(choices=YES_NO, coerce=_yes, required=False, empty_value=None)
 
     def __init__(self, *args: Any, cards: list[tuple[int, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -276,6 +277,9 @@ class StartForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        for name in ("parry", "focus_held"):
+            if name in data and data[name] is None:
+                data[name] = True
         if data.get("kind") == "instant":
             # IA1: the referee must answer both questions; IA2: the card chosen in advance.
             for name in ("out_of_sight", "within_reach"):

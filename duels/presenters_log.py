@@ -4,15 +4,13 @@ The log shows every card (it is the referees' record), so only the referee
 pages use it. Lines are built from the events stored with each log entry; an
 entry undone later keeps its lines and is shown struck through.
 
-The wording is a table from event class to a function of that event
-(``WORDING``), filled by ``@wording(EventClass)``. A fight kind with its own
-events registers their wording the same way; tests/web/test_duels_log_wording.py
-fails for any registered event class without a line.
+Each event's line is a function of the typed event in the one table of every
+fight kind (``duels/log_words.py``), registered here with ``@wording``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any
@@ -22,10 +20,11 @@ from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from duels.log_words import LogWords, read_events, wording
 from duels.presenters import OPENED_BY_LABELS, OUTCOME_LABELS, RESULT_LABELS, condition_label
 from duels.services.draws import REUSED, Repeat, repeats
 from events.models import Character
-from rules import EVENT_CLASSES, EngineEvent, Situation, event_from_dict
+from rules import EngineEvent, Situation
 from rules.events import (
     Answered,
     AnswerTimedOut,
@@ -66,7 +65,7 @@ class LogLine:
 FIGHTER_FIELDS = ("fighter", "a", "b", "attacker", "victim")
 
 
-class Words:
+class Words(LogWords):
     """Names of the fighters and cards an event mentions, from the state (or the database for the gone)."""
 
     def __init__(self, state: Situation, names: dict[int, str], gone: dict[int, str]) -> None:
@@ -98,30 +97,6 @@ class Words:
             _("%(name)s: %(condition)s") % {"name": self.fighter(int(cid)), "condition": condition_label(condition)}
             for cid, condition in conditions.items()
         )
-
-    def line(self, event: EngineEvent | str) -> str:
-        word = None if isinstance(event, str) else WORDING.get(type(event))
-        if word is None or isinstance(event, str):
-            # A registered event with no wording is a bug the wording test
-            # catches; on a live page the referee still sees that it happened.
-            return _("Event: %(type)s") % {"type": event if isinstance(event, str) else event.type}
-        return word(self, event)
-
-
-Wording = Callable[[Words, Any], str]
-WORDING: dict[type[EngineEvent], Wording] = {}
-
-
-def wording[E: EngineEvent](cls: type[E]) -> Callable[[Callable[[Words, E], str]], Callable[[Words, E], str]]:
-    """Register the log line of one event class."""
-
-    def register(func: Callable[[Words, E], str]) -> Callable[[Words, E], str]:
-        if cls in WORDING:
-            raise ValueError(f"{cls.__name__} has two wordings")
-        WORDING[cls] = func
-        return func
-
-    return register
 
 
 def _duel(number: int) -> int:
@@ -325,11 +300,6 @@ def _situation_ended(w: Words, e: SituationEnded) -> str:
     moment = time_format(localtime(datetime.fromisoformat(e.at)), "H:i:s")
     text = _("The combat situation ends at %(time)s (S2).") % {"time": moment}
     return f"{text} {w.conditions(e.conditions)}." if e.conditions else text
-
-
-def read_events(stored: Iterable[dict[str, Any]]) -> list[EngineEvent | str]:
-    """The typed events of a log entry; a type this code does not know stays its bare name."""
-    return [event_from_dict(data) if data.get("type") in EVENT_CLASSES else str(data.get("type")) for data in stored]
 
 
 def _repeat_line(w: Words, repeat: Repeat) -> str:

@@ -28,7 +28,7 @@ from django.utils.http import parse_etags
 from django.utils.translation import get_language, gettext
 
 from cards.models import ArsenalCard
-from cards.words import rule_of, words_of
+from cards.words import cites_a_rule, explain, rule_of
 from duels.models import Situation
 from duels.presenters import CardView, Viewer, iso
 from duels.services.live import META_FIELDS, Meta
@@ -71,14 +71,17 @@ def public_situation(situation_id: int, *, whole: bool = False) -> Situation:
 
 
 def refusal(err: Any) -> Alert:
-    """A refusal for a fight page: the words, and the rule apart (only referees see it)."""
-    return Alert("danger", words_of(err), rule_of(err))
+    """A refusal for a fight page: the words, and the rule apart (only referees see it, as a link)."""
+    return Alert("danger", explain(err), rule_of(err))
 
 
 def form_problem(form: Any) -> Alert:
-    """A malformed request in words: the form's own messages."""
-    messages = [str(m) for errors in form.errors.values() for m in errors]
-    return Alert("danger", " ".join(messages) or gettext("The request was incomplete."))
+    """A malformed request in words: the form's own messages; a refusal of the engine
+    inside a form (a round's new arsenal, D3) keeps its rule as the error's code."""
+    problems = [e for errors in form.errors.as_data().values() for e in errors]
+    messages = [m for e in problems for m in e.messages]
+    rule = next((str(e.code) for e in problems if e.code and cites_a_rule(str(e.code))), "")
+    return Alert("danger", " ".join(messages) or gettext("The request was incomplete."), rule)
 
 
 def conflict() -> Alert:

@@ -15,6 +15,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone, translation
 
+import demo
 from cards.models import Card, Catalogue
 from duels import services
 from events.models import Character, Event, Side, StaffRole
@@ -188,6 +189,19 @@ def clock(request):
     """The clock stopped at the test module's ``T0``; ``clock.shift(...)`` moves it (D8, S2 deadlines)."""
     with time_machine.travel(request.module.T0, tick=False) as traveller:
         yield traveller
+
+
+@pytest.fixture
+def running(armed, event, referee, attack_card):
+    """A fight on the spectators' list: Anton has shown a Fireball to Zavulon (AG1); the answer window is open."""
+    anton, zavulon = armed
+    return services.declare_aggression(event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce()).situation
+
+
+@pytest.fixture
+def demo_event(db) -> Event:
+    """The demo game «Ночной Дозор: Сумрак» (the demo, lab and browser tests read it)."""
+    return demo.load()
 
 
 @pytest.fixture(autouse=True)

@@ -50,12 +50,6 @@ def propose(defence_name: str, attack_name: str) -> str:
     return engine.CounterTable(rules).propose(face(defence), face(attack))
 
 
-@pytest.fixture
-def demo_event() -> Event:
-    load()
-    return Event.objects.get(name="Ночной Дозор: Сумрак")
-
-
 def test_loads_event_next_month_with_place_and_staff(demo_event):
     assert demo_event.place
     assert demo_event.starts_on <= demo_event.ends_on

@@ -10,15 +10,8 @@ import rules.magic as magic
 from cards.models_mass import Army, MagicCard, Warrior
 from duels import services
 from duels.services.mass import start_mass_battle
-from events.models import Event
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def demo_event() -> Event:
-    call_command("load_demo", stdout=None)
-    return Event.objects.get(name="Ночной Дозор: Сумрак")
 
 
 def test_M1_M2_all_four_decks_every_type_and_keepable_cards_only_in_2_and_5(demo_event):

@@ -92,7 +92,7 @@ def physical_cards(character: Character) -> list[tuple[Card, int]]:
     """
     copies: dict[int, int] = {}
     cards: dict[int, Card] = {}
-    holdings = [*character.pool.all(), *character.arsenal.all()]
+    holdings: list[PoolEntry | ArsenalCard | PreparedArsenalCard] = [*character.pool.all(), *character.arsenal.all()]
     for prepared in character.prepared_arsenals.all():
         holdings.extend(prepared.cards.all())
     for entry in holdings:
@@ -105,7 +105,7 @@ def physical_cards(character: Character) -> list[tuple[Card, int]]:
 def printed_cards(characters: Iterable[Character], qr: QrCache | None = None) -> list[PrintedCard]:
     """Every physical card of ``characters`` (already loaded by ``with_cards``), in print order."""
     qr = qr or QrCache()
-    result = []
+    result: list[PrintedCard] = []
     for character in characters:
         for card, copies in physical_cards(character):
             url = card_url(card, character.event)

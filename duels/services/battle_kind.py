@@ -13,6 +13,7 @@ from typing import Any
 
 from duels.models import LogEntry, Situation
 from duels.services.duel_kind import DuelKind, FighterResult
+from rules import EngineEvent
 from rules import battle as B
 from rules.cards import CounterRule
 
@@ -33,11 +34,11 @@ class BattleKind(DuelKind):
     def from_dict(self, data: dict[str, Any]) -> Any:
         return B.from_dict(data)
 
-    def apply(self, state: Any, command: Any, now: datetime, draw: int | None) -> tuple[Any, list[dict[str, Any]]]:
+    def apply(self, state: Any, command: Any, now: datetime, draw: int | None) -> tuple[Any, list[EngineEvent]]:
         # A battle draws nothing: no chance input reaches it.
         return B.apply(state, command, now)
 
-    def expire(self, state: Any, now: datetime) -> tuple[Any, list[dict[str, Any]]]:
+    def expire(self, state: Any, now: datetime) -> tuple[Any, list[EngineEvent]]:
         return B.expire(state, now)
 
     def draw_for(self, state: Any, command: Any, situation: Situation | None = None) -> int | None:

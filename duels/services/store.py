@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,9 +55,9 @@ class Performed:
     recent: list[LogEntry] | None = None
 
 
-def stored_events(events: list[Any]) -> list[dict[str, Any]]:
-    """The log's JSON form: typed engine events by ``to_dict``; a kind still emitting dicts, as they are."""
-    return [e.to_dict() if isinstance(e, EngineEvent) else dict(e) for e in events]
+def stored_events(events: Iterable[EngineEvent]) -> list[dict[str, Any]]:
+    """The log's JSON form of the typed engine events (``to_dict``)."""
+    return [e.to_dict() for e in events]
 
 
 def check_nonce(nonce: str) -> str:

@@ -88,7 +88,7 @@ def next_deadline(state: Battle) -> datetime | None:
     return min(times, default=None)
 
 
-def expire(state: Battle, now: datetime) -> tuple[Battle, list[dict[str, Any]]]:
+def expire(state: Battle, now: datetime) -> tuple[Battle, Events]:
     """Apply every deadline ``now`` is past, in time order, each at its own time; idempotent."""
     now = utc(now)
     state = copy.deepcopy(state)
@@ -104,7 +104,7 @@ def expire(state: Battle, now: datetime) -> tuple[Battle, list[dict[str, Any]]]:
             end_battle(state, SITUATION_ENDED, gap, events)
         else:
             break
-    return state, [e.to_dict() for e in events]
+    return state, events
 
 
 def _check_current(state: Battle, now: datetime) -> None:
@@ -119,8 +119,8 @@ def _check_current(state: Battle, now: datetime) -> None:
         raise RuleError("S2", gettext_noop("This battle has ended."))
 
 
-def apply(state: Battle, command: BattleCommand, now: datetime) -> tuple[Battle, list[dict[str, Any]]]:
-    """One command at ``now``: the new state and its events (as log dicts), or a RuleError."""
+def apply(state: Battle, command: BattleCommand, now: datetime) -> tuple[Battle, Events]:
+    """One command at ``now``: the new state and its typed events, or a RuleError."""
     now = utc(now)
     _check_current(state, now)
     new = copy.deepcopy(state)
@@ -134,7 +134,7 @@ def apply(state: Battle, command: BattleCommand, now: datetime) -> tuple[Battle,
             _combat(new, command, now, events)
             if new.phase != SETUP:
                 new.last_action_at = now  # S2: every other accepted command is a combat action
-    return new, [e.to_dict() for e in events]
+    return new, events
 
 
 def _combat(state: Battle, command: BattleCommand, now: datetime, events: Events) -> None:

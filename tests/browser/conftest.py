@@ -25,9 +25,6 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from duels import services
-from tests.services.kit import nonce
-
 # Playwright's sync API runs an event loop in this thread; the ORM calls made
 # by the test itself are still plain synchronous code.
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
@@ -139,10 +136,3 @@ def screenshot(request) -> Callable[..., Path]:
         return path
 
     return save
-
-
-@pytest.fixture
-def running(armed, event, referee, attack_card):
-    """A fight on the spectators' list: Anton has shown a Fireball to Zavulon (AG1); the answer window is open."""
-    anton, zavulon = armed
-    return services.declare_aggression(event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce()).situation

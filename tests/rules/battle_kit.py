@@ -17,6 +17,7 @@ from rules import (
     PARRIED,
     CardFace,
     CounterRule,
+    EngineEvent,
     FighterSetup,
     RuleError,
 )
@@ -83,7 +84,7 @@ class Fight:
         )
         self.state = self.opening
         self.log: list[tuple[Any, ...]] = []
-        self.events: list[dict[str, Any]] = []
+        self.events: list[EngineEvent] = []
         self.t = 0.0
         for cid in who:
             self.do(B.JoinBattle(FighterSetup(cid, NAMES[cid], tuple(c.face for c in hand)), SIDES[cid], hand))
@@ -95,7 +96,7 @@ class Fight:
         self.t += seconds
         return self
 
-    def expire(self) -> list[dict[str, Any]]:
+    def expire(self) -> list[EngineEvent]:
         new, events = B.expire(self.state, self.now())
         if events or B.to_dict(new) != B.to_dict(self.state):
             self.log.append(("expire", self.now()))
@@ -103,7 +104,7 @@ class Fight:
             self.events.extend(events)
         return events
 
-    def do(self, command: Any) -> list[dict[str, Any]]:
+    def do(self, command: Any) -> list[EngineEvent]:
         self.expire()
         self.state, events = B.apply(self.state, command, self.now())
         self.log.append(("command", command, self.now(), None))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -163,3 +164,16 @@ class Fight:
 
 def types(events: list[EngineEvent]) -> list[str]:
     return [e.type for e in events]
+
+
+def the[E: EngineEvent](cls: type[E], event: EngineEvent) -> E:
+    """``event``, checked to be a ``cls``: a test reads its typed fields."""
+    assert isinstance(event, cls), f"{event.type} is not {cls.type}"
+    return event
+
+
+def first[E: EngineEvent](cls: type[E], events: Iterable[EngineEvent]) -> E:
+    """The first event of class ``cls`` (a failure if none)."""
+    found = [e for e in events if isinstance(e, cls)]
+    assert found, f"no {cls.type} among {[e.type for e in events]}"
+    return found[0]

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from rules import RuleError
 from rules import battle as B
+from rules.battle import events as E
 
 from .battle_kit import Fight, places
 
@@ -113,16 +114,16 @@ def battle_keeps_its_invariants(data: st.DataObject) -> None:
         except RuleError:
             continue
         for event in events:
-            if event["type"] == "battle_turn_ended":
-                immediate_since_turn[event["combatant"]] = 0
-            if event["type"] == "battle_turn_started":
+            if isinstance(event, E.TurnEnded):
+                immediate_since_turn[event.combatant] = 0
+            if isinstance(event, E.TurnStarted):
                 opportunity_this_turn.clear()
-            if event["type"] == "battle_action_declared" and event["role"] in (B.INTERRUPT, B.RESPONSE):
-                immediate_since_turn[event["actor"]] += 1
-                assert event["actor"] != fight.state.turn_of  # R5: never on one's own turn
-                reactions[event["role"]] += 1
-            if event["type"] == "battle_action_declared" and event["role"] == B.OPPORTUNITY:
-                opportunity_this_turn[event["actor"]] += 1
+            if isinstance(event, E.ActionDeclared) and event.role in (B.INTERRUPT, B.RESPONSE):
+                immediate_since_turn[event.actor] += 1
+                assert event.actor != fight.state.turn_of  # R5: never on one's own turn
+                reactions[event.role] += 1
+            if isinstance(event, E.ActionDeclared) and event.role == B.OPPORTUNITY:
+                opportunity_this_turn[event.actor] += 1
                 reactions[B.OPPORTUNITY] += 1
         assert max(immediate_since_turn.values(), default=0) <= 1
         assert max(opportunity_this_turn.values(), default=0) <= 1

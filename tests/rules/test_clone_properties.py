@@ -30,7 +30,7 @@ from rules.replay import LogEntry
 from rules.state import clone
 
 from .kit import COUNTERS, DART, FIRE, SHIELD, at, setup
-from .test_properties import GAPS, PROPERTY_SETTINGS, candidates, light_hand, small_hand
+from .property_kit import GAPS, PROPERTY_SETTINGS, candidates, light_hand, small_hand
 
 
 def _snapshot(state):

@@ -27,8 +27,8 @@ def test_IA3_each_draw_index_picks_a_different_card_of_the_hand():
     state, hand = f.state, list(f.fighter(ZAVULON).hand)
     command = InstantAttack(ANTON, ZAVULON, f.uid(ANTON, 1), True, True)
     assert draw_size_for(state, command) == len(hand) == 5
-    drawn = [apply(state, command, at(1), draw)[0].duels[0].step.answer_card for draw in range(len(hand))]
-    assert drawn == hand
+    steps = [apply(state, command, at(1), draw)[0].duels[0].step for draw in range(len(hand))]
+    assert [step.answer_card if step else None for step in steps] == hand
 
 
 def test_IA3_a_draw_never_returns_a_discarded_card():

@@ -22,9 +22,9 @@ from rules import (
     RoundChoice,
     attack_cards,
 )
-from rules.events import FighterOut, Passed, RoundStarted
+from rules.events import FighterOut, Passed, ResultApplied, ResultProposed, RoundStarted
 
-from .kit import ANTON, DART, FIRE, HEAL, OLGA, SHIELD, SLEEP, WARD, ZAVULON, Fight, at, setup, types
+from .kit import ANTON, DART, FIRE, HEAL, OLGA, SHIELD, SLEEP, WARD, ZAVULON, Fight, at, first, setup, the, types
 
 
 def step(f, attacker, attack_id, answer_id, t, outcome=None, reason=""):
@@ -163,7 +163,7 @@ def test_D7_the_defender_answers_with_any_one_card_or_none():
     assert f.refused(Answer(0, ANTON, None), 2).rule_id == "D7"
     assert f.refused(Answer(0, ZAVULON, f.uid(ANTON, 2)), 2).rule_id == "D7"
     events = f.do(Answer(0, ZAVULON, f.uid(ZAVULON, 2)), 2)  # an attack card as an answer
-    assert types(events) == ["answered", "result_proposed"] and events[-1].outcome == NOT_PARRIED
+    assert types(events) == ["answered", "result_proposed"] and the(ResultProposed, events[-1]).outcome == NOT_PARRIED
     assert f.duel.phase == AWAIT_RESULT
     assert f.refused(Answer(0, ZAVULON, None), 3).rule_id == "D7"
 
@@ -292,7 +292,7 @@ def test_CR2_the_referee_confirms_the_proposal():
     f.do(Answer(0, ZAVULON, f.uid(ZAVULON, 10)), 2)
     assert f.duel.step.proposed == SOFTENED
     events = f.do(ConfirmResult(0, SOFTENED), 3)
-    applied = next(e for e in events if e.type == "result_applied")
+    applied = first(ResultApplied, events)
     assert applied.overridden is False and f.duel.steps_done[0].override_reason == ""
     assert f.fighter(ZAVULON).condition == LIGHTLY_WOUNDED
 
@@ -308,7 +308,7 @@ def test_CR2_an_override_needs_a_reason_and_is_recorded():
     record = f.duel.steps_done[0]
     assert record.outcome == NOT_PARRIED and record.proposed == SOFTENED
     assert record.override_reason == "shield raised too late"
-    assert next(e for e in events if e.type == "result_applied").overridden is True
+    assert first(ResultApplied, events).overridden is True
     assert f.fighter(ZAVULON).condition == HEAVILY_WOUNDED
     assert f.refused(ConfirmResult(0), 4).rule_id == "D12"
 

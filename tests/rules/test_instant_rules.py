@@ -26,9 +26,9 @@ from rules import (
     SetFocus,
     instant_attack_draw_size,
 )
-from rules.events import ConvertedToAggression
+from rules.events import ConvertedToAggression, FighterOut
 
-from .kit import ANTON, DART, FIRE, HEAL, OLGA, SHIELD, SLEEP, WARD, ZAVULON, Fight, at, setup, types
+from .kit import ANTON, DART, FIRE, HEAL, OLGA, SHIELD, SLEEP, WARD, ZAVULON, Fight, at, first, setup, the, types
 
 
 def ia(f, attacker=ANTON, victim=ZAVULON, card_id=1, *, t=1, draw=None, sight=True, reach=True):
@@ -180,7 +180,7 @@ def test_IA5_softened_but_out_of_the_fight_ends_the_duel():
     events = f.do(ConfirmResult(0, SOFTENED, "the ward half-held"), 5)
     assert f.fighter(ZAVULON).condition == HELPLESS
     assert f.duel.result == "fighter_out"
-    out = next(e for e in events if e.type == "fighter_out")
+    out = first(FighterOut, events)
     assert out.fighter == ZAVULON and out.condition == HELPLESS
 
 
@@ -198,7 +198,7 @@ def test_IA6_only_one_instant_attack_per_situation_the_next_is_ordinary():
     f.do(ConfirmResult(0, NOT_PARRIED, "test"), 5)
     assert f.state.instant_attack_used
     events = f.do(InstantAttack(OLGA, ZAVULON, f.uid(OLGA, 1), True, True), 60, draw=0)
-    assert events[0].rule == "IA6"
+    assert the(ConvertedToAggression, events[0]).rule == "IA6"
     assert f.duel.opened_by == AGGRESSION and f.duel.phase == AWAIT_ANSWER
 
 

@@ -23,6 +23,7 @@ from rules import (
     EndDuel,
     InstantAttack,
     RoundChoice,
+    RuleError,
     SetFocus,
     Settings,
     can_fight,
@@ -31,9 +32,10 @@ from rules import (
     next_deadline,
 )
 from rules.cards import ABILITY, DEFENCE
+from rules.events import CardDrawn, ConditionChanged
 from rules.state import ANSWER_BY_DECLINED, ANSWER_BY_DRAW, ANSWER_BY_FOCUS
 
-from .kit import ANTON, DART, FIRE, HEAL, SHIELD, SLEEP, WARD, ZAVULON, Fight, at, setup, types
+from .kit import ANTON, DART, FIRE, HEAL, SHIELD, SLEEP, WARD, ZAVULON, Fight, at, first, setup, the, types
 
 # A defence ability (not a spell): F1 does not let it be focused by default.
 DODGE = CardFace(13, "Dodge", DEFENCE, category=ABILITY)
@@ -124,7 +126,7 @@ def test_IA3_F1_the_step_and_its_record_keep_how_the_answer_was_chosen():
 
 
 def test_F1_only_a_defence_spell_can_be_focused_unless_the_event_allows_abilities():
-    with pytest.raises(Exception) as err:
+    with pytest.raises(RuleError) as err:
         check_focus([DODGE], DODGE.card_id)
     assert err.value.rule_id == "F1"
     assert check_focus([DODGE], DODGE.card_id, abilities=True) == DODGE
@@ -141,7 +143,7 @@ def test_F1_IA3_a_focused_card_not_held_in_front_means_a_blind_draw():
     assert draw_size_for(f.state, command) == 2
     ward = f.uid(ZAVULON, 12)
     events = f.do(command, 1, 1)
-    drawn = next(e for e in events if e.type == "card_drawn")
+    drawn = first(CardDrawn, events)
     assert not drawn.by_focus and drawn.card == ward and f.duel.step.answer_by == ANSWER_BY_DRAW
 
 
@@ -154,7 +156,7 @@ def test_CR1_D11_a_wounded_fighter_who_is_paralysed_is_both():
     f.do(Answer(0, ZAVULON, f.uid(ZAVULON, 11)), 2)  # Healing does nothing to Sleep
     events = f.do(ConfirmResult(0, SOFTENED, "half asleep"), 3)
     assert f.fighter(ZAVULON).condition == "lightly_wounded+paralysed"
-    changed = next(e for e in events if e.type == "condition_changed")
+    changed = first(ConditionChanged, events)
     assert (changed.old, changed.new) == (LIGHTLY_WOUNDED, "lightly_wounded+paralysed")
     assert not can_fight(f.fighter(ZAVULON).condition) and f.duel.result == "fighter_out"
 
@@ -164,7 +166,8 @@ def test_CR1_the_referee_clears_one_condition_with_a_reason():
     assert f.refused(ChangeCondition(ZAVULON, clear=PARALYSED), 1).rule_id == "CR1"  # no reason
     assert f.refused(ChangeCondition(ZAVULON, clear=HELPLESS, reason="x"), 1).rule_id == "CR1"  # not helpless
     events = f.do(ChangeCondition(ZAVULON, clear=PARALYSED, reason="the paralysis wore off"), 1)
-    assert events[0].reason == "the paralysis wore off" and events[0].new == LIGHTLY_WOUNDED
+    changed = the(ConditionChanged, events[0])
+    assert changed.reason == "the paralysis wore off" and changed.new == LIGHTLY_WOUNDED
     assert can_fight(f.fighter(ZAVULON).condition)
     assert next_deadline(f.state) is None  # bookkeeping: no combat action, no clock
 
@@ -176,7 +179,7 @@ def test_D11_a_finishing_blow_outside_a_step_is_recorded_with_its_reason():
     f = Fight(setup(ANTON, DART), setup(ZAVULON, SHIELD, condition=HELPLESS))
     events = f.do(ChangeCondition(ZAVULON, add=DEAD, reason="finishing blow"), 5)
     assert f.fighter(ZAVULON).condition == DEAD
-    assert events[0].type == "condition_changed" and events[0].reason == "finishing blow"
+    assert the(ConditionChanged, events[0]).reason == "finishing blow"
 
 
 def test_D11_a_blow_recorded_during_a_duel_puts_the_fighter_out_and_ends_it():

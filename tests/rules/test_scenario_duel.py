@@ -36,9 +36,26 @@ from rules import (
     replay,
     to_dict,
 )
-from rules.events import Passed, ResultProposed, RoundStarted
+from rules.events import Passed, ResultApplied, ResultProposed, RoundStarted, SituationEnded
 
-from .kit import ANTON, COUNTERS, DART, FIRE, HEAL, OLGA, SHIELD, SLEEP, WARD, ZAVULON, Fight, at, setup, types
+from .kit import (
+    ANTON,
+    COUNTERS,
+    DART,
+    FIRE,
+    HEAL,
+    OLGA,
+    SHIELD,
+    SLEEP,
+    WARD,
+    ZAVULON,
+    Fight,
+    at,
+    first,
+    setup,
+    the,
+    types,
+)
 
 
 def replays(f):
@@ -131,7 +148,7 @@ def test_D7_CR2_an_attack_card_with_no_rule_is_proposed_not_parried():
     f = Fight(setup(ANTON, FIRE), setup(ZAVULON, DART, SHIELD))
     f.do(DeclareAggression(ANTON, ZAVULON, f.uid(ANTON, 1)), 1)
     events = f.do(Answer(0, ZAVULON, f.uid(ZAVULON, 2)), 2)
-    assert events[-1].outcome == NOT_PARRIED
+    assert the(ResultProposed, events[-1]).outcome == NOT_PARRIED
 
 
 def test_D7_only_the_defender_answers_once_with_a_card_of_their_hand():
@@ -164,7 +181,7 @@ def test_D8_D11_no_answer_in_time_the_attack_takes_full_effect_and_a_late_answer
     f.do(DeclareAggression(ANTON, ZAVULON, fire), 0)
     events = f.tick(15.2)
     assert types(events)[:2] == ["answer_timed_out", "result_applied"]
-    applied = events[1]
+    applied = the(ResultApplied, events[1])
     assert applied.timed_out and applied.outcome == NOT_PARRIED and not applied.overridden
     assert f.fighter(ZAVULON).condition == HEAVILY_WOUNDED  # full effect, no referee needed
     assert f.duel.result == "fighter_out"
@@ -404,7 +421,7 @@ def test_S2_a_round_break_holds_the_situation_open_and_the_next_round_restarts_t
     events = f.tick(1281)
     assert types(events) == ["duel_ended", "situation_ended"]
     assert f.duel.result == "situation_ended" and f.state.ended_at == at(1280)
-    assert events[-1].conditions == {"1": FIT, "2": FIT}
+    assert the(SituationEnded, events[-1]).conditions == {"1": FIT, "2": FIT}
     replays(f)
 
 
@@ -487,7 +504,7 @@ def test_CR1_CR2_confirm_or_override_with_a_reason_decides_the_effect(outcome, r
         err = f.refused(ConfirmResult(0, outcome, "  "), 2)
         assert err.rule_id == "CR2"
     events = f.do(ConfirmResult(0, outcome, reason), 2)
-    applied = next(e for e in events if e.type == "result_applied")
+    applied = first(ResultApplied, events)
     assert applied.overridden is bool(reason) and applied.reason == reason
     record = f.duel.steps_done[-1]
     assert record.proposed == SOFTENED and record.outcome == (outcome or SOFTENED)

@@ -42,9 +42,9 @@ from rules import (
     replay,
     to_dict,
 )
-from rules.events import CardKept, ConvertedToAggression, FighterOut, Passed
+from rules.events import CardKept, ConvertedToAggression, DuelEnded, FighterOut, Passed, ResultApplied
 
-from .kit import ANTON, DART, FIRE, HEAL, OLGA, SHIELD, SLEEP, WARD, ZAVULON, Fight, at, setup, types
+from .kit import ANTON, DART, FIRE, HEAL, OLGA, SHIELD, SLEEP, WARD, ZAVULON, Fight, at, first, setup, the, types
 
 BORIS = 4
 
@@ -75,7 +75,7 @@ def test_IA1_AG1_D8_a_failed_condition_makes_the_card_the_open_first_attack_answ
     fire = f.uid(ANTON, 1)
     events = f.do(InstantAttack(ANTON, ZAVULON, fire, out_of_sight, within_reach), 10, draw=1)
     assert types(events)[:4] == ["converted_to_aggression", "duel_opened", "round_started", "attack_shown"]
-    assert events[0].rule == "IA1"
+    assert the(ConvertedToAggression, events[0]).rule == "IA1"
     assert "card_drawn" not in types(events)
     duel = f.duel
     assert duel.opened_by == AGGRESSION and duel.phase == AWAIT_ANSWER
@@ -369,8 +369,7 @@ def test_IA7_an_unparried_instant_attack_has_its_full_effect_and_ends_the_exchan
     events = f.do(ConfirmResult(0), 1)
     assert f.fighter(ZAVULON).condition == condition
     assert f.duel.phase == ENDED and f.duel.result == "instant_attack_succeeded"
-    ended = events[-1]
-    assert ended.type == "duel_ended" and ended.conditions[str(ZAVULON)] == condition
+    assert the(DuelEnded, events[-1]).conditions[str(ZAVULON)] == condition
     replays(f)
 
 
@@ -380,7 +379,7 @@ def test_IA7_AG1_a_victim_still_standing_may_answer_with_aggression_but_not_a_se
     f.do(ConfirmResult(0), 1)
     assert f.fighter(ZAVULON).condition == LIGHTLY_WOUNDED
     events = ia(f, ZAVULON, ANTON, 1, 5)  # behind Anton's back, within reach: still IA6
-    assert events[0].rule == "IA6" and f.duel.phase == AWAIT_ANSWER
+    assert the(ConvertedToAggression, events[0]).rule == "IA6" and f.duel.phase == AWAIT_ANSWER
     f.do(Answer(1, ANTON, f.uid(ANTON, 10)), 6)
     f.do(ConfirmResult(1), 7)
     assert f.fighter(ANTON).condition == LIGHTLY_WOUNDED  # Shield softens fire
@@ -403,7 +402,7 @@ def test_IA4_CR2_the_referee_can_rule_a_drawn_card_parried_against_the_proposal(
     assert f.duel.step.proposed == NOT_PARRIED
     assert f.refused(ConfirmResult(0, PARRIED), 1).rule_id == "CR2"
     events = f.do(ConfirmResult(0, PARRIED, "Healing cured the sleep"), 1)
-    applied = next(e for e in events if e.type == "result_applied")
+    applied = first(ResultApplied, events)
     assert applied.overridden and applied.reason == "Healing cured the sleep"
     assert f.duel.phase == AWAIT_ATTACK and f.duel.attacker == ZAVULON  # IA5
 

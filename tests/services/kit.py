@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from typing import Any
+
+import pytest
 
 import rules as engine
 from cards.models import ArsenalCard, Card, CounterRule, PoolEntry
@@ -18,6 +21,18 @@ SECRET_ZAVULON = ("Тёмное зеркало", "Dark Mirror")
 
 def nonce() -> str:
     return uuid.uuid4().hex
+
+
+def record_draws(monkeypatch: pytest.MonkeyPatch, choose: Callable[[int], int] = lambda n: 0) -> list[int]:
+    """The services' chance (``secrets.randbelow``) replaced: each draw's size is recorded, ``choose`` picks."""
+    sizes: list[int] = []
+
+    def randbelow(n: int) -> int:
+        sizes.append(n)
+        return choose(n)
+
+    monkeypatch.setattr("secrets.randbelow", randbelow)
+    return sizes
 
 
 def arm(character: Character, *cards: Card | tuple[Card, int]) -> None:

@@ -7,7 +7,6 @@ Each test fails on the product as it was before these corrections.
 import datetime as dt
 
 import pytest
-import time_machine
 
 import rules as engine
 from cards import arsenal as arsenal_service
@@ -19,7 +18,7 @@ from duels.presenters_log import describe
 from duels.services.conditions import change_condition
 from duels.services.draws import related_undone
 from events.models import Character, ConditionRecord
-from tests.services.kit import act, arm, nonce, state
+from tests.services.kit import act, arm, nonce, record_draws, state
 
 pytestmark = pytest.mark.django_db
 
@@ -28,12 +27,6 @@ T0 = dt.datetime(2026, 12, 5, 20, 0, tzinfo=dt.UTC)
 
 def at(seconds: float) -> dt.datetime:
     return T0 + dt.timedelta(seconds=seconds)
-
-
-@pytest.fixture
-def clock():
-    with time_machine.travel(T0, tick=False) as traveller:
-        yield traveller
 
 
 def instant(anton, zavulon, card, referee, t, **kw):
@@ -95,8 +88,7 @@ def test_IA3_an_undone_instant_attack_keeps_its_draw_and_the_figures_count_it(
     armed, referee, attack_card, spark, defence_card, monkeypatch, clock
 ):
     anton, zavulon = armed
-    calls = []
-    monkeypatch.setattr("secrets.randbelow", lambda n: calls.append(n) or 0)
+    calls = record_draws(monkeypatch)
     first = instant(anton, zavulon, attack_card, referee, 0).situation
     drawn = next(e for e in LogEntry.objects.get(command__type="instant_attack").events if e["type"] == "card_drawn")
     undo(first, referee, 5)
@@ -126,8 +118,7 @@ def test_IA3_a_repeat_after_the_drawn_card_left_the_hand_is_a_counted_redraw(
     armed, referee, attack_card, spark, defence_card, monkeypatch, clock
 ):
     anton, zavulon = armed
-    calls = []
-    monkeypatch.setattr("secrets.randbelow", lambda n: calls.append(n) or 0)
+    calls = record_draws(monkeypatch)
     first = instant(anton, zavulon, attack_card, referee, 0).situation
     drawn = next(e for e in LogEntry.objects.get(command__type="instant_attack").events if e["type"] == "card_drawn")
     undo(first, referee, 5)

@@ -10,7 +10,9 @@ from cards.words import explain
 from duels import services
 from duels.models import LogEntry, Situation
 from events.models import Character
-from tests.services.kit import arm, assert_replays, event_types, kinds, nonce, state
+from rules.events import CardDrawn, ConvertedToAggression, ResultProposed
+from tests.rules.kit import first
+from tests.services.kit import arm, assert_replays, event_types, kinds, nonce, record_draws, state
 
 pytestmark = pytest.mark.django_db
 
@@ -60,20 +62,14 @@ def test_the_opening_snapshot_keeps_event_settings_and_counter_rules(armed, refe
 
 def test_IA3_the_blind_draw_is_made_by_the_service_and_recorded(armed, referee, attack_card, monkeypatch):
     anton, zavulon = armed
-    drawn: list[int] = []
-
-    def randbelow(n: int) -> int:
-        drawn.append(n)
-        return n - 1
-
-    monkeypatch.setattr("secrets.randbelow", randbelow)
+    drawn = record_draws(monkeypatch, lambda n: n - 1)
     done = services.start_instant_attack(
         anton.event, anton, zavulon, attack_card.pk, out_of_sight=True, within_reach=True, user=referee, nonce=nonce()
     )
     entry = LogEntry.objects.get(situation=done.situation, command__type="instant_attack")
     # Zavulon holds two cards: the draw chooses among two, and the log keeps the index.
     assert drawn == [2] and entry.draw == 1
-    card_drawn = next(e for e in done.events if e.type == "card_drawn")
+    card_drawn = first(CardDrawn, done.events)
     assert card_drawn.draw == 1 and not card_drawn.by_focus
     assert card_drawn.to_dict() in entry.events
     assert state(done.situation).duels[0].phase == "await_result"
@@ -89,10 +85,10 @@ def test_F1_a_focused_victim_answers_with_the_focus_and_nothing_is_drawn(armed, 
     )
     entry = LogEntry.objects.get(situation=done.situation, command__type="instant_attack")
     assert entry.draw is None
-    card_drawn = next(e for e in done.events if e.type == "card_drawn")
+    card_drawn = first(CardDrawn, done.events)
     assert card_drawn.by_focus and card_drawn.card_id == defence_card.pk
     # CR2: Mage Shield parries fire.
-    assert next(e for e in done.events if e.type == "result_proposed").outcome == "parried"
+    assert first(ResultProposed, done.events).outcome == "parried"
 
 
 def test_F1_a_stale_focus_on_a_card_no_longer_held_is_dropped_on_joining(armed, referee, spark, attack_card):
@@ -108,7 +104,7 @@ def test_IA1_a_failed_checklist_converts_to_aggression(armed, referee, attack_ca
     done = services.start_instant_attack(
         anton.event, anton, zavulon, attack_card.pk, out_of_sight=False, within_reach=True, user=referee, nonce=nonce()
     )
-    converted = next(e for e in done.events if e.type == "converted_to_aggression")
+    converted = first(ConvertedToAggression, done.events)
     assert converted.rule == "IA1"
     duel = state(done.situation).duels[0]
     assert (duel.opened_by, duel.phase) == ("aggression", "await_answer")

@@ -24,7 +24,8 @@ T0 = dt.datetime(2026, 12, 5, 20, 0, tzinfo=dt.UTC)
 
 
 @pytest.fixture
-def fight(armed, referee):
+def long_fight(armed, referee):
+    """A fight with a 300-entry log (the conftest's ``fight`` has none)."""
     anton, zavulon = armed
     with time_machine.travel(T0, tick=False):
         situation = services.declare_aggression(
@@ -41,9 +42,9 @@ def _undo(situation, referee):
     )
 
 
-def test_a_long_undo_reads_and_replays_the_log_before_the_lock(fight, referee):
+def test_a_long_undo_reads_and_replays_the_log_before_the_lock(long_fight, referee):
     with time_machine.travel(T0 + dt.timedelta(seconds=3), tick=False), CaptureQueriesContext(connection) as ctx:
-        _undo(fight, referee)
+        _undo(long_fight, referee)
     sql = [q["sql"] for q in ctx.captured_queries]
     whole_log = [
         i for i, q in enumerate(sql) if 'FROM "duels_logentry"' in q and "LIMIT" not in q and q.startswith("SELECT")
@@ -51,27 +52,28 @@ def test_a_long_undo_reads_and_replays_the_log_before_the_lock(fight, referee):
     locked = next(i for i, q in enumerate(sql) if q.startswith("SAVEPOINT"))
     # The whole log is read once, and before the transaction that holds the lock.
     assert len(whole_log) == 1 and whole_log[0] < locked, "\n".join(sql)
-    assert kinds(fight)[-1] == "undo"
-    assert_replays(fight)
+    assert kinds(long_fight)[-1] == "undo"
+    assert_replays(long_fight)
 
 
-def test_a_plan_made_before_the_fight_moved_on_is_not_used(fight, referee, monkeypatch):
+def test_a_plan_made_before_the_fight_moved_on_is_not_used(long_fight, referee, monkeypatch):
     """Here a deadline: the plan saw the open answer window, the lock sees it closed (D8) and logged."""
-    fight.refresh_from_db()
-    state = services.state_of(fight)
+    long_fight.refresh_from_db()
+    state = services.state_of(long_fight)
     while state.duels[-1].phase != engine.AWAIT_ATTACK:
-        state = extend(fight, 1, actor=referee, start=T0 + dt.timedelta(seconds=4))
+        state = extend(long_fight, 1, actor=referee, start=T0 + dt.timedelta(seconds=4))
     duel = state.duels[-1]
     shown_at = T0 + dt.timedelta(seconds=5)
     with time_machine.travel(shown_at, tick=False):
-        act(fight, engine.Attack(duel.number, duel.attacker, engine.attack_cards(state, duel.attacker)[0]), referee)
-        stale = commands._plan_undo(fight.pk)
+        attack = engine.Attack(duel.number, duel.attacker, engine.attack_cards(state, duel.attacker)[0])
+        act(long_fight, attack, referee)
+        stale = commands._plan_undo(long_fight.pk)
     monkeypatch.setattr(commands, "_plan_undo", lambda situation_id: stale)
     with time_machine.travel(shown_at + dt.timedelta(seconds=30), tick=False):
-        _undo(fight, referee)
+        _undo(long_fight, referee)
     # The window's expiry is a fact kept in the log, and undone with the attack it followed.
-    assert kinds(fight)[-3:] == ["~attack", "~expire", "undo"]
-    assert_replays(fight)
-    fight.refresh_from_db()
-    assert services.state_of(fight).duels[-1].phase == engine.AWAIT_ATTACK
-    assert stale is not None and Situation.objects.get(pk=fight.pk).version == stale.version + 2
+    assert kinds(long_fight)[-3:] == ["~attack", "~expire", "undo"]
+    assert_replays(long_fight)
+    long_fight.refresh_from_db()
+    assert services.state_of(long_fight).duels[-1].phase == engine.AWAIT_ATTACK
+    assert stale is not None and Situation.objects.get(pk=long_fight.pk).version == stale.version + 2

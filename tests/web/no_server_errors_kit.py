@@ -245,6 +245,7 @@ def _mass_battle(event: Event, user: User | None) -> Situation:
 
     Event.objects.filter(pk=event.pk).update(mass_battles_on=True)
     event.refresh_from_db()
+    assert event.catalogue is not None  # the event fixture's
     MagicCard.objects.create(catalogue=event.catalogue, name_ru="Огненный дождь", deck=2, magic_type="fire")
     MagicCard.objects.create(
         catalogue=event.catalogue, name_ru="Ветер", deck=5, magic_type="wind", negative=False, keepable=True

@@ -19,20 +19,10 @@ from duels.services.battles import build_between_rounds
 from events.models import Character
 from rules import RuleError
 from rules import battle as B
-from tests.services.battle_kit import battle_state, party, passes
+from tests.services.battle_kit import battle_state, passes
 from tests.services.kit import nonce
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def no_broker(monkeypatch):
-    monkeypatch.setattr("duels.services.store.schedule_expiry", lambda sid, deadline: None)
-
-
-@pytest.fixture
-def people(event):
-    return party(event)
 
 
 def drive(situation, user, *commands):

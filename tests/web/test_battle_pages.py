@@ -94,6 +94,8 @@ def test_R0_R2_from_round_two_the_bar_lists_who_may_react_and_why_not(as_user, r
     assert 'data-kind="opportunity"' in vera_block.split("data-reactor=")[1]
     anna_block = bar[bar.index(f'data-reactor="{anna.pk}"') :].split("data-reactor=")[1]
     assert "reaction-refused" in anna_block and "own turn" in anna_block
+    # The rule the refusal cites, the one way for staff: a link to the battle's help, not " (R5)".
+    assert '<a class="rule-ref" href="/help/referee/#battle"' in anna_block and "(R" not in anna_block
     response = post(
         client, battle, action="opportunity", frame=top(battle).number, who=vera.pk, card=buid(battle, vera, "Snap")
     )

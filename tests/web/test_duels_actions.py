@@ -3,11 +3,13 @@
 from typing import Any
 
 import pytest
+from django import forms
 from django.urls import reverse
 
 import rules as engine
 from cards.models import PreparedArsenal, PreparedArsenalCard
 from duels.models import LogEntry, Situation
+from duels.views_common import form_problem
 from events.models import Character
 from tests.services.kit import nonce
 from tests.web.duels_kit import drive, post_action, rendered_nonces, state_of, uid_of
@@ -116,7 +118,7 @@ def test_D7_a_rule_error_is_shown_with_its_rule_and_nothing_changes(as_user, ref
     html = response.content.decode()
     # The rule is a small link to the referee's help (issue 10), not a bare code in the sentence.
     assert "Only Zavulon may answer this attack." in html
-    assert 'class="rule-ref" href="/help/referee/#duel">D7</a>' in html
+    assert '<a class="rule-ref" href="/help/referee/#duel" title="What the rule says">D7</a>' in html
     assert Situation.objects.get(pk=shown.pk).version == version
     assert LogEntry.objects.count() == entries
 
@@ -304,3 +306,18 @@ def test_a_full_step_works_in_russian_and_english(as_user, referee, shown, rival
         assert response.status_code == 200
         assert fireball in response.content.decode()
     assert [r.outcome for r in state_of(shown).duels[0].steps_done] == ["parried"]
+
+
+def test_D3_a_refusal_inside_a_form_keeps_its_rule_for_the_referee():
+    """The round's new arsenal is checked in the form: its rule reaches the fight page's alert as a link."""
+
+    class Choice(forms.Form):
+        rule = forms.CharField()
+
+        def clean(self) -> dict[str, Any]:
+            raise forms.ValidationError("Not now.", code=self.data["rule"])
+
+    cited, uncited = Choice({"rule": "D3"}), Choice({"rule": "ARSENAL"})
+    assert not cited.is_valid() and not uncited.is_valid()
+    assert (form_problem(cited).text, form_problem(cited).rule) == ("Not now.", "D3")
+    assert form_problem(uncited).rule == ""  # an input check cites no rule

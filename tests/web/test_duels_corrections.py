@@ -6,6 +6,7 @@ from django.urls import reverse
 
 import rules as engine
 from duels import services
+from duels.forms import StartForm
 from events.models import Character, ConditionRecord
 from tests.services.kit import nonce
 from tests.web.duels_kit import state_of
@@ -103,3 +104,15 @@ def test_CR1_the_characters_list_filters_by_one_condition_of_a_set(as_user, orga
         .content.decode()
     )
     assert zavulon.name in html and anton.name not in html
+
+
+@pytest.mark.parametrize(
+    ("sent", "parry", "focus_held"),
+    [({}, True, True), ({"parry": "no", "focus_held": "no"}, False, False), ({"parry": "yes"}, True, True)],
+)
+def test_IA3_F1_a_start_form_without_the_questions_means_yes(sent, parry, focus_held):
+    """An older page has no parry or focus question: the victim parries, with the focus held."""
+    data = {"kind": "aggression", "nonce": nonce(), **sent}
+    form = StartForm(data, cards=[])
+    assert form.is_valid(), form.errors
+    assert (form.cleaned_data["parry"], form.cleaned_data["focus_held"]) == (parry, focus_held)

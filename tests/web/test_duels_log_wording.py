@@ -1,18 +1,25 @@
 """The fight log words every event the engine can emit, in Russian and English, with the values it carries.
 
-The events come from real fights run through the engine (not made up), one
-of every registered type at least. For each one the line is rendered in both
-languages and every field the event carries is checked: names, cards,
-conditions, outcomes, counts and reasons must appear in the words; a yes/no
-field must change the words when flipped. A field this test does not know
-fails it, and so does a registered event type with no wording or no fight
-producing it: a new event kind must come with its log line and a case here.
+Every event class registered with ``@event_type`` (duels, battles, mass battles)
+is a case here: a registered type with no wording in the one table
+(``duels/log_words.py``) or no case fails the test, so a new event kind must
+come with its log line. The duel's events come from real fights run through
+the engine; the battle's and the magic phase's are built by hand on a real
+state (their engines reach many of them only deep into a fight).
+
+For each event the line is rendered in both languages and every field the
+event carries is checked: names, cards, conditions, outcomes, counts, dice and
+reasons must appear in the words; a yes/no field must change the words when
+flipped; a field with a closed set of values (why an action was lost, how a
+warrior moved) must give different words for each. A field this test does not
+know fails it.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -21,8 +28,16 @@ from django.utils.formats import time_format
 from django.utils.timezone import localtime
 from django.utils.translation import override
 
+import rules.magic as magic
+from cards.models_mass import MagicCard
+from duels.battle_log import ROUND_END_LABELS, TRIGGER_LABELS, BattleWords
+from duels.battle_presenters import ACT_LABELS, ROLE_LABELS, SIDE_LABELS
+from duels.battle_presenters import RESULT_LABELS as BATTLE_RESULT_LABELS
+from duels.log_words import WORDING, LogWords
 from duels.presenters import OPENED_BY_LABELS, OUTCOME_LABELS, RESULT_LABELS, condition_label
-from duels.presenters_log import WORDING, Words
+from duels.presenters_log import Words
+from duels.presenters_mass import PLACE_LABELS, SOURCE_LABELS
+from duels.presenters_mass_log import MassWords
 from rules import (
     NOT_PARRIED,
     PARRIED,
@@ -36,8 +51,15 @@ from rules import (
     RoundChoice,
     SetFocus,
 )
+from rules import battle as B
+from rules.battle import events as BE
 from rules.events import EVENT_CLASSES, ArsenalChanged
+from rules.magic import events as ME
+from tests.rules import battle_kit
+from tests.rules.battle_kit import ANNA, BLADE, BORIS, COUNTER, GLEB, VERA
+from tests.rules.battle_kit import SHIELD as BATTLE_SHIELD
 from tests.rules.kit import ANTON, DART, FIRE, HEAL, OLGA, SHIELD, WARD, ZAVULON, Fight, setup
+from tests.rules.magic_kit import CARDS, WARRIORS
 
 LANGUAGES = ("ru", "en")
 
@@ -45,6 +67,7 @@ LANGUAGES = ("ru", "en")
 NOT_WORDED = {
     "deadline": "the answer window's end; the page's countdown shows it and D8's own line says when it passed",
     "draw": "the index into a hidden hand means nothing to a reader; the drawn card is named",
+    "uid": "a magic card's copy in the fight; the card is named by its card_id",
 }
 # Lines that follow the line naming their duel need not repeat its number.
 DUEL_NAMED_BY = {"duel_opened", "round_started", "round_ended", "step_cancelled", "duel_ended"}
@@ -91,11 +114,11 @@ def fights() -> tuple[list[EngineEvent], Words]:
     return f.events + g.events + h.events, Words(state, {}, {})
 
 
-def _card(words: Words, event: EngineEvent, uid: str | None, card_id: int | None) -> str:
-    return words.card(uid, card_id)
+def number(value: int | None) -> list[str]:
+    return [] if value is None else [rf"\b{value}\b"]
 
 
-def expected(words: Words, event: EngineEvent, name: str, value: Any) -> list[str]:
+def duel_expected(words: Words, event: EngineEvent, name: str, value: Any) -> list[str]:
     """What the line must contain for this field, in the active language."""
     if name in ("fighter", "a", "b", "attacker", "victim"):
         return [words.fighter(value)]
@@ -114,7 +137,7 @@ def expected(words: Words, event: EngineEvent, name: str, value: Any) -> list[st
     if name in ("rule", "reason", "label", "name"):
         return [value] if value else []
     if name in ("count", "round", "max_rounds"):
-        return [] if value is None else [rf"\b{value}\b"]
+        return number(value)
     if name == "duel":
         return [rf"\b{value + 1}\b"] if event.type in DUEL_NAMED_BY else []
     if name == "conditions":
@@ -130,41 +153,223 @@ def line_has(line: str, wanted: str) -> bool:
     return wanted in line
 
 
-EVENTS, WORDS = fights()
+# --- battles ------------------------------------------------------------------------------------
 
 
-# The events of a combat situation of duels: every class registered in rules.events. (Battles
-# register theirs in rules/battle/events.py and word them in duels/battle_log.py, still an
-# if-chain over type names: not covered here yet.)
-SITUATION_EVENTS = {cls for cls in EVENT_CLASSES.values() if cls.__module__ == "rules.events"}
+def battle_events() -> tuple[list[EngineEvent], BattleWords]:
+    """One event of every battle type, on the state of a real battle of four (Anna, Boris; Vera, Gleb)."""
+    f = battle_kit.Fight()
+    blade, counter, shield = f.uid(ANNA, BLADE), f.uid(VERA, COUNTER), f.uid(GLEB, BATTLE_SHIELD)
+    joined = next(e for e in f.events if isinstance(e, BE.Joined) and e.combatant == VERA)
+    events: list[EngineEvent] = [
+        joined,
+        BE.SideSet(combatant=GLEB, side="inquisition"),
+        BE.Begun(declarer=BORIS, max_rounds=4),
+        BE.RoundStarted(round=2, order=[VERA, ANNA, GLEB], reactions=True),
+        BE.TurnStarted(round=3, combatant=ANNA),
+        BE.TurnSkipped(round=3, combatant=BORIS, condition="heavily_wounded"),
+        BE.TurnEnded(round=3, combatant=ANNA),
+        BE.ActionDeclared(
+            frame=7, actor=VERA, role=B.INTERRUPT, act=B.USE, targets=[ANNA], engaged=[BORIS], reacts_to=5, trigger="x"
+        ),
+        BE.ActionDeclared(frame=8, actor=GLEB, role=B.OPPORTUNITY, act=B.ATTACK, trigger="leaves_reach"),
+        BE.AttackShown(
+            frame=6, attacker=ANNA, card=blade, card_id=BLADE.face.card_id, targets=[VERA, GLEB], deadline=None
+        ),
+        BE.CardUsed(frame=7, combatant=VERA, card=counter, card_id=COUNTER.face.card_id),
+        BE.PartDone(frame=6, part=1),
+        BE.WindowsSuspended(frame=6, by=VERA),
+        BE.WindowsResumed(frame=6),
+        BE.ActionLost(frame=6, actor=ANNA, by=VERA, why="negated"),
+        BE.FrameClosed(frame=7, actor=VERA, role=B.RESPONSE),
+        BE.ActionReadied(combatant=GLEB, mode=B.RESPONSE, trigger="Anna steps out of the circle"),
+        BE.Answered(frame=6, defender=GLEB, card=shield, card_id=BATTLE_SHIELD.face.card_id, proposed="softened"),
+        BE.Answered(frame=9, defender=VERA, card=None, card_id=None, proposed="not_parried"),
+        BE.AnswerTimedOut(frame=6, defender=VERA, deadline="2026-12-05T18:00:30+00:00"),
+        BE.ResultApplied(
+            frame=6,
+            attacker=ANNA,
+            defender=GLEB,
+            outcome="not_parried",
+            proposed="softened",
+            overridden=True,
+            reason="the shield was dropped",
+            timed_out=False,
+        ),
+        BE.ConditionChanged(combatant=GLEB, old="lightly_wounded", new="heavily_wounded"),
+        BE.CombatantOut(combatant=GLEB, condition="helpless"),
+        BE.RoundEnded(round=3, why="no_attacks_left"),
+        BE.ArsenalChanged(combatant=BORIS, label="Night set", count=6),
+        BE.ArsenalChanged(combatant=BORIS, label="", count=1),
+        BE.Ended(
+            result="one_side_left",
+            reason="the dark fled",
+            winner="light",
+            conditions={str(ANNA): "fit", str(GLEB): "dead"},
+        ),
+    ]
+    return events, BattleWords(f.state, {})
+
+
+BATTLE_FIGHTERS = ("combatant", "declarer", "actor", "attacker", "defender", "by")
+
+
+def battle_expected(words: BattleWords, event: EngineEvent, name: str, value: Any) -> list[str]:
+    if name in BATTLE_FIGHTERS:
+        return [] if value is None else [words.who(value)]
+    if name in ("order", "targets", "engaged"):
+        return [words.who(c) for c in value]
+    if name == "name":
+        return [value]
+    if name in ("side", "winner"):
+        return [] if value is None else [str(SIDE_LABELS[value])]
+    if name in ("condition", "old", "new"):
+        return [condition_label(value)]
+    if name in ("cards", "count", "round", "max_rounds", "frame", "reacts_to"):
+        return number(value)
+    if name == "part":  # counted from 1 for people
+        return number(value + 1)
+    if name in ("role", "mode"):
+        return [str(ROLE_LABELS[value])]
+    if name == "act":
+        return [str(ACT_LABELS[value])]
+    if name == "trigger":
+        return [str(TRIGGER_LABELS.get(value, value))] if value else []
+    if name in ("card", "card_id"):
+        return [] if value is None else [words.card(value, None) if name == "card" else words.card(None, value)]
+    if name in ("outcome", "proposed"):
+        return [str(OUTCOME_LABELS[value])]
+    if name == "result":
+        return [str(BATTLE_RESULT_LABELS[value])]
+    if name in ("reason", "label"):
+        return [value] if value else []
+    if name == "conditions":
+        return [part for cid, cond in value.items() for part in (words.who(int(cid)), condition_label(cond))]
+    raise AssertionError(f"say how the field {name!r} of {event.type!r} shows in the log (or why it does not)")
+
+
+# --- mass battles -------------------------------------------------------------------------------
+
+
+def mass_events() -> tuple[list[EngineEvent], MassWords]:
+    """One event of every magic-phase type, on the state of a real mass battle (Red against Blue)."""
+    state = magic.open_battle(magic.MagicSettings(), CARDS, WARRIORS, [magic.Side("a", "Red"), magic.Side("b", "Blue")])
+    names = {1: MagicCard(name_ru="Огненный дождь", name_en="Fire Rain"), 4: MagicCard(name_ru="Ветер", name_en="Wind")}
+    events: list[EngineEvent] = [
+        ME.DecksShuffled(sizes={"2": 3, "4": 1, "5": 2, "6": 1}),
+        ME.InitiativeRolled(cycle=2, a=5, b=3, source="referee"),
+        ME.InitiativeTied(cycle=4),
+        ME.InitiativeWon(cycle=4, side="b"),
+        ME.StarterChosen(chooser="b", starter="a"),
+        ME.PointsUsed(side="a", points=5),
+        ME.NothingHappens(side="b", points=3, why="empty_hospital"),
+        ME.NothingHappens(side="b", points=6, why="empty_deck"),
+        ME.CardDeclined(side="a", deck=4),
+        ME.CardDrawn(side="a", deck=5, uid="4.1", card_id=4, may_keep=True),
+        ME.CardKept(side="a", uid="4.1", card_id=4),
+        ME.KeptCardUsed(side="a", uid="4.2", card_id=4),
+        ME.CardCarriedOut(
+            side="b",
+            uid="1.1",
+            card_id=1,
+            target_side="a",
+            affected=["0", "2"],
+            unaffected=["3"],
+            ends_cycle=7,
+            to_bottom_of=2,
+        ),
+        ME.WarriorMoved(warrior="1", side="b", old="hospital", new="field", by="points"),
+        ME.TurnEnded(side="b"),
+        ME.PhaseOver(cycle=3),
+        ME.EffectEnded(uid="1.1", card_id=1, cycle=6),
+        ME.CycleStarted(cycle=8),
+        ME.BattleEnded(cycle=9, reason="the fortress fell"),
+    ]
+    return events, MassWords(state, names)
+
+
+def mass_expected(words: MassWords, event: EngineEvent, name: str, value: Any) -> list[str]:
+    if name in ("side", "chooser", "starter", "target_side"):
+        return [] if value is None else [words.side(value)]
+    if name in ("cycle", "points", "deck", "ends_cycle", "to_bottom_of", "a", "b"):  # a, b: the dice (M4)
+        return number(value)
+    if name == "source":
+        return [str(SOURCE_LABELS[value])]
+    if name == "sizes":
+        return [f"{deck}: {n}" for deck, n in value.items()]
+    if name == "card_id":
+        return [words.card(value)]
+    if name in ("affected", "unaffected"):
+        return [words.warrior(w) for w in value]
+    if name == "warrior":
+        return [words.warrior(value)]
+    if name in ("old", "new"):
+        return [str(PLACE_LABELS[value])]
+    if name == "reason":
+        return [value] if value else []
+    raise AssertionError(f"say how the field {name!r} of {event.type!r} shows in the log (or why it does not)")
+
+
+# --- every kind ---------------------------------------------------------------------------------
+
+Expected = Callable[[Any, EngineEvent, str, Any], list[str]]
+KINDS: list[tuple[list[EngineEvent], LogWords, Expected]] = [
+    (*fights(), duel_expected),
+    (*battle_events(), battle_expected),
+    (*mass_events(), mass_expected),
+]
+CASES = [(event, words, expected) for events, words, expected in KINDS for event in events]
+
+# Fields with a closed set of values: each value must read differently.
+CLOSED = {
+    ("battle_action_lost", "why"): ("negated", "out"),
+    ("battle_round_ended", "why"): tuple(ROUND_END_LABELS),
+    ("mass_nothing_happens", "why"): ("empty_hospital", "empty_deck"),
+    ("mass_warrior_moved", "by"): ("points", "card", "casualties"),
+}
 
 
 def test_every_registered_event_type_has_a_wording_and_a_case():
-    """A new event kind must come with its log line and with a fight here that emits it."""
-    assert len(SITUATION_EVENTS) >= 22
-    assert set(WORDING) >= SITUATION_EVENTS, SITUATION_EVENTS - set(WORDING)
-    assert {type(e) for e in EVENTS} == SITUATION_EVENTS, SITUATION_EVENTS - {type(e) for e in EVENTS}
+    """A new event kind (of any fight) must come with its log line and with a case here."""
+    registered = set(EVENT_CLASSES.values())
+    kinds = {cls.__module__ for cls in registered}
+    assert kinds == {"rules.events", "rules.battle.events", "rules.magic.events"}, kinds
+    assert len(registered) >= 22 + 24 + 18
+    assert set(WORDING) == registered, registered ^ set(WORDING)
+    cased = {type(event) for event, _words, _expected in CASES}
+    assert cased == registered, registered - cased
+
+
+def test_an_unknown_or_unworded_event_still_shows_that_it_happened():
+    with override("en"):
+        assert LogWords().line("teleported") == "Event: teleported"
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize("event", EVENTS, ids=lambda e: e.type)
-def test_a_log_line_names_what_the_event_carries(event, language):
+@pytest.mark.parametrize(("event", "words", "expected"), CASES, ids=[event.type for event, _w, _e in CASES])
+def test_a_log_line_names_what_the_event_carries(event, words, expected, language):
     with override(language):
-        line = WORDS.line(event)
+        line = words.line(event)
         assert line and not line.startswith("Event:"), line
         for field in dataclasses.fields(event):
             value = getattr(event, field.name)
             if field.name in NOT_WORDED:
                 continue
             if isinstance(value, bool):
-                flipped = WORDS.line(dataclasses.replace(event, **{field.name: not value}))
+                flipped = words.line(dataclasses.replace(event, **{field.name: not value}))
                 assert flipped != line, f"{event.type}.{field.name} does not change the words: {line}"
                 continue
-            for wanted in expected(WORDS, event, field.name, value):
+            if (event.type, field.name) in CLOSED:
+                values = CLOSED[event.type, field.name]
+                assert value in values
+                lines = {words.line(dataclasses.replace(event, **{field.name: v})) for v in values}
+                assert len(lines) == len(values), f"{event.type}.{field.name}: the same words for two values: {lines}"
+                continue
+            for wanted in expected(words, event, field.name, value):
                 assert line_has(line, wanted), f"{event.type}.{field.name}={value!r}: {wanted!r} not in {line!r}"
     if language == "ru":
         with override("en"):
-            english = WORDS.line(event)
+            english = words.line(event)
         assert line != english, f"not translated: {line}"
 
 
@@ -173,5 +378,5 @@ def test_a_new_arsenal_line_gives_its_real_card_count(language, words):
     """The old log read a field the engine never sends and always said "(0 cards)"."""
     event = ArsenalChanged(duel=0, fighter=ANTON, label="Night", count=5)
     with override(language):
-        line = WORDS.line(event)
+        line = KINDS[0][1].line(event)
     assert words in line and "(0 " not in line

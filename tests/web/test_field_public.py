@@ -15,12 +15,6 @@ from tests.services.kit import SECRET_ANTON, SECRET_ZAVULON, nonce
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("secret_hands")]
 
 
-@pytest.fixture
-def running(armed, event, referee, attack_card):
-    anton, zavulon = armed
-    return services.declare_aggression(event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce()).situation
-
-
 def test_D4_the_public_list_shows_each_running_fight_with_its_qr_and_no_hidden_card(client, running, event):
     response = client.get(reverse("duels:event-fights", args=[event.pk]))
     html = response.content.decode()

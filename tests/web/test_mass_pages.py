@@ -93,7 +93,9 @@ def test_refusals_change_nothing_and_come_back_in_words(as_user, referee, battle
     client = as_user(referee)
     version = Situation.objects.get(pk=battle.pk).version
     refused = post(client, battle, action="choose", side="a", starts="yes")
-    assert refused.status_code == 422 and "(M4)" in refused.content.decode()
+    # M4 cited the one way on a staff page: a link to the mass battles help.
+    link = '<a class="rule-ref" href="/help/referee/#mass-battles" title="What the rule says">M4</a>'
+    assert refused.status_code == 422 and link in refused.content.decode()
     malformed = post(client, battle, action="roll_entered", dice_a="9", dice_b="1")
     assert malformed.status_code == 400
     unknown = post(client, battle, action="explode")

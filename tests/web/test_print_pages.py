@@ -91,7 +91,7 @@ def test_a_large_event_prints_in_the_background_with_a_progress_bar(
     if not render.pdf_available():
         pytest.skip("WeasyPrint's libraries (Pango) are not installed")
     monkeypatch.setattr("cards.views_print.INLINE_LIMIT", 1)
-    queued = []
+    queued: list[int] = []
     monkeypatch.setattr("cards.views_print.print_run.delay", queued.append)
     PoolEntry.objects.create(character=character, card=attack_card)
     client = as_user(organizer)
@@ -185,7 +185,9 @@ def test_the_worker_prints_the_parts_side_by_side_and_joins_them_in_order(
     assert run.status == PrintRun.Status.DONE and run.pages == 2 + 2 * 2 and run.percent == 100
     from pypdf import PdfReader
 
-    reader = PdfReader(runs.file_of(run))
+    path = runs.file_of(run)
+    assert path is not None
+    reader = PdfReader(path)
     texts = [page.extract_text() for page in reader.pages]
     assert "Anton" in texts[0] and "Zavulon" in texts[1]  # sheets in name order, whatever finished first
     assert "Fireball" in texts[2] and "#1" in texts[2] and "Mage Shield" in texts[4] and "#2" in texts[4]

@@ -8,6 +8,8 @@ staff, and the player's own page shows the words alone (issue 10: no rule
 codes for players).
 """
 
+import re
+
 import pytest
 from django.urls import reverse
 from django.utils.html import escape
@@ -34,27 +36,37 @@ def fighting(armed, referee):
     return anton
 
 
-def _pages(org, me, anton) -> list[str]:
-    builder = org.get(reverse("cards:arsenal-builder", args=[anton.pk]))
-    own_page = me.get(reverse("events:my-character", args=[anton.pk]))
-    refused = me.post(reverse("cards:my-arsenal-restore", args=[anton.pk]), follow=True)
-    return [r.content.decode() for r in (builder, own_page, refused)]
+# The one way a rule shows on a staff page (cards/rule_links.py): a small link to its help.
+D3_LINK = '<a class="rule-ref" href="/help/referee/#rounds" title="%s">D3</a>'
+TITLE = {"en": "What the rule says", "ru": "Что говорит правило"}
 
 
-def test_AG2_D3_the_frozen_arsenal_reads_the_same_on_the_builder_the_character_page_and_the_refusal(
-    fighting, org, player, as_user
+def _pages(org, me, anton) -> dict[str, str]:
+    pages = {
+        "builder": org.get(reverse("cards:arsenal-builder", args=[anton.pk])),
+        "staff_refused": org.post(reverse("cards:arsenal-restore", args=[anton.pk]), follow=True),
+        "own_page": me.get(reverse("events:my-character", args=[anton.pk])),
+        "player_refused": me.post(reverse("cards:my-arsenal-restore", args=[anton.pk]), follow=True),
+        "link_refused": me.post(reverse("cards:player-arsenal-restore", args=[anton.link_token]), follow=True),
+    }
+    return {name: response.content.decode() for name, response in pages.items()}
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_AG2_D3_the_frozen_arsenal_reads_the_same_on_every_page_and_only_staff_see_the_rule(
+    fighting, org, player, as_user, language
 ):
-    builder, own_page, refused = _pages(org, as_user(player), fighting)
-    for html in (builder, own_page, refused):
-        assert escape(WORDS["en"]) in html
-    assert escape(WORDS["en"]) + " (D3)" in builder
-    assert "(D3)" not in own_page
-
-
-def test_AG2_D3_the_same_words_in_russian(fighting, org, player, as_user):
-    org.defaults["HTTP_ACCEPT_LANGUAGE"] = "ru"
     me = as_user(player)
-    me.defaults["HTTP_ACCEPT_LANGUAGE"] = "ru"
-    builder, own_page, _refused = pages = _pages(org, me, fighting)
-    assert "(D3)" in builder and "(D3)" not in own_page
-    assert all(escape(WORDS["ru"]) in html for html in pages)
+    org.defaults["HTTP_ACCEPT_LANGUAGE"] = me.defaults["HTTP_ACCEPT_LANGUAGE"] = language
+    pages = _pages(org, me, fighting)
+    for name, html in pages.items():
+        assert escape(WORDS[language]) in html, name
+    link = D3_LINK % TITLE[language]
+    # Staff: the notice and the refused action's message both end with the rule as a link, never " (D3)".
+    for name in ("builder", "staff_refused"):
+        assert pages[name].count(link) >= 1, name
+        assert re.search(r"\. \(D3\)", pages[name]) is None, name  # the old " (D3)" after the sentence
+    assert pages["staff_refused"].count(link) == 2  # the notice and the refusal of the action
+    # Players (their own page, the secret link): the words alone, no rule code anywhere.
+    for name in ("own_page", "player_refused", "link_refused"):
+        assert "D3" not in pages[name] and 'class="rule-ref"' not in pages[name], name

@@ -1,0 +1,53 @@
+"""One table from an engine event's class to its log line, for every kind of fight.
+
+Every event the engine can emit is a frozen dataclass registered with
+``@event_type`` (``rules.events``, ``rules.battle.events``,
+``rules.magic.events``). Its log line is a function of that typed event,
+registered here with ``@wording(EventClass)`` by the module that words its
+kind: ``duels/presenters_log.py`` (duels), ``duels/battle_log.py`` (battles),
+``duels/presenters_mass_log.py`` (mass battles). The function also gets its
+kind's ``LogWords``, which names the fighters and cards an event mentions.
+
+tests/web/test_duels_log_wording.py fails for a registered event class with no
+wording here, and checks each line carries the event's values in Russian and English.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from rules import EVENT_CLASSES, EngineEvent, event_from_dict
+
+WORDING: dict[type[EngineEvent], Callable[[Any, Any], str]] = {}
+
+
+class LogWords:
+    """A kind's way of naming what its events mention; ``line`` looks the event up in ``WORDING``."""
+
+    def line(self, event: EngineEvent | str) -> str:
+        word = None if isinstance(event, str) else WORDING.get(type(event))
+        if word is None or isinstance(event, str):
+            # A registered event with no wording is a bug the wording test catches;
+            # on a live page the referee still sees that something happened.
+            return _("Event: %(type)s") % {"type": event if isinstance(event, str) else event.type}
+        return word(self, event)
+
+
+def wording[W: LogWords, E: EngineEvent](cls: type[E]) -> Callable[[Callable[[W, E], str]], Callable[[W, E], str]]:
+    """Register the log line of one event class."""
+
+    def register(func: Callable[[W, E], str]) -> Callable[[W, E], str]:
+        if cls in WORDING:
+            raise ValueError(f"{cls.__name__} has two wordings")
+        WORDING[cls] = func
+        return func
+
+    return register
+
+
+def read_events(stored: Iterable[dict[str, Any]]) -> list[EngineEvent | str]:
+    """The typed events of a log entry; a type this code does not know stays its bare name."""
+    return [event_from_dict(data) if data.get("type") in EVENT_CLASSES else str(data.get("type")) for data in stored]
