@@ -20,11 +20,10 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 from typing import Any
 
+from bench import scale
 from bench.load import Load, run_wrk
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -92,30 +91,28 @@ class Services:
         log = open(self.logs / f"{name}.log", "wb")  # noqa: SIM115 - closed with the process
         self.procs[name] = subprocess.Popen(cmd, env=self.env, cwd=ROOT, stdout=log, stderr=log, start_new_session=True)
 
-    def up(self) -> None:
+    def up(self, nodes: int = 1) -> list[int]:
+        """gunicorn on ``port`` - or, with ``nodes`` > 1, one per node on the next ports behind nginx
+        on ``port`` (bench/scale.py) - and a Celery worker and beat. Returns the app servers' ports."""
         bin_ = ROOT / ".venv" / "bin"
-        self.start(
-            "gunicorn",
-            [str(bin_ / "gunicorn"), "config.wsgi:application", "--bind", f"127.0.0.1:{self.port}",
-             "--workers", "3", "--threads", "4", "--worker-class", "gthread", "--log-level", "warning"],
-        )  # fmt: skip
+        ports = [self.port] if nodes == 1 else [self.port + 1 + i for i in range(nodes)]
+        for i, port in enumerate(ports):
+            self.start(
+                f"gunicorn-{i}" if i else "gunicorn",
+                [str(bin_ / "gunicorn"), "config.wsgi:application", "--bind", f"127.0.0.1:{port}",
+                 "--workers", "3", "--threads", "4", "--worker-class", "gthread", "--log-level", "warning"],
+            )  # fmt: skip
+        if nodes > 1:
+            self.start("nginx", scale.nginx_command(scale.nginx_conf(scale.new_folder(), self.port, ports)))
         self.start("worker", [str(bin_ / "celery"), "-A", "config", "worker", "-l", "WARNING", "-c", "2"])
         self.start(
             "beat", [str(bin_ / "celery"), "-A", "config", "beat", "-l", "WARNING", "-s", str(self.logs / "beat")]
         )
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                # Production mode sits behind a TLS proxy: say the request came through it.
-                ping = urllib.request.Request(
-                    f"http://127.0.0.1:{self.port}/ping/", headers={"X-Forwarded-Proto": "https"}
-                )
-                urllib.request.urlopen(ping, timeout=2)
-                return
-            except (urllib.error.URLError, ConnectionError, OSError):
-                time.sleep(0.5)
+        # Production mode sits behind a TLS proxy: scale.wait_for says the request came through it.
+        if all(scale.wait_for(port) for port in [*ports, self.port]):
+            return ports
         self.down()
-        sys.exit(f"gunicorn did not answer; see {self.logs}")
+        sys.exit(f"gunicorn (or nginx) did not answer; see {self.logs}")
 
     def rss_mb(self) -> dict[str, Any]:
         """Resident memory of gunicorn's workers (and the Celery worker), from /proc."""
@@ -196,6 +193,43 @@ def _table(results: dict[str, Any]) -> str:
     return "\n".join(rows)
 
 
+def _windows(args: argparse.Namespace, env: dict[str, str], seconds: float) -> list[dict[str, Any]]:
+    """The timer test: D8 windows closing while a load of ``seconds`` runs (from 8 s on)."""
+    first = 8.0
+    cmd = [PY, "-m", "bench.game", "windows", str(args.windows), str(first), str(seconds - first - 4)]
+    return json.loads(_run(cmd, env).strip().splitlines()[-1])  # type: ignore[no-any-return]
+
+
+def _scale_out(game: dict[str, Any], args: argparse.Namespace, env: dict[str, str]) -> dict[str, Any]:
+    """Two app servers behind nginx (bench/scale.py): the bare view and the mixed load through nginx,
+    the timer test during the mixed load, and the exactness counts against the two servers directly."""
+    print("bench: scale-out - two app servers behind nginx", flush=True)
+    services = Services(env, args.port)
+    ports = services.up(nodes=2)
+    out: dict[str, Any] = {"nodes": len(ports), "balancer": "nginx round-robin, no sticky sessions"}
+    try:
+        load = Load(game, args)
+        run_wrk(args.port, load.bare(), 3, args)  # warm the workers
+        out["bare"] = run_wrk(args.port, load.bare(), args.seconds, args)
+        print(f"  bare: {out['bare'].get('rps')} req/s, p95 {out['bare'].get('p95_ms')} ms", flush=True)
+        windows = _windows(args, env, args.mixed_seconds)
+        out["mixed"] = run_wrk(args.port, load.step_loads()["mixed"], args.mixed_seconds, args)
+        print(f"  mixed: {out['mixed'].get('rps')} req/s, p95 {out['mixed'].get('p95_ms')} ms", flush=True)
+        exact = scale.exactness(ports, game["fights"], load.cookie[len("Cookie: ") :])
+        time.sleep(3)
+        nonces = exact.pop("nonces")
+        exact["nonce_log_entries"] = _probe("nonces", nonces, env)
+        out["exactness"] = exact
+        out["timers"] = _probe("lateness", windows, env)
+    finally:
+        services.down()
+    for name in ("bare", "mixed"):
+        if "error" not in out[name] and "error" not in out["bare"]:
+            out[name]["p95_vs_bare"] = round(out[name]["p95_ms"] / out["bare"]["p95_ms"], 2)
+            out[name]["rps_vs_bare"] = round(out[name]["rps"] / out["bare"]["rps"], 3)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument("--seconds", type=float, default=6, help="length of each load in a round (default 6)")
@@ -208,6 +242,16 @@ def main() -> None:
     parser.add_argument("--database", default="postgres://postgres@127.0.0.1:5432/sumrak_bench")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/9")
     parser.add_argument("--out", default=str(RESULTS / "latest.json"))
+    parser.add_argument(
+        "--scale-out",
+        action="store_true",
+        help="then the mixed load again against two app servers behind nginx, with exactness counts",
+    )
+    parser.add_argument(
+        "--setup-only",
+        action="store_true",
+        help="reset the bench database and build the game, then stop (bench/cost.py)",
+    )
     args = parser.parse_args()
     env = _env(args)
     started = time.time()
@@ -218,6 +262,9 @@ def main() -> None:
     # Kept for a later look at the same game (python -m bench.probe queries bench/var/game.json).
     (ROOT / "bench" / "var").mkdir(exist_ok=True)
     (ROOT / "bench" / "var" / "game.json").write_text(json.dumps(game))
+    if args.setup_only:
+        print("bench: the game is in bench/var/game.json; python -m bench.cost measures its requests")
+        return
     load_before = os.getloadavg()
     services = Services(env, args.port)
     services.up()
@@ -231,15 +278,14 @@ def main() -> None:
             last = number == args.rounds - 1
             print(f"bench: round {number + 1} of {args.rounds}", flush=True)
             measured: dict[str, dict[str, Any]] = {}
-            for name, lines in {**load.scenarios(), **load.step_loads()}.items():
+            scenarios = load.scenarios()
+            for name in [*scenarios, "step_post", "mixed"]:
+                # The step loads read each fight's version just before they run: the one before moved them.
+                lines = scenarios[name] if name in scenarios else load.step_loads()[name]
                 seconds = args.seconds
                 if name == "mixed" and last:
                     # The timer test: D8 windows closing while the mixed load runs.
-                    first = 8.0
-                    windows = json.loads(
-                        _run([PY, "-m", "bench.game", "windows", str(args.windows), str(first),
-                              str(args.mixed_seconds - first - 4)], env).strip().splitlines()[-1]
-                    )  # fmt: skip
+                    windows = _windows(args, env, args.mixed_seconds)
                     seconds = args.mixed_seconds
                 measured[name] = run_wrk(args.port, lines, seconds, args)
                 print(f"  {name}: {measured[name].get('rps')} req/s, p95 {measured[name].get('p95_ms')} ms", flush=True)
@@ -251,6 +297,8 @@ def main() -> None:
         results["replay"] = _probe("replay", game, env)
     finally:
         services.down()
+    if args.scale_out:
+        results["scale_out"] = _scale_out(game, args, env)
     # Each figure: the median over rounds; ratios against the bare view of the same round.
     for name in rounds[0]:
         per_round = [r[name] for r in rounds if "error" not in r[name]]
@@ -297,6 +345,14 @@ def main() -> None:
     print("timers:", results["timers"])
     print("statements per request:", results["queries"])
     print("RSS:", results["rss"])
+    if "scale_out" in results:
+        out = results["scale_out"]
+        for name in ("bare", "mixed"):
+            r = out[name]
+            share = r.get("rps_vs_bare")
+            print(f"scale-out {name}: {r.get('rps')} req/s, p95 {r.get('p95_ms')} ms, {share} of bare req/s")
+        print("scale-out exactness:", out["exactness"])
+        print("scale-out timers:", out["timers"])
     print(f"written to {args.out}")
 
 

@@ -21,7 +21,6 @@ import sys
 from typing import Any
 
 import rules as engine
-from bench.fights import play
 
 CHARACTERS = 2000
 CARDS = 300
@@ -30,6 +29,9 @@ LENGTHS = (10, 100, 500)
 FIGHTS = 100
 HAND_ATTACK, HAND_DEFENCE = 8, 8
 STEPS_AHEAD = 60
+# Fewer prepared steps than this and a fight plays on into its next round (see _fight).
+MIN_AHEAD = 20
+STEP = dt.timedelta(milliseconds=5)
 
 
 def _catalogue() -> tuple[Any, list[Any], list[Any]]:
@@ -103,11 +105,14 @@ def _form(command: Any) -> dict[str, Any] | None:
 def _fight(event: Any, kind: Any, a: Any, b: Any, faces: dict[int, Any], counters: list[Any], entries: int) -> dict:
     from django.utils import timezone
 
+    # bench.fights reads the duels app: imported once Django is set up (python -m bench.game).
+    from bench.fights import play
     from duels.models import LogEntry, Situation
+    from duels.services.store import stored_events
 
     now = timezone.now()
-    # The log ends a moment ago; the fight runs on (S2 gap and D8 windows of an hour).
-    start = now - dt.timedelta(milliseconds=5 * (entries + 3))
+    # The log ends a moment ago (room for playing on, below); the fight runs on (S2 gap and D8 windows of an hour).
+    start = now - STEP * (entries + 3 + STEPS_AHEAD)
     settings = engine.Settings(answer_window_s=event.answer_window_s, gap_s=event.situation_gap_s)
     opening = engine.open_situation(settings, counters, start)
     log: list[tuple[Any, dt.datetime, list[Any]]] = []
@@ -117,9 +122,18 @@ def _fight(event: Any, kind: Any, a: Any, b: Any, faces: dict[int, Any], counter
         state, events = engine.apply(state, command, start)
         log.append((command, start, events))
     final = state
-    for command, at, final, events in play(state, entries - 2, start + dt.timedelta(milliseconds=5)):  # noqa: B007
+    at = start
+    for command, at, final, events in play(state, entries - 2, start + STEP):  # noqa: B007
         log.append((command, at, events))
     state = final
+    if len(_steps(state, now)) < MIN_AHEAD:
+        # Near a round's end the form cannot go on (a round choice names an arsenal): play on
+        # into the next round, so that every fight - 500 entries too - has steps for the load.
+        for command, when, after, events in play(state, STEPS_AHEAD, at + STEP):
+            log.append((command, when, events))
+            state = after
+            if isinstance(command, engine.RoundChoice) and after.duels[-1].phase == engine.AWAIT_ATTACK:
+                break
     situation = Situation.objects.create(
         event=event,
         kind=kind.key,
@@ -137,17 +151,25 @@ def _fight(event: Any, kind: Any, a: Any, b: Any, faces: dict[int, Any], counter
             command=kind.encode(command),
             at=at,
             reason=kind.reason_of(command),
-            events=events,
+            events=stored_events(events),
         )
         for i, (command, at, events) in enumerate(log)
     )
+    steps = _steps(state, now)
+    return {"id": situation.pk, "length": entries, "entries": len(log), "version": situation.version, "steps": steps}
+
+
+def _steps(state: Any, now: dt.datetime) -> list[dict[str, Any]]:
+    """The fight form's next steps from ``state``, up to the first one the form cannot send."""
+    from bench.fights import play
+
     steps = []
     for command, _at, _state, _events in play(state, STEPS_AHEAD, now):
         form = _form(command)
         if form is None:
             break
         steps.append(form)
-    return {"id": situation.pk, "entries": len(log), "version": situation.version, "steps": steps}
+    return steps
 
 
 def build() -> dict[str, Any]:

@@ -18,6 +18,7 @@ from typing import Any
 LUA = Path(__file__).resolve().parent / "wrk" / "load.lua"
 
 HX = "HX-Request: true"
+CSRF_COOKIE = "Cookie: csrftoken=" + "c" * 32
 
 
 def _headers(*pairs: str) -> str:
@@ -69,15 +70,20 @@ class Load:
         )  # fmt: skip
         self.fights = game["fights"]
 
+    @staticmethod
+    def bare() -> list[str]:
+        return [f"R\tGET\t/ping/\t{_headers()}\t"]
+
     def by_length(self, length: int) -> list[dict[str, Any]]:
-        return [f for f in self.fights if f["entries"] == length]
+        return [f for f in self.fights if f["length"] == length]
 
     def urls(self, fights: list[dict[str, Any]], role: str) -> list[tuple[str, str]]:
         """(path, headers) of the live fragment of each fight for one role."""
+        # A browser polls with the CSRF cookie its page load set (base.html's hx-headers needs it).
         if role == "spectator":
-            return [(f"/watch/{f['id']}/", _headers(HX)) for f in fights]
+            return [(f"/watch/{f['id']}/", _headers(HX, CSRF_COOKIE)) for f in fights]
         if role == "player":
-            return [(f"/c/{t}/live/", _headers(HX)) for f in fights for t in f["tokens"]]
+            return [(f"/c/{t}/live/", _headers(HX, CSRF_COOKIE)) for f in fights for t in f["tokens"]]
         return [(f"/fights/{f['id']}/", _headers(HX, self.cookie)) for f in fights]
 
     def unchanged(self, urls: list[tuple[str, str]]) -> list[str]:
@@ -128,7 +134,7 @@ class Load:
         spectator, player, referee = (self.urls(fights, r) for r in ("spectator", "player", "referee"))
         polls = self.unchanged(spectator + player + referee)
         out = {
-            "bare": [f"R\tGET\t/ping/\t{_headers()}\t"],
+            "bare": self.bare(),
             "bare_post": [f"R\tPOST\t/ping/\t{self.post}\tx=1"],
             "spectator_poll_unchanged": polls[: len(spectator)],
             "player_poll_unchanged": polls[len(spectator) : len(spectator) + len(player)],

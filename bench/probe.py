@@ -44,7 +44,7 @@ def queries(game: dict[str, Any]) -> dict[str, Any]:
     hx = {"HX-Request": "true"}
     out: dict[str, Any] = {}
     for length in (10, 500):
-        fight = next(f for f in game["fights"] if f["entries"] == length and f["steps"])
+        fight = next(f for f in game["fights"] if f["length"] == length and f["steps"])
         fid, token = fight["id"], fight["tokens"][0]
         urls = {
             "spectator_poll": (public, f"/watch/{fid}/"),
@@ -95,7 +95,7 @@ def replay(game: dict[str, Any]) -> dict[str, Any]:
 
     kind = KINDS["duel"]
     event = Event.objects.get(pk=game["event"])
-    ids = {length: next(f["id"] for f in game["fights"] if f["entries"] == length) for length in (10, 100, 500)}
+    ids = {length: next(f["id"] for f in game["fights"] if f["length"] == length) for length in (10, 100, 500)}
     # A 2,000-entry fight, made for this measurement by two fresh characters.
     pair = [Character.objects.create(event=event, name=f"Replay {i}", status="accepted") for i in (1, 2)]
     source = Character.objects.filter(event=event, arsenal__isnull=False).order_by("pk").first()
@@ -153,6 +153,19 @@ def lateness(windows: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def nonces(sent: list[str]) -> dict[str, Any]:
+    """How many log entries each nonce left (the scale-out's repeated submissions): exactly one each."""
+    from django.db.models import Count
+
+    from duels.models import LogEntry
+
+    counts = dict(
+        LogEntry.objects.filter(nonce__in=sent).values_list("nonce").annotate(n=Count("id")).values_list("nonce", "n")
+    )
+    per = [counts.get(n, 0) for n in sent]
+    return {"sent": len(sent), "exactly_one": sum(1 for n in per if n == 1), "none": per.count(0)}
+
+
 if __name__ == "__main__":
     import django
 
@@ -160,5 +173,5 @@ if __name__ == "__main__":
     what, path = sys.argv[1], sys.argv[2]
     with open(path) as handle:
         data = json.load(handle)
-    result = {"queries": queries, "replay": replay, "lateness": lateness}[what](data)
+    result = {"queries": queries, "replay": replay, "lateness": lateness, "nonces": nonces}[what](data)
     print(json.dumps(result))

@@ -123,7 +123,15 @@ SQLITE_OPTIONS = {
     "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
 }
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
+    # No health check by default: Django's costs a "SELECT 1" round trip at the start of every
+    # request that touches the database (half the database work of a player's poll, bench/cost.py).
+    # Without it, a connection PostgreSQL dropped (a restart) fails the one request that finds
+    # it, and Django then discards it; SUMRAK_DB_HEALTH_CHECKS=true trades the round trip for that.
+    DATABASES = {
+        "default": dj_database_url.parse(
+            DATABASE_URL, conn_max_age=60, conn_health_checks=env_bool("SUMRAK_DB_HEALTH_CHECKS", False)
+        )
+    }
 else:
     DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": str(VAR_DIR / "sumrak.sqlite3")}}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -137,7 +145,7 @@ REDIS_URL = env_str("REDIS_URL", "")
 if REDIS_URL:
     # Both branches set the same name; the other one adds OPTIONS, hence the value type.
     CACHES: dict[str, dict[str, object]] = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        "default": {"BACKEND": "config.redis_cache.RedisCache", "LOCATION": REDIS_URL}
     }
     # Sessions read from Redis, written through to the database: a poll costs
     # no session query. Only with a shared cache: with a per-process one a

@@ -8,6 +8,8 @@ from events import views_home
 urlpatterns = [
     path("", views_home.home, name="home"),
     path("ping/", config_views.ping, name="ping"),
+    # The fights before the rest: their polls are most requests (duels/urls.py); no route of it matches another's.
+    path("", include("duels.urls")),
     path("help/", views_home.help_index, name="help"),
     path("help/<str:role>/", views_home.help_page, name="help-role"),
     path("accounts/signup/", views_home.signup, name="signup"),
@@ -21,6 +23,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("events.urls")),
     path("", include("cards.urls")),
-    path("", include("duels.urls")),
     path("", include("lab.urls")),
 ]

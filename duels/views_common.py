@@ -24,7 +24,7 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.cache import add_never_cache_headers, patch_vary_headers
-from django.utils.http import parse_etags
+from django.utils.http import http_date, parse_etags
 from django.utils.translation import get_language, gettext
 
 from cards.models import ArsenalCard
@@ -142,12 +142,22 @@ def not_modified(request: HttpRequest, etag: str) -> HttpResponse | None:
     return None
 
 
+NEVER_STORED = "max-age=0, no-cache, no-store, must-revalidate, private"
+LIVE_VARY = "HX-Request, Cookie, Accept-Language"
+
+
 def live_headers(response: HttpResponse, etag: str) -> HttpResponse:
     response["ETag"] = etag
     # Never stored, so never shown stale and never left with a hand on a
     # shared tablet or phone (D4); the poll asks for a 304 itself.
-    add_never_cache_headers(response)
-    patch_vary_headers(response, ["HX-Request", "Cookie", "Accept-Language"])
+    if "Cache-Control" in response or "Vary" in response:
+        add_never_cache_headers(response)
+        patch_vary_headers(response, LIVE_VARY.split(", "))
+    else:
+        # What the two calls above write on a fresh response, without parsing anything (every poll).
+        response["Expires"] = http_date()
+        response["Cache-Control"] = NEVER_STORED
+        response["Vary"] = LIVE_VARY
     return response
 
 
@@ -176,7 +186,11 @@ MARK_NOW, MARK_CSRF, MARK_NONCE = (f"@{name}-{_MARK}@" for name in ("now", "csrf
 
 
 def _personal(html: str, request: HttpRequest) -> str:
-    html = html.replace(MARK_NOW, iso(timezone.now())).replace(MARK_CSRF, get_token(request))
+    html = html.replace(MARK_NOW, iso(timezone.now()))
+    if MARK_CSRF in html:
+        # Only a fragment with a form needs the token (a spectator's has none): get_token
+        # masks it afresh for every response and, without a cookie, makes a new secret.
+        html = html.replace(MARK_CSRF, get_token(request))
     parts = html.split(MARK_NONCE)
     if len(parts) == 1:
         return html
@@ -186,11 +200,23 @@ def _personal(html: str, request: HttpRequest) -> str:
     return "".join(out)
 
 
+def _fragment_key(template: str, etag: str) -> str:
+    return f"sumrak:fragment:{template}:{etag.strip(chr(34))}"
+
+
+def cached_fragment(request: HttpRequest, template: str, etag: str) -> HttpResponse | None:
+    """The live fragment for ``etag`` if some viewer had it rendered already, else None."""
+    html = cache.get(_fragment_key(template, etag))
+    if not isinstance(html, str):
+        return None
+    return live_headers(HttpResponse(_personal(html, request)), etag)
+
+
 def shared_fragment(
     request: HttpRequest, template: str, etag: str, build: Callable[[], dict[str, Any]], status: int = 200
 ) -> HttpResponse:
     """The live fragment for ``etag``: from the cache, or rendered by ``build()``'s context and cached."""
-    key = f"sumrak:fragment:{template}:{etag.strip(chr(34))}"
+    key = _fragment_key(template, etag)
     html = cache.get(key)
     if not isinstance(html, str):
         context = {**build(), "etag": etag, "server_now": MARK_NOW, "new_nonce": MARK_NONCE, "csrf_token": MARK_CSRF}

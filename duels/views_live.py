@@ -23,11 +23,12 @@ from duels.forms import FocusForm
 from duels.models import Situation
 from duels.presenters import PLAYER, SPECTATOR, Viewer, card_ids, card_names, present
 from duels.presenters_record import fight_record
-from duels.services.live import cached_active, meta_of, remember
+from duels.services.live import Meta, cached_active, meta_of, remember
 from duels.views_battle import battle_watch, player_battle_context
 from duels.views_common import (
     Alert,
     arsenal_hand,
+    cached_fragment,
     not_modified,
     polled,
     public_situation,
@@ -37,11 +38,13 @@ from duels.views_common import (
     shared_fragment,
     situation_etag,
 )
-from events.access import character_for_player, character_for_token
+from events.access import character_for_player, character_for_token, link_holder
 from events.models import Character
 from events.requests import HtmxRequest
 
 SPECTATOR_VIEW = Viewer(SPECTATOR)
+PLAYER_FRAGMENT = "duels/player_live.html#live"
+WATCH_FRAGMENT = "duels/watch.html#live"
 
 
 # --- the player's fragment ---------------------------------------------------------------------
@@ -85,17 +88,28 @@ def _player_context(character: Character, situation: Situation | None, token: st
     return context
 
 
+def _variant(token: str | None) -> str:
+    # The fragment's links carry the secret link itself: its own variant, so a new link never shows the old one.
+    return f"player-token-{quoted_hash(token).strip(chr(34))[:12]}" if token else "player"
+
+
 def _player_response(
     request: HtmxRequest,
     character: Character,
     token: str | None,
     alert: Alert | None = None,
     status: int = 200,
+    *,
+    cache_tried: bool = False,
 ) -> HttpResponse:
-    # The fragment's links carry the secret link itself: its own variant, so a new link never shows the old one.
-    variant = f"player-token-{quoted_hash(token).strip(chr(34))[:12]}" if token else "player"
-    if request.htmx and alert is None and (unchanged := _unchanged_fight(request, character, variant)) is not None:
-        return unchanged
+    variant = _variant(token)
+    if (
+        not cache_tried
+        and alert is None
+        and character.status == Character.Status.ACCEPTED
+        and (fast := _from_cache(request, character.pk, variant)) is not None
+    ):
+        return fast
     situation = services.active_situation_for(character) if character.status == Character.Status.ACCEPTED else None
     context: dict[str, Any] | None = None
     if situation is not None:
@@ -109,23 +123,27 @@ def _player_response(
         return unchanged
     if request.htmx and alert is None and situation is not None and status == 200:
         # The player's other devices (and polls) of this version reuse it.
-        return shared_fragment(
-            request, "duels/player_live.html#live", etag, lambda: _player_context(character, situation, token)
-        )
+        return shared_fragment(request, PLAYER_FRAGMENT, etag, lambda: _player_context(character, situation, token))
     context = context or _player_context(character, situation, token)
-    template = "duels/player_live.html#live" if request.htmx else "duels/player_live.html"
+    template = PLAYER_FRAGMENT if request.htmx else "duels/player_live.html"
     return render_live(request, template, {**context, "alert": alert}, etag, status=status)
 
 
-def _unchanged_fight(request: HttpRequest, character: Character, variant: str) -> HttpResponse | None:
-    """A 304 from the cache alone when the character's fight is known and unchanged (see services.live)."""
-    if character.status != Character.Status.ACCEPTED or not request.headers.get("If-None-Match"):
+def _from_cache(request: HtmxRequest, character_id: int, variant: str) -> HttpResponse | None:
+    """A poll of an accepted character's running fight, from the cache alone (see services.live).
+
+    One round trip: the character's key holds the fight's meta. Unchanged,
+    a 304; changed, the fragment of the new version if another poll had it
+    rendered. Otherwise (not known, due, ended, not rendered yet) None: the
+    database decides.
+    """
+    if not polled(request):
         return None
-    situation_id = cached_active(character.pk)
-    meta = meta_of(situation_id) if situation_id else None
-    if meta is None or meta.ended or meta.is_due(timezone.now()):
+    meta = cached_active(character_id)
+    if not isinstance(meta, Meta) or meta.ended or meta.is_due(timezone.now()):
         return None
-    return not_modified(request, situation_etag(meta, Viewer(PLAYER, character.pk), variant))
+    etag = situation_etag(meta, Viewer(PLAYER, character_id), variant)
+    return not_modified(request, etag) or cached_fragment(request, PLAYER_FRAGMENT, etag)
 
 
 @require_GET
@@ -135,7 +153,12 @@ def player_live(request: HtmxRequest, character_id: int) -> HttpResponse:
 
 @require_GET
 def player_live_token(request: HtmxRequest, token: str) -> HttpResponse:
-    return _player_response(request, character_for_token(token), token)
+    if polled(request):
+        # The link is checked in the database on every poll (a revoked one stops at once), by one lean statement.
+        fast = _from_cache(request, link_holder(token), _variant(token))
+        if fast is not None:
+            return fast
+    return _player_response(request, character_for_token(token), token, cache_tried=polled(request))
 
 
 def _focus(request: HtmxRequest, character: Character, token: str | None) -> HttpResponse:
@@ -195,15 +218,17 @@ def player_focus_token(request: HtmxRequest, token: str) -> HttpResponse:
 @require_GET
 def watch(request: HtmxRequest, situation_id: int) -> HttpResponse:
     if polled(request):
-        # The page is public, so an unchanged poll is answered from the
-        # cached version alone: no database at all (see services.live).
+        # The page is public, so a poll is answered from the cached version
+        # alone, no database at all (see services.live): a 304, or the
+        # fragment of the new version once one spectator had it rendered.
         meta = meta_of(situation_id)
         if meta is None:
             raise Http404
         if not meta.is_due(timezone.now()):
-            unchanged = not_modified(request, situation_etag(meta, SPECTATOR_VIEW, "watch"))
-            if unchanged is not None:
-                return unchanged
+            etag = situation_etag(meta, SPECTATOR_VIEW, "watch")
+            fast = not_modified(request, etag) or cached_fragment(request, WATCH_FRAGMENT, etag)
+            if fast is not None:
+                return fast
     situation = services.refresh(public_situation(situation_id, whole=not polled(request)))
     remember(situation)
     if situation.kind == Situation.Kind.BATTLE:
@@ -224,7 +249,7 @@ def watch(request: HtmxRequest, situation_id: int) -> HttpResponse:
 
     if request.htmx:
         # Every spectator of this version gets the same fragment, rendered once.
-        return shared_fragment(request, "duels/watch.html#live", etag, context)
+        return shared_fragment(request, WATCH_FRAGMENT, etag, context)
     return render_live(request, "duels/watch.html", context(), etag)
 
 

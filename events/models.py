@@ -1,5 +1,6 @@
 """Events, their staff, and the characters registered to them."""
 
+import datetime as dt
 import secrets
 from collections.abc import Callable
 from typing import Any
@@ -181,7 +182,12 @@ class Event(models.Model):
 
     @property
     def links_expired(self) -> bool:
-        return self.links_expire_after_end and timezone.localdate() > self.ends_on
+        return self.links_expired_by(self.links_expire_after_end, self.ends_on)
+
+    @staticmethod
+    def links_expired_by(expire_after_end: bool, ends_on: dt.date) -> bool:
+        """The rule itself, for a caller that read only these two columns (events.access.link_holder)."""
+        return expire_after_end and timezone.localdate() > ends_on
 
     @property
     def takes_applications(self) -> bool:

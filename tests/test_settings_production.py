@@ -147,7 +147,7 @@ def test_database_url_and_redis_url_switch_to_postgresql_and_redis(tmp_path):
         "django.db.backends.postgresql",
         "sumrak",
         "redis://127.0.0.1:6379/0",
-        "django.core.cache.backends.redis.RedisCache",
+        "config.redis_cache.RedisCache",  # Django's, one redis-py client per pool
     ]
 
 

@@ -75,14 +75,18 @@ def active_key(character_id: int) -> str:
     return f"sumrak:active-situation:{character_id}"
 
 
-def cached_active(character_id: int) -> int | None:
-    """The id of the character's unfinished situation as last published, 0 for none, None if unknown."""
+def cached_active(character_id: int) -> Meta | int | None:
+    """The meta of the character's unfinished situation as last published, 0 for none, None if unknown.
+
+    The meta itself, not the situation's id: a player's poll then costs one
+    round trip to the cache, not two (``publish`` writes both keys at once).
+    """
     found = cache.get(active_key(character_id))
-    return found if isinstance(found, int) else None
+    return found if isinstance(found, Meta | int) else None
 
 
-def remember_active(character_id: int, situation_id: int | None) -> None:
-    cache.add(active_key(character_id), situation_id or 0, META_TTL)
+def remember_active(character_id: int, situation: Situation | None) -> None:
+    cache.add(active_key(character_id), 0 if situation is None else meta_from(situation), META_TTL)
 
 
 def publish(situation: Situation, character_ids: Iterable[int], present: Iterable[int]) -> None:
@@ -96,12 +100,12 @@ def publish(situation: Situation, character_ids: Iterable[int], present: Iterabl
     answers from the database, which stays right.
 
     Each of ``character_ids`` (everyone in it before or after) is known to be
-    in it - if in ``present`` and it is unfinished - or in no situation known
-    here (the next read asks the database).
+    in it - if in ``present`` and it is unfinished: their key holds the same
+    meta - or in no situation known here (the next read asks the database).
     """
     meta = meta_from(situation)
     inside = set(present) if not situation.ended else set()
-    wanted: dict[str, object] = {active_key(cid): situation.pk for cid in inside}
+    wanted: dict[str, object] = {active_key(cid): meta for cid in inside}
     wanted[meta_key(meta.id)] = meta
     gone = [active_key(cid) for cid in set(character_ids) - inside]
     try:

@@ -96,7 +96,7 @@ def active_situation_for(character: Character | int, *, now: dt.datetime | None 
     for situation in rows.order_by("-pk"):
         situation = refresh(situation, now=now)
         if not situation.ended:
-            remember_active(character_id, situation.pk)
+            remember_active(character_id, situation)
             return situation
     remember_active(character_id, None)
     return None
