@@ -151,6 +151,18 @@ def test_database_url_and_redis_url_switch_to_postgresql_and_redis(tmp_path):
     ]
 
 
+@pytest.mark.parametrize(("setting", "checked"), [(None, "True"), ("false", "False"), ("true", "True")])
+def test_postgresql_connections_are_health_checked_unless_turned_off(tmp_path, setting, checked):
+    """A connection PostgreSQL dropped (a restart at the game) must not cost a referee's tap a 500."""
+    code = "from django.conf import settings; print(settings.DATABASES['default']['CONN_HEALTH_CHECKS'])"
+    env = {"DEBUG": "true", "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/sumrak"}
+    if setting is not None:
+        env["SUMRAK_DB_HEALTH_CHECKS"] = setting
+    result = run(tmp_path, "shell", "--no-imports", "-c", code, **env)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [checked]
+
+
 def test_env_bool_reads_the_usual_spellings(monkeypatch):
     for value, expected in [("true", True), ("Yes", True), ("1", True), ("off", False), ("FALSE", False), ("", False)]:
         monkeypatch.setenv("SUMRAK_FLAG", value)
