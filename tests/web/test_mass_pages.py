@@ -210,6 +210,9 @@ def test_the_full_log_pages_through_every_entry(as_user, referee, battle, player
     ready(battle, referee, 4, 2)
     html = as_user(referee).get(reverse("duels:mass-log", args=[battle.pk])).content.decode()
     assert "The server shuffled the four decks (M1)" in html and "entered by the referee" in html
+    # The fights' log layout, with the mass battle's own heading and links (no duel CSV/XLSX export).
+    assert f"<title>Log of mass battle {battle.pk}" in html and "Back to the battle" in html
+    assert "Log as CSV" not in html and "Back to the fight" not in html
     assert as_user(referee).get(reverse("duels:mass-log", args=[battle.pk]), {"page": "abc"}).status_code == 200
     assert as_user(player).get(reverse("duels:mass-log", args=[battle.pk])).status_code == 404
 
