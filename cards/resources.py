@@ -19,6 +19,7 @@ from import_export import fields, resources, widgets
 
 from cards.forms import CARD_FIELDS, normalise_tags
 from cards.models import Card, Catalogue, CounterRule, Effect
+from cards.resources_base import ScopedResource
 from events.resources import ChoiceWidget
 from events.tables import ImportReport, Table, export_bytes, read_table, run_import
 
@@ -46,7 +47,7 @@ class CardByName(widgets.ForeignKeyWidget):
         return card
 
 
-class CardResource(resources.ModelResource):
+class CardResource(ScopedResource):
     category = fields.Field("category", "category", widget=ChoiceWidget(Card.Category.choices))
     kind = fields.Field("kind", "kind", widget=ChoiceWidget(Card.Kind.choices))
     magic_type = fields.Field("magic_type", "magic_type", widget=ChoiceWidget(Card.MagicType.choices))
@@ -62,21 +63,10 @@ class CardResource(resources.ModelResource):
         clean_model_instances = True
         skip_diff = True
 
-    def __init__(self, catalogue: Catalogue) -> None:
-        super().__init__()
-        self.catalogue = catalogue
-
-    def get_queryset(self) -> QuerySet[Card]:
-        return Card.objects.filter(catalogue=self.catalogue).order_by("kind", "name_ru")
-
-    def init_instance(self, row: Any = None) -> Card:
-        return Card(catalogue=self.catalogue)
+    scope_field, ordering, text_columns = "catalogue", ("kind", "name_ru"), CARD_COLUMNS
 
     def before_import_row(self, row: Any, **kwargs: Any) -> None:
-        # Spreadsheet cells come back empty as None and numbers as numbers; the card's text fields want strings.
-        for column in CARD_COLUMNS:
-            if column in row:
-                row[column] = "" if row[column] is None else str(row[column])
+        super().before_import_row(row, **kwargs)
         if "tags" in row:
             row["tags"] = normalise_tags(row["tags"])
 

@@ -15,8 +15,8 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 from import_export import fields, resources, widgets
 
-from cards.models import Catalogue
 from cards.models_mass import Army, MagicCard, MagicType, Warrior, WarriorType
+from cards.resources_base import ScopedResource, TextCells
 from events.models import Character, Event
 from events.resources import ChoiceWidget, YesNoWidget
 from events.tables import ImportReport, TableError, export_bytes, read_table, run_import
@@ -32,24 +32,12 @@ REQUIRED = {
 }
 
 
-class _Strings:
-    text_columns: tuple[str, ...] = ()
-
-    def before_import_row(self, row: Any, **kwargs: Any) -> None:
-        for column in self.text_columns:
-            if column in row:
-                value = row[column]
-                if isinstance(value, float) and value.is_integer():
-                    value = int(value)  # a spreadsheet's warrior "7.0" is warrior 7
-                row[column] = "" if value is None else str(value).strip()
-
-
-class MagicCardResource(_Strings, resources.ModelResource):
+class MagicCardResource(ScopedResource):
     deck = fields.Field("deck", "deck", widget=ChoiceWidget([(d, str(d)) for d in (2, 4, 5, 6)]))
     magic_type = fields.Field("magic_type", "magic_type", widget=ChoiceWidget(MagicType.choices))
     negative = fields.Field("negative", "negative", widget=YesNoWidget())
     keepable = fields.Field("keepable", "keepable", widget=YesNoWidget())
-    text_columns = ("name_ru", "name_en", "text")
+    scope_field, ordering, text_columns = "catalogue", ("deck", "name_ru"), ("name_ru", "name_en", "text")
 
     class Meta:
         model = MagicCard
@@ -59,19 +47,9 @@ class MagicCardResource(_Strings, resources.ModelResource):
         clean_model_instances = True
         skip_diff = True
 
-    def __init__(self, catalogue: Catalogue) -> None:
-        super().__init__()
-        self.catalogue = catalogue
 
-    def get_queryset(self) -> QuerySet[MagicCard]:
-        return MagicCard.objects.filter(catalogue=self.catalogue).order_by("deck", "name_ru")
-
-    def init_instance(self, row: Any = None) -> MagicCard:
-        return MagicCard(catalogue=self.catalogue)
-
-
-class WarriorTypeResource(_Strings, resources.ModelResource):
-    text_columns = WARRIOR_TYPE_COLUMNS
+class WarriorTypeResource(ScopedResource):
+    scope_field, ordering, text_columns = "event", ("name_ru",), WARRIOR_TYPE_COLUMNS
 
     class Meta:
         model = WarriorType
@@ -80,16 +58,6 @@ class WarriorTypeResource(_Strings, resources.ModelResource):
         import_id_fields = ("name_ru",)
         clean_model_instances = True
         skip_diff = True
-
-    def __init__(self, event: Event) -> None:
-        super().__init__()
-        self.event = event
-
-    def get_queryset(self) -> QuerySet[WarriorType]:
-        return WarriorType.objects.filter(event=self.event).order_by("name_ru")
-
-    def init_instance(self, row: Any = None) -> WarriorType:
-        return WarriorType(event=self.event)
 
 
 class _ByName(widgets.ForeignKeyWidget):
@@ -116,7 +84,7 @@ class _ByName(widgets.ForeignKeyWidget):
         return "" if value is None else str(getattr(value, self.field))
 
 
-class WarriorResource(_Strings, resources.ModelResource):
+class WarriorResource(TextCells, resources.ModelResource):
     state = fields.Field("state", "state", widget=ChoiceWidget(Warrior.State.choices, required=False))
     text_columns = ("army", "name", "warrior_type", "character")
 

@@ -59,7 +59,7 @@ from .conditions import (
 )
 from .core import attack_cards, open_duel_of
 from .errors import RuleError, gettext_noop
-from .events import EVENT_CLASSES, EVENT_TYPES, EngineEvent, Event, event_from_dict, event_type
+from .events import EVENT_CLASSES, EVENT_TYPES, EngineEvent, event_from_dict, event_type
 from .instant import answer_source, conversion_rule, draw_size_for, instant_attack_draw_size
 from .referee import changed_condition
 from .replay import LogEntry, replay
@@ -132,7 +132,6 @@ __all__ = [
     "EndDuel",
     "EndSituation",
     "EngineEvent",
-    "Event",
     "Fighter",
     "FighterSetup",
     "InstantAttack",

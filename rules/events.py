@@ -13,11 +13,6 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any, ClassVar, TypeVar
 
-# The stored (JSON) form of an event: ``{"type": name, **fields}``. The rules
-# of battles and of the magic phase still build these directly.
-Event = dict[str, Any]
-
-
 # --- Typed events (issue 7) ---------------------------------------------------------------------
 # Every event kind becomes a frozen dataclass subclassing ``EngineEvent`` and
 # registered with ``@event_type``; its fields are what the event carries, all

@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from .errors import INPUT, RuleError, gettext_noop
-from .events import Event
 
 # Trigger kinds (R1 lists the three of an opportunity action).
 LEAVES_REACH: Final = "leaves_reach"
@@ -131,7 +130,7 @@ def declare_action(state: BattleRound, actor: int, kind: str, parts: int = 1) ->
     return new
 
 
-def resolve_part(state: BattleRound, actor: int) -> tuple[BattleRound, list[Event]]:
+def resolve_part(state: BattleRound, actor: int) -> BattleRound:
     """One part of the action happens (one attack of a double attack, one step of a move)."""
     if state.action is None or state.action.actor != actor:
         raise RuleError(INPUT, gettext_noop("No action of this combatant is in progress."))
@@ -146,10 +145,10 @@ def resolve_part(state: BattleRound, actor: int) -> tuple[BattleRound, list[Even
     new = copy.deepcopy(state)
     assert new.action is not None
     new.action.parts_done += 1
-    return new, [{"type": "action_part_resolved", "actor": actor, "part": new.action.parts_done}]
+    return new
 
 
-def opportunity_action(state: BattleRound, reactor: int, trigger: Trigger) -> tuple[BattleRound, list[Event]]:
+def opportunity_action(state: BattleRound, reactor: int, trigger: Trigger) -> BattleRound:
     """R1-R3: a reaction to an enemy dropping their guard next to you."""
     _reactions_on(state)
     _require_combatant(state, reactor)
@@ -168,12 +167,10 @@ def opportunity_action(state: BattleRound, reactor: int, trigger: Trigger) -> tu
         raise RuleError("R2", gettext_noop("At most one opportunity action during each other combatant's turn."))
     new = copy.deepcopy(state)
     new.opportunity_in_turn[reactor] = new.turn_seq
-    events: list[Event] = [{"type": "opportunity_action", "reactor": reactor, "trigger": trigger.kind}]
     # R3: it interrupts the triggering action - the action waits until it is resolved.
     if new.action is not None and not new.action.finished:
         new.action.interrupted_by.append(reactor)
-        events.append({"type": "action_interrupted", "actor": new.action.actor, "by": reactor})
-    return new, events
+    return new
 
 
 def immediate_action(
@@ -184,7 +181,7 @@ def immediate_action(
     *,
     trigger_met: bool,
     negates: bool = False,
-) -> tuple[BattleRound, list[Event]]:
+) -> BattleRound:
     """R4-R8: an immediate interrupt or response, from a card's trigger or a readied action."""
     _reactions_on(state)
     _require_combatant(state, reactor)
@@ -205,17 +202,16 @@ def immediate_action(
         _check_response_timing(action, trigger, negates)
     new = copy.deepcopy(state)
     new.immediate_spent.add(reactor)
-    events: list[Event] = [{"type": "immediate_action", "reactor": reactor, "kind": kind, "trigger": trigger.kind}]
-    if kind == INTERRUPT and new.action is not None:
+    if new.action is None:
+        return new
+    if kind == INTERRUPT:
         new.action.interrupted_by.append(reactor)
-        if negates:
-            # R6: an interrupt that negates the triggering action - the action is lost.
-            new.action.lost = True
-            events.append({"type": "action_lost", "actor": new.action.actor, "by": reactor})
-    elif kind == RESPONSE and new.action is not None and not new.action.finished:
+        # R6: an interrupt that negates the triggering action - the action is lost.
+        new.action.lost = new.action.lost or negates
+    elif not new.action.finished:
         # R8: the response comes before the rest of what the actor planned.
-        events.append({"type": "action_interrupted", "actor": new.action.actor, "by": reactor})
-    return new, events
+        new.action.interrupted_by.append(reactor)
+    return new
 
 
 def _check_response_timing(action: Action | None, trigger: Trigger, negates: bool) -> None:

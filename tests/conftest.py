@@ -19,7 +19,7 @@ import demo
 from cards.models import Card, Catalogue
 from duels import services
 from events.models import Character, Event, Side, StaffRole
-from tests.services.battle_kit import party
+from tests.services.battle_kit import begin, party
 from tests.services.kit import SECRET_ANTON, SECRET_ZAVULON, arm, nonce, parries
 
 
@@ -182,6 +182,12 @@ def shown(armed, referee, attack_card):
 def people(event) -> list[Character]:
     """A battle's combatants, from tests/services/battle_kit.py's party."""
     return party(event)
+
+
+@pytest.fixture
+def battle(event, people, referee):
+    """A battle of the four ``people`` (two sides), just started: Anna declared it and acts first (D5)."""
+    return begin(event, people, referee)
 
 
 @pytest.fixture

@@ -117,13 +117,13 @@ def test_R0_R8_D8_a_four_combatant_battle_over_two_rounds(
     screenshot(ref, "reaction-bar")
     done(
         lambda: bar.locator(
-            f".reactor[data-reactor='{vera.pk}'] form[data-kind=opportunity] button", has_text="Snap"
+            f".reactor[data-reactor='{vera.pk}'] form[data-action=opportunity] button", has_text="Snap"
         ).click()
     )
     answer(anna)  # the opportunity attack first (R3)
     click("#go-on")
     # Gleb's counterspell negates the bolt: the attack and its answer window are gone (R6).
-    interrupt = bar.locator(f".reactor[data-reactor='{gleb.pk}'] form[data-kind=interrupt]")
+    interrupt = bar.locator(f".reactor[data-reactor='{gleb.pk}'] form[data-action=interrupt]")
     interrupt.locator("input[name=negates]").check()
     done(lambda: interrupt.locator("button", has_text="Counterspell").click())
     expect(ref.locator(".frame-lost")).to_be_visible()
@@ -134,7 +134,7 @@ def test_R0_R8_D8_a_four_combatant_battle_over_two_rounds(
     # Gleb's blade at Boris; Boris answers nothing; then Anna responds with her riposte (R7).
     attack(gleb, "Blade", boris)
     answer(boris)
-    response = bar.locator(f".reactor[data-reactor='{anna.pk}'] form[data-kind=response]")
+    response = bar.locator(f".reactor[data-reactor='{anna.pk}'] form[data-action=response]")
     done(lambda: response.locator("button", has_text="Riposte").click())
     screenshot(ref, "response")
     answer(gleb)

@@ -57,16 +57,17 @@ def test_R0_no_reactions_in_the_first_round_by_default():
 
 def test_R0_the_first_reaction_round_is_an_event_setting():
     state = declare_action(start_turn(battle(round_=1, reactions_from=1), ANNA), ANNA, "ranged")
-    _new, events = opportunity_action(state, BORIS, Trigger(ANNA, RANGED_ATTACK, adjacent=True))
-    assert events[0]["type"] == "opportunity_action"
+    new = opportunity_action(state, BORIS, Trigger(ANNA, RANGED_ATTACK, adjacent=True))
+    assert new.opportunity_in_turn == {BORIS: new.turn_seq}
 
 
 @pytest.mark.parametrize("kind", [LEAVES_REACH, RANGED_ATTACK, AREA_ATTACK])
 def test_R1_opportunity_triggers_by_an_adjacent_enemy(kind):
     state = turn_of(ANNA, "move")
-    new, events = opportunity_action(state, BORIS, Trigger(ANNA, kind, adjacent=True))
+    new = opportunity_action(state, BORIS, Trigger(ANNA, kind, adjacent=True))
     assert new.opportunity_in_turn[BORIS] == new.turn_seq
-    assert events[0] == {"type": "opportunity_action", "reactor": BORIS, "trigger": kind}
+    # R3: the action that provoked it waits for it.
+    assert new.action is not None and new.action.interrupted_by == [BORIS]
 
 
 def test_R1_no_opportunity_for_other_triggers_or_from_afar_or_against_an_ally():
@@ -78,18 +79,18 @@ def test_R1_no_opportunity_for_other_triggers_or_from_afar_or_against_an_ally():
 
 def test_R1_every_combatant_may_make_opportunity_attacks():
     state = turn_of(ANNA, "area")
-    state, _ = opportunity_action(state, BORIS, Trigger(ANNA, AREA_ATTACK, adjacent=True))
-    state, _ = opportunity_action(state, VERA, Trigger(ANNA, AREA_ATTACK, adjacent=True))
+    state = opportunity_action(state, BORIS, Trigger(ANNA, AREA_ATTACK, adjacent=True))
+    state = opportunity_action(state, VERA, Trigger(ANNA, AREA_ATTACK, adjacent=True))
     assert set(state.opportunity_in_turn) == {BORIS, VERA}
 
 
 def test_R2_one_opportunity_action_per_other_combatants_turn():
     state = turn_of(ANNA, "move")
-    state, _ = opportunity_action(state, BORIS, Trigger(ANNA, LEAVES_REACH, adjacent=True))
+    state = opportunity_action(state, BORIS, Trigger(ANNA, LEAVES_REACH, adjacent=True))
     refused("R2", opportunity_action, state, BORIS, Trigger(ANNA, RANGED_ATTACK, adjacent=True))
     # A new turn of another combatant gives a new chance.
     state = declare_action(start_turn(end_turn(state, ANNA), VERA), VERA, "ranged")
-    state, _ = opportunity_action(state, BORIS, Trigger(VERA, RANGED_ATTACK, adjacent=True))
+    state = opportunity_action(state, BORIS, Trigger(VERA, RANGED_ATTACK, adjacent=True))
     assert state.opportunity_in_turn[BORIS] == state.turn_seq
 
 
@@ -117,13 +118,14 @@ def test_R4_an_immediate_action_needs_its_own_trigger():
 
 def test_R4_any_combatant_may_ready_an_action_with_a_trigger_of_their_choice():
     state = turn_of(ANNA, "melee")
-    state, events = immediate_action(state, VERA, INTERRUPT, Trigger(ANNA, OTHER), trigger_met=True)
-    assert events[0]["reactor"] == VERA
+    state = immediate_action(state, VERA, INTERRUPT, Trigger(ANNA, OTHER), trigger_met=True)
+    assert state.immediate_spent == {VERA}
+    assert state.action is not None and state.action.interrupted_by == [VERA]
 
 
 def test_R5_one_immediate_action_since_the_end_of_your_last_turn():
     state = turn_of(ANNA, "melee", parts=2)
-    state, _ = immediate_action(state, BORIS, INTERRUPT, Trigger(ANNA, OTHER), trigger_met=True)
+    state = immediate_action(state, BORIS, INTERRUPT, Trigger(ANNA, OTHER), trigger_met=True)
     refused("R5", immediate_action, state, BORIS, INTERRUPT, Trigger(ANNA, OTHER), trigger_met=True)
     # Still spent in Vera's turn ...
     state = declare_action(start_turn(end_turn(state, ANNA), VERA), VERA, "melee")
@@ -131,7 +133,7 @@ def test_R5_one_immediate_action_since_the_end_of_your_last_turn():
     # ... and back once Boris's own turn has ended.
     state = start_turn(end_turn(state, VERA), BORIS)
     state = declare_action(start_turn(end_turn(state, BORIS), ANNA), ANNA, "melee")
-    state, _ = immediate_action(state, BORIS, INTERRUPT, Trigger(ANNA, OTHER), trigger_met=True)
+    state = immediate_action(state, BORIS, INTERRUPT, Trigger(ANNA, OTHER), trigger_met=True)
     assert BORIS in state.immediate_spent
 
 
@@ -142,39 +144,40 @@ def test_R5_never_during_your_own_turn():
 
 def test_R6_an_interrupt_that_negates_the_action_makes_it_lost():
     state = turn_of(ANNA, "melee")
-    state, events = immediate_action(state, BORIS, INTERRUPT, Trigger(ANNA, OTHER), trigger_met=True, negates=True)
-    assert state.action is not None and state.action.lost
-    assert {"type": "action_lost", "actor": ANNA, "by": BORIS} in events
+    state = immediate_action(state, BORIS, INTERRUPT, Trigger(ANNA, OTHER), trigger_met=True, negates=True)
+    assert state.action is not None and state.action.lost and state.action.interrupted_by == [BORIS]
     refused("R6", resolve_part, state, ANNA)
 
 
 def test_R6_an_interrupt_that_does_not_negate_lets_the_action_go_on():
     state = turn_of(ANNA, "melee")
-    state, _ = immediate_action(state, BORIS, INTERRUPT, Trigger(ANNA, OTHER), trigger_met=True)
-    state, _ = resolve_part(state, ANNA)
+    state = immediate_action(state, BORIS, INTERRUPT, Trigger(ANNA, OTHER), trigger_met=True)
+    state = resolve_part(state, ANNA)
     assert state.action is not None and state.action.finished and not state.action.lost
 
 
 def test_R6_an_interrupt_comes_before_the_triggering_action_finishes():
-    state, _ = resolve_part(turn_of(ANNA, "melee"), ANNA)
+    state = resolve_part(turn_of(ANNA, "melee"), ANNA)
     refused("R6", immediate_action, state, BORIS, INTERRUPT, Trigger(ANNA, OTHER), trigger_met=True)
 
 
 def test_R7_a_response_acts_after_its_trigger():
     state = turn_of(ANNA, "melee")
     refused("R7", immediate_action, state, BORIS, RESPONSE, Trigger(ANNA, OTHER), trigger_met=True)
-    state, _ = resolve_part(state, ANNA)
-    state, events = immediate_action(state, BORIS, RESPONSE, Trigger(ANNA, OTHER), trigger_met=True)
-    assert events[0]["kind"] == RESPONSE
+    state = resolve_part(state, ANNA)
+    state = immediate_action(state, BORIS, RESPONSE, Trigger(ANNA, OTHER), trigger_met=True)
+    assert state.immediate_spent == {BORIS}
+    # The melee attack is over: the response comes after it, interrupting nothing.
+    assert state.action is not None and state.action.finished and state.action.interrupted_by == []
     refused("R7", immediate_action, state, VERA, RESPONSE, Trigger(ANNA, OTHER), trigger_met=True, negates=True)
 
 
 def test_R7_a_response_may_cut_into_movement_after_the_first_step():
     state = turn_of(ANNA, "move", parts=4)
     refused("R7", immediate_action, state, BORIS, RESPONSE, Trigger(ANNA, MOVEMENT, moved_steps=0), trigger_met=True)
-    state, _ = resolve_part(state, ANNA)
-    state, events = immediate_action(state, BORIS, RESPONSE, Trigger(ANNA, MOVEMENT, moved_steps=1), trigger_met=True)
-    assert {"type": "action_interrupted", "actor": ANNA, "by": BORIS} in events
+    state = resolve_part(state, ANNA)
+    state = immediate_action(state, BORIS, RESPONSE, Trigger(ANNA, MOVEMENT, moved_steps=1), trigger_met=True)
+    assert state.action is not None and state.action.interrupted_by == [BORIS]
     assert state.action is not None and not state.action.finished
 
 

@@ -91,15 +91,8 @@ def order(situation):
     return [r.role for r in battle_state(situation).records]
 
 
-@pytest.fixture
-def battle(event, people, referee):
-    vera = people[2]
-    # Anna declared: Anna, Vera, Boris, Gleb (D5, sides alternate).
-    return begin(event, people, referee, declarer=people[0]), people, vera
-
-
-def test_start_joins_everyone_and_the_declarer_acts_first(battle):
-    situation, people, _ = battle
+def test_start_joins_everyone_and_the_declarer_acts_first(battle, people):
+    situation = battle
     st = battle_state(situation)
     assert situation.kind == Situation.Kind.BATTLE
     assert st.order == [people[0].pk, people[2].pk, people[1].pk, people[3].pk] and st.turn_of == people[0].pk
@@ -132,16 +125,18 @@ def test_someone_in_another_fight_cannot_be_drawn_into_a_battle(event, people, r
     assert Situation.objects.count() == 1
 
 
-def test_R0_no_reaction_before_the_round_of_the_event_setting(battle, referee):
-    situation, (anna, boris, vera, gleb), _ = battle  # noqa: RUF059
+def test_R0_no_reaction_before_the_round_of_the_event_setting(battle, people, referee):
+    situation = battle
+    anna, boris, vera, gleb = people  # noqa: RUF059
     frame = attack(situation, referee, anna, "Bolt", vera, engaged=(vera, gleb))
     refused(
         situation, referee, "R0", B.Opportunity(reactor=gleb.pk, frame=frame.number, card=buid(situation, gleb, "Snap"))
     )
 
 
-def test_R2_a_second_opportunity_action_in_one_turn_is_refused(battle, referee):
-    situation, (anna, boris, vera, gleb), _ = battle  # noqa: RUF059
+def test_R2_a_second_opportunity_action_in_one_turn_is_refused(battle, people, referee):
+    situation = battle
+    anna, boris, vera, gleb = people  # noqa: RUF059
     to_round(situation, referee, 2)
     frame = attack(situation, referee, anna, "Bolt", vera, engaged=(vera,), second="Nova")
     go(situation, referee, B.Opportunity(reactor=vera.pk, frame=frame.number, card=buid(situation, vera, "Snap")))
@@ -155,8 +150,9 @@ def test_R2_a_second_opportunity_action_in_one_turn_is_refused(battle, referee):
     )
 
 
-def test_R5_an_immediate_action_on_ones_own_turn_is_refused(battle, referee):
-    situation, (anna, boris, vera, gleb), _ = battle  # noqa: RUF059
+def test_R5_an_immediate_action_on_ones_own_turn_is_refused(battle, people, referee):
+    situation = battle
+    anna, boris, vera, gleb = people  # noqa: RUF059
     to_round(situation, referee, 2)
     frame = attack(situation, referee, anna, "Blade", vera)
     refused(
@@ -167,8 +163,9 @@ def test_R5_an_immediate_action_on_ones_own_turn_is_refused(battle, referee):
     )
 
 
-def test_R5_a_second_immediate_action_before_the_end_of_ones_next_turn_is_refused_then_allowed(battle, referee):
-    situation, (anna, boris, vera, gleb), _ = battle
+def test_R5_a_second_immediate_action_before_the_end_of_ones_next_turn_is_refused_then_allowed(battle, people, referee):
+    situation = battle
+    anna, boris, vera, gleb = people
     to_round(situation, referee, 2)
     frame = attack(situation, referee, anna, "Blade", vera)
     answer(situation, referee, vera)
@@ -203,8 +200,9 @@ def test_R5_a_second_immediate_action_before_the_end_of_ones_next_turn_is_refuse
     assert top(situation).actor == gleb.pk
 
 
-def test_R6_an_interrupt_that_negates_removes_the_attack_and_its_answer_window(battle, referee):
-    situation, (anna, boris, vera, gleb), _ = battle  # noqa: RUF059
+def test_R6_an_interrupt_that_negates_removes_the_attack_and_its_answer_window(battle, people, referee):
+    situation = battle
+    anna, boris, vera, gleb = people  # noqa: RUF059
     to_round(situation, referee, 2)
     frame = attack(situation, referee, anna, "Bolt", vera)
     situation.refresh_from_db()
@@ -226,8 +224,9 @@ def test_R6_an_interrupt_that_negates_removes_the_attack_and_its_answer_window(b
     assert battle_state(situation).stack[0].lost and battle_state(situation).records == []
 
 
-def test_R8_a_response_to_a_double_attack_is_resolved_between_the_two_attacks(battle, referee):
-    situation, (anna, boris, vera, gleb), _ = battle  # noqa: RUF059
+def test_R8_a_response_to_a_double_attack_is_resolved_between_the_two_attacks(battle, people, referee):
+    situation = battle
+    anna, boris, vera, gleb = people  # noqa: RUF059
     to_round(situation, referee, 2)
     frame = attack(situation, referee, anna, "Blade", vera, second="Blade")
     answer(situation, referee, vera)
@@ -243,8 +242,9 @@ def test_R8_a_response_to_a_double_attack_is_resolved_between_the_two_attacks(ba
     assert order(situation) == [B.MAIN, B.RESPONSE, B.MAIN]
 
 
-def test_R7_a_response_to_a_move_comes_after_at_least_one_step(battle, referee):
-    situation, (anna, boris, vera, gleb), _ = battle  # noqa: RUF059
+def test_R7_a_response_to_a_move_comes_after_at_least_one_step(battle, people, referee):
+    situation = battle
+    anna, boris, vera, gleb = people  # noqa: RUF059
     to_round(situation, referee, 2)
     go(situation, referee, B.Act(actor=anna.pk, act=B.MOVE, engaged=(vera.pk,)))
     move = top(situation).number
@@ -255,8 +255,9 @@ def test_R7_a_response_to_a_move_comes_after_at_least_one_step(battle, referee):
     assert top(situation).role == B.RESPONSE and battle_state(situation).stack[0].parts_done == 1
 
 
-def test_R1_R3_an_opportunity_attack_on_a_leaver_is_answered_within_its_window(battle, referee):
-    situation, (anna, boris, vera, gleb), _ = battle  # noqa: RUF059
+def test_R1_R3_an_opportunity_attack_on_a_leaver_is_answered_within_its_window(battle, people, referee):
+    situation = battle
+    anna, boris, vera, gleb = people  # noqa: RUF059
     to_round(situation, referee, 2)
     start = timezone.now()
     with time_machine.travel(start, tick=False):
@@ -276,8 +277,9 @@ def test_R1_R3_an_opportunity_attack_on_a_leaver_is_answered_within_its_window(b
         assert Character.objects.get(pk=anna.pk).condition == "lightly_wounded"  # written back at once
 
 
-def test_replay_equals_state_and_undo_takes_the_last_command_back(battle, referee):
-    situation, (anna, boris, vera, gleb), _ = battle  # noqa: RUF059
+def test_replay_equals_state_and_undo_takes_the_last_command_back(battle, people, referee):
+    situation = battle
+    anna, boris, vera, gleb = people  # noqa: RUF059
     attack(situation, referee, anna, "Blade", vera)
     situation.refresh_from_db()
     services.undo_last(situation.pk, user=referee, reason="wrong card", seen_version=situation.version, nonce=nonce())
@@ -287,8 +289,9 @@ def test_replay_equals_state_and_undo_takes_the_last_command_back(battle, refere
     assert LogEntry.objects.filter(situation=situation, kind=LogEntry.Kind.UNDO, reason="wrong card").exists()
 
 
-def test_a_repeated_nonce_changes_nothing_and_a_stale_version_is_refused(battle, referee):
-    situation, (anna, *_), _ = battle
+def test_a_repeated_nonce_changes_nothing_and_a_stale_version_is_refused(battle, people, referee):
+    situation = battle
+    anna, *_ = people
     token = nonce()
     situation.refresh_from_db()
     seen = situation.version
@@ -301,8 +304,9 @@ def test_a_repeated_nonce_changes_nothing_and_a_stale_version_is_refused(battle,
         services.perform(situation.pk, B.NextTurn(), user=referee, seen_version=seen, nonce=nonce())
 
 
-def test_the_end_writes_conditions_and_hands_back(battle, referee):
-    situation, (anna, boris, vera, gleb), _ = battle  # noqa: RUF059
+def test_the_end_writes_conditions_and_hands_back(battle, people, referee):
+    situation = battle
+    anna, boris, vera, gleb = people  # noqa: RUF059
     attack(situation, referee, anna, "Blade", vera)
     answer(situation, referee, vera)
     go(situation, referee, B.EndBattle(reason="the watch arrived"))
@@ -335,8 +339,9 @@ def test_a_dead_character_cannot_join(event, people, referee):
     assert caught.value.rule_id == "D11"
 
 
-def test_R1_R3_an_opportunity_attack_on_a_leaver_is_answered_within_the_answer_window(battle, referee):
-    situation, (anna, boris, vera, gleb), _ = battle  # noqa: RUF059
+def test_R1_R3_an_opportunity_attack_on_a_leaver_is_answered_within_the_answer_window(battle, people, referee):
+    situation = battle
+    anna, boris, vera, gleb = people  # noqa: RUF059
     to_round(situation, referee, 2)
     start = timezone.now()
     with time_machine.travel(start, tick=False):
@@ -380,9 +385,10 @@ def test_a_third_other_turns_a_running_duel_into_a_battle(event, people, referee
     assert again.repeated and again.situation.pk == made.situation.pk
 
 
-def test_the_json_export_of_a_battle_replays_to_its_state(battle, referee):
+def test_the_json_export_of_a_battle_replays_to_its_state(battle, people, referee):
     """Post-game review: the export holds the opening, every log entry (undone ones too) and the state."""
-    situation, (anna, boris, vera, gleb), _ = battle  # noqa: RUF059
+    situation = battle
+    anna, boris, vera, gleb = people  # noqa: RUF059
     attack(situation, referee, anna, "Blade", vera)
     answer(situation, referee, vera)
     situation.refresh_from_db()
@@ -397,9 +403,10 @@ def test_the_json_export_of_a_battle_replays_to_its_state(battle, referee):
     assert B.to_dict(replayed) == data["state"]
 
 
-def test_R4_an_immediate_action_needs_its_card_kind_or_a_readied_action(battle, referee):
+def test_R4_an_immediate_action_needs_its_card_kind_or_a_readied_action(battle, people, referee):
     """A Blade is no interrupt card: refused (R4) until Vera has readied an action for it."""
-    situation, (anna, boris, vera, gleb), _ = battle
+    situation = battle
+    anna, boris, vera, gleb = people
     go(situation, referee, B.Act(actor=anna.pk, act=B.PASS))
     go(situation, referee, B.NextTurn())  # Vera readies an interrupt with her own trigger
     go(situation, referee, B.Act(actor=vera.pk, act=B.READY, trigger="when Anna raises her staff", mode=B.INTERRUPT))

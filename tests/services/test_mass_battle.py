@@ -30,7 +30,8 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def battle(event, referee, cards, monkeypatch):
+def mass_battle(event, referee, cards, monkeypatch):
+    """A mass battle just started, the decks in catalogue order, no commanders (tests/services/mass_kit.py)."""
     in_catalogue_order(monkeypatch)
     red, blue = armies(event)
     return start(event, referee, red, blue)
@@ -62,9 +63,9 @@ def test_M1_the_server_shuffles_four_decks_by_the_back_and_logs_the_order(event,
     assert_replays(situation)
 
 
-def test_M1_the_shuffle_is_the_start_and_cannot_be_undone(battle, referee):
+def test_M1_the_shuffle_is_the_start_and_cannot_be_undone(mass_battle, referee):
     with pytest.raises(services.NothingToUndo):
-        undo(battle, referee)
+        undo(mass_battle, referee)
 
 
 def test_M1_start_refused_when_mass_battles_are_off_or_there_are_no_magic_cards(event, referee, cards):
@@ -110,150 +111,156 @@ def test_M3_protected_from_fire_unaffected_by_negative_fire_and_affected_by_nega
 ):
     in_catalogue_order(monkeypatch)
     red, blue = armies(event)
-    battle = start(event, referee, red, blue)
-    ready(battle, referee, 2, 4)  # red: 2 (Fire Rain), blue: 4 (Water Lash); red starts
-    salamander, spear = wid(battle, "Blue salamander"), wid(battle, "Blue spear 1")
-    act(battle, magic.UsePoints(side="a"), referee)
-    done = act(battle, magic.CarryOut(side="a", targets=(salamander, spear), move_to="hospital"), referee)
+    mass_battle = start(event, referee, red, blue)
+    ready(mass_battle, referee, 2, 4)  # red: 2 (Fire Rain), blue: 4 (Water Lash); red starts
+    salamander, spear = wid(mass_battle, "Blue salamander"), wid(mass_battle, "Blue spear 1")
+    act(mass_battle, magic.UsePoints(side="a"), referee)
+    done = act(mass_battle, magic.CarryOut(side="a", targets=(salamander, spear), move_to="hospital"), referee)
     carried = next(e for e in events(done) if e["type"] == "mass_card_carried_out")
     assert carried["unaffected"] == [salamander] and carried["affected"] == [spear]
-    assert state(battle).warriors[salamander].place == "field"  # not moved by the card
+    assert state(mass_battle).warriors[salamander].place == "field"  # not moved by the card
     assert Warrior.objects.get(pk=int(spear)).state == "hospital"
-    act(battle, magic.EndTurn(side="a"), referee)
-    act(battle, magic.UsePoints(side="b"), referee)  # Water Lash, negative water
-    done = act(battle, magic.CarryOut(side="b", targets=(wid(battle, "Red salamander"),), move_to="hospital"), referee)
+    act(mass_battle, magic.EndTurn(side="a"), referee)
+    act(mass_battle, magic.UsePoints(side="b"), referee)  # Water Lash, negative water
+    done = act(
+        mass_battle,
+        magic.CarryOut(side="b", targets=(wid(mass_battle, "Red salamander"),), move_to="hospital"),
+        referee,
+    )
     carried = next(e for e in events(done) if e["type"] == "mass_card_carried_out")
-    assert carried["affected"] == [wid(battle, "Red salamander")] and carried["unaffected"] == []
-    assert state(battle).warriors[wid(battle, "Red salamander")].place == "hospital"
-    assert_replays(battle)
+    assert carried["affected"] == [wid(mass_battle, "Red salamander")] and carried["unaffected"] == []
+    assert state(mass_battle).warriors[wid(mass_battle, "Red salamander")].place == "hospital"
+    assert_replays(mass_battle)
 
 
 def test_M3_a_positive_card_of_the_protected_type_still_acts(event, referee, cards, monkeypatch):
     in_catalogue_order(monkeypatch, cards["Warm Wind"])
     red, blue = armies(event)
-    battle = start(event, referee, red, blue)
-    ready(battle, referee, 6, 1)
-    act(battle, magic.UsePoints(side="a"), referee)
-    sylph = wid(battle, "Red sylph")
-    done = act(battle, magic.CarryOut(side="a", targets=(sylph,)), referee)
+    mass_battle = start(event, referee, red, blue)
+    ready(mass_battle, referee, 6, 1)
+    act(mass_battle, magic.UsePoints(side="a"), referee)
+    sylph = wid(mass_battle, "Red sylph")
+    done = act(mass_battle, magic.CarryOut(side="a", targets=(sylph,)), referee)
     assert next(e for e in events(done) if e["type"] == "mass_card_carried_out")["affected"] == [sylph]
 
 
-def test_M4_the_winner_chooses_who_starts_and_a_tie_is_rolled_again(battle, referee):
-    tie = act(battle, magic.RollInitiative(source="referee", dice=(3, 3)), referee)
-    assert "mass_initiative_tied" in types(tie) and state(battle).stage == "initiative"
-    act(battle, magic.RollInitiative(source="referee", dice=(2, 5)), referee)
-    assert state(battle).winner == "b" and state(battle).points == {"a": 2, "b": 5}
-    refused("M4", battle, magic.ChooseStarter(side="a", starts=True), referee)
-    act(battle, magic.ChooseStarter(side="b", starts=False), referee)
-    assert state(battle).order == ["a", "b"]
-    refused("M4", battle, magic.UsePoints(side="b"), referee)  # a must act first
+def test_M4_the_winner_chooses_who_starts_and_a_tie_is_rolled_again(mass_battle, referee):
+    tie = act(mass_battle, magic.RollInitiative(source="referee", dice=(3, 3)), referee)
+    assert "mass_initiative_tied" in types(tie) and state(mass_battle).stage == "initiative"
+    act(mass_battle, magic.RollInitiative(source="referee", dice=(2, 5)), referee)
+    assert state(mass_battle).winner == "b" and state(mass_battle).points == {"a": 2, "b": 5}
+    refused("M4", mass_battle, magic.ChooseStarter(side="a", starts=True), referee)
+    act(mass_battle, magic.ChooseStarter(side="b", starts=False), referee)
+    assert state(mass_battle).order == ["a", "b"]
+    refused("M4", mass_battle, magic.UsePoints(side="b"), referee)  # a must act first
 
 
-def test_M5_a_one_with_an_empty_hospital_does_nothing(battle, referee):
-    act(battle, magic.MoveWarrior(warrior=wid(battle, "Red spear 2"), to="field"), referee)
-    ready(battle, referee, 1, 4, starter="b")
-    before = state(battle)
-    done = act(battle, magic.UsePoints(side="b"), referee)  # b won: b starts with 4
-    act(battle, magic.CarryOut(side="b"), referee)
-    act(battle, magic.EndTurn(side="b"), referee)
-    done = act(battle, magic.UsePoints(side="a"), referee)
+def test_M5_a_one_with_an_empty_hospital_does_nothing(mass_battle, referee):
+    act(mass_battle, magic.MoveWarrior(warrior=wid(mass_battle, "Red spear 2"), to="field"), referee)
+    ready(mass_battle, referee, 1, 4, starter="b")
+    before = state(mass_battle)
+    done = act(mass_battle, magic.UsePoints(side="b"), referee)  # b won: b starts with 4
+    act(mass_battle, magic.CarryOut(side="b"), referee)
+    act(mass_battle, magic.EndTurn(side="b"), referee)
+    done = act(mass_battle, magic.UsePoints(side="a"), referee)
     assert {"type": "mass_nothing_happens", "side": "a", "points": 1, "why": "empty_hospital"} in events(done)
-    assert [w.place for w in state(battle).warriors.values() if w.side == "a"] == [
+    assert [w.place for w in state(mass_battle).warriors.values() if w.side == "a"] == [
         w.place for w in before.warriors.values() if w.side == "a"
     ]
 
 
-def test_M5_a_one_kills_and_a_three_returns_the_wounded_warrior_chosen(battle, referee):
-    ready(battle, referee, 1, 3, starter="b")
-    red_wounded, blue_wounded = wid(battle, "Red spear 2"), wid(battle, "Blue spear 2")
-    refused("M5", battle, magic.UsePoints(side="b", warrior=red_wounded), referee)  # not b's own hospital
-    act(battle, magic.UsePoints(side="b", warrior=blue_wounded), referee)
-    act(battle, magic.EndTurn(side="b"), referee)
-    act(battle, magic.UsePoints(side="a", warrior=red_wounded), referee)
-    assert state(battle).warriors[blue_wounded].place == "field"
-    assert state(battle).warriors[red_wounded].place == "dead"
+def test_M5_a_one_kills_and_a_three_returns_the_wounded_warrior_chosen(mass_battle, referee):
+    ready(mass_battle, referee, 1, 3, starter="b")
+    red_wounded, blue_wounded = wid(mass_battle, "Red spear 2"), wid(mass_battle, "Blue spear 2")
+    refused("M5", mass_battle, magic.UsePoints(side="b", warrior=red_wounded), referee)  # not b's own hospital
+    act(mass_battle, magic.UsePoints(side="b", warrior=blue_wounded), referee)
+    act(mass_battle, magic.EndTurn(side="b"), referee)
+    act(mass_battle, magic.UsePoints(side="a", warrior=red_wounded), referee)
+    assert state(mass_battle).warriors[blue_wounded].place == "field"
+    assert state(mass_battle).warriors[red_wounded].place == "dead"
     assert Warrior.objects.get(pk=int(red_wounded)).state == "dead"
 
 
-def test_M5_a_declined_four_moves_no_card(battle, referee):
-    ready(battle, referee, 4, 1)
-    decks = state(battle).decks
-    done = act(battle, magic.UsePoints(side="a", take=False), referee)
-    assert "mass_card_declined" in types(done) and state(battle).decks == decks and state(battle).pending is None
+def test_M5_a_declined_four_moves_no_card(mass_battle, referee):
+    ready(mass_battle, referee, 4, 1)
+    decks = state(mass_battle).decks
+    done = act(mass_battle, magic.UsePoints(side="a", take=False), referee)
+    assert (
+        "mass_card_declined" in types(done) and state(mass_battle).decks == decks and state(mass_battle).pending is None
+    )
 
 
 def test_M5_a_keepable_card_from_deck_2_is_kept_and_one_from_deck_4_is_not(event, referee, cards, monkeypatch):
     in_catalogue_order(monkeypatch, cards["Wind Ward"], cards["Stone Skin"])
     red, blue = armies(event)
-    battle = start(event, referee, red, blue)
-    ready(battle, referee, 2, 4)
-    drawn = act(battle, magic.UsePoints(side="a"), referee)
+    mass_battle = start(event, referee, red, blue)
+    ready(mass_battle, referee, 2, 4)
+    drawn = act(mass_battle, magic.UsePoints(side="a"), referee)
     assert next(e for e in events(drawn) if e["type"] == "mass_card_drawn")["may_keep"] is True
-    act(battle, magic.KeepCard(side="a"), referee)
-    assert state(battle).kept_uids("a") == [uid_of(cards["Wind Ward"])]
-    act(battle, magic.EndTurn(side="a"), referee)
-    drawn = act(battle, magic.UsePoints(side="b"), referee)
+    act(mass_battle, magic.KeepCard(side="a"), referee)
+    assert state(mass_battle).kept_uids("a") == [uid_of(cards["Wind Ward"])]
+    act(mass_battle, magic.EndTurn(side="a"), referee)
+    drawn = act(mass_battle, magic.UsePoints(side="b"), referee)
     assert next(e for e in events(drawn) if e["type"] == "mass_card_drawn")["may_keep"] is False
-    refused("M5", battle, magic.KeepCard(side="b"), referee)
-    assert state(battle).kept_uids("b") == []
+    refused("M5", mass_battle, magic.KeepCard(side="b"), referee)
+    assert state(mass_battle).kept_uids("b") == []
 
 
-def _phase_over(battle, referee, a, b):
+def _phase_over(mass_battle, referee, a, b):
     """Both sides draw (or decline) and end their turns; a starts."""
-    ready(battle, referee, a, b, starter="a")
+    ready(mass_battle, referee, a, b, starter="a")
     for side in ("a", "b"):
-        act(battle, magic.UsePoints(side=side, take=False), referee)
-        act(battle, magic.EndTurn(side=side), referee)
+        act(mass_battle, magic.UsePoints(side=side, take=False), referee)
+        act(mass_battle, magic.EndTurn(side=side), referee)
 
 
 def test_M5_a_kept_card_waits_for_a_later_cycle_and_its_own_turn(event, referee, cards, monkeypatch):
     in_catalogue_order(monkeypatch, cards["Wind Ward"])
     red, blue = armies(event)
-    battle = start(event, referee, red, blue)
-    ready(battle, referee, 2, 6, starter="a")
-    act(battle, magic.UsePoints(side="a"), referee)
-    act(battle, magic.KeepCard(side="a"), referee)
+    mass_battle = start(event, referee, red, blue)
+    ready(mass_battle, referee, 2, 6, starter="a")
+    act(mass_battle, magic.UsePoints(side="a"), referee)
+    act(mass_battle, magic.KeepCard(side="a"), referee)
     ward = uid_of(cards["Wind Ward"])
-    refused("M5", battle, magic.UseKept(side="a", uid=ward), referee)  # the cycle it was drawn
-    act(battle, magic.EndTurn(side="a"), referee)
-    act(battle, magic.UsePoints(side="b", take=False), referee)
-    act(battle, magic.EndTurn(side="b"), referee)
-    act(battle, magic.NextCycle(), referee)
-    ready(battle, referee, 4, 5, starter="b")  # b's turn first in cycle 2
-    refused("M5", battle, magic.UseKept(side="a", uid=ward), referee)  # the other side's turn
-    act(battle, magic.UsePoints(side="b", take=False), referee)
-    act(battle, magic.EndTurn(side="b"), referee)
-    used = act(battle, magic.UseKept(side="a", uid=ward), referee)
+    refused("M5", mass_battle, magic.UseKept(side="a", uid=ward), referee)  # the cycle it was drawn
+    act(mass_battle, magic.EndTurn(side="a"), referee)
+    act(mass_battle, magic.UsePoints(side="b", take=False), referee)
+    act(mass_battle, magic.EndTurn(side="b"), referee)
+    act(mass_battle, magic.NextCycle(), referee)
+    ready(mass_battle, referee, 4, 5, starter="b")  # b's turn first in cycle 2
+    refused("M5", mass_battle, magic.UseKept(side="a", uid=ward), referee)  # the other side's turn
+    act(mass_battle, magic.UsePoints(side="b", take=False), referee)
+    act(mass_battle, magic.EndTurn(side="b"), referee)
+    used = act(mass_battle, magic.UseKept(side="a", uid=ward), referee)
     assert "mass_kept_card_used" in types(used)
-    act(battle, magic.CarryOut(side="a", target_side="a"), referee)
-    st = state(battle)
+    act(mass_battle, magic.CarryOut(side="a", target_side="a"), referee)
+    st = state(mass_battle)
     assert st.kept_uids("a") == [] and st.decks[2][-1] == ward  # M7: to the bottom
-    assert_replays(battle)
+    assert_replays(mass_battle)
 
 
-def test_M6_an_effect_ends_exactly_one_cycle_later(battle, referee):
-    ready(battle, referee, 6, 1)
-    act(battle, magic.UsePoints(side="a"), referee)
-    act(battle, magic.CarryOut(side="a", target_side="b"), referee)
-    effect = state(battle).effects[0]
+def test_M6_an_effect_ends_exactly_one_cycle_later(mass_battle, referee):
+    ready(mass_battle, referee, 6, 1)
+    act(mass_battle, magic.UsePoints(side="a"), referee)
+    act(mass_battle, magic.CarryOut(side="a", target_side="b"), referee)
+    effect = state(mass_battle).effects[0]
     assert (effect.cycle, effect.ends_cycle) == (1, 2)
-    act(battle, magic.EndTurn(side="a"), referee)
-    act(battle, magic.UsePoints(side="b", warrior=wid(battle, "Blue spear 2")), referee)
-    act(battle, magic.EndTurn(side="b"), referee)
-    act(battle, magic.MoveWarrior(warrior=wid(battle, "Blue sylph"), to="hospital"), referee)
-    assert len(state(battle).effects) == 1  # still on through the rest of cycle 1
-    nxt = act(battle, magic.NextCycle(), referee)
-    assert "mass_effect_ended" in types(nxt) and state(battle).effects == [] and state(battle).cycle == 2
+    act(mass_battle, magic.EndTurn(side="a"), referee)
+    act(mass_battle, magic.UsePoints(side="b", warrior=wid(mass_battle, "Blue spear 2")), referee)
+    act(mass_battle, magic.EndTurn(side="b"), referee)
+    act(mass_battle, magic.MoveWarrior(warrior=wid(mass_battle, "Blue sylph"), to="hospital"), referee)
+    assert len(state(mass_battle).effects) == 1  # still on through the rest of cycle 1
+    nxt = act(mass_battle, magic.NextCycle(), referee)
+    assert "mass_effect_ended" in types(nxt) and state(mass_battle).effects == [] and state(mass_battle).cycle == 2
 
 
-def test_M7_the_used_card_is_at_the_bottom_of_its_deck(battle, referee, cards):
-    ready(battle, referee, 6, 1)
-    top = state(battle).decks[6][0]
-    act(battle, magic.UsePoints(side="a"), referee)
-    assert top not in state(battle).decks[6]  # being carried out
-    act(battle, magic.CarryOut(side="a"), referee)
-    assert state(battle).decks[6][-1] == top and len(state(battle).decks[6]) == 3
+def test_M7_the_used_card_is_at_the_bottom_of_its_deck(mass_battle, referee, cards):
+    ready(mass_battle, referee, 6, 1)
+    top = state(mass_battle).decks[6][0]
+    act(mass_battle, magic.UsePoints(side="a"), referee)
+    assert top not in state(mass_battle).decks[6]  # being carried out
+    act(mass_battle, magic.CarryOut(side="a"), referee)
+    assert state(mass_battle).decks[6][-1] == top and len(state(mass_battle).decks[6]) == 3
 
 
 def test_M5_M7_a_mandatory_draw_from_an_empty_deck_does_not_block_the_phase(event, referee, monkeypatch):
@@ -263,73 +270,73 @@ def test_M5_M7_a_mandatory_draw_from_an_empty_deck_does_not_block_the_phase(even
     )
     MagicCard.objects.create(catalogue=event.catalogue, name_ru="Камень", deck=4, magic_type="earth")
     red, blue = armies(event)
-    battle = start(event, referee, red, blue)
-    ready(battle, referee, 2, 1)
-    act(battle, magic.UsePoints(side="a"), referee)
-    act(battle, magic.KeepCard(side="a"), referee)  # deck 2 is empty now: its only card is kept
-    act(battle, magic.EndTurn(side="a"), referee)
-    act(battle, magic.UsePoints(side="b", warrior=wid(battle, "Blue spear 2")), referee)
-    act(battle, magic.EndTurn(side="b"), referee)
-    act(battle, magic.NextCycle(), referee)
-    ready(battle, referee, 3, 2, starter="b")
-    done = act(battle, magic.UsePoints(side="b"), referee)
+    mass_battle = start(event, referee, red, blue)
+    ready(mass_battle, referee, 2, 1)
+    act(mass_battle, magic.UsePoints(side="a"), referee)
+    act(mass_battle, magic.KeepCard(side="a"), referee)  # deck 2 is empty now: its only card is kept
+    act(mass_battle, magic.EndTurn(side="a"), referee)
+    act(mass_battle, magic.UsePoints(side="b", warrior=wid(mass_battle, "Blue spear 2")), referee)
+    act(mass_battle, magic.EndTurn(side="b"), referee)
+    act(mass_battle, magic.NextCycle(), referee)
+    ready(mass_battle, referee, 3, 2, starter="b")
+    done = act(mass_battle, magic.UsePoints(side="b"), referee)
     assert {"type": "mass_nothing_happens", "side": "b", "points": 2, "why": "empty_deck"} in events(done)
-    act(battle, magic.EndTurn(side="b"), referee)  # the phase goes on
-    assert state(battle).whose_turn() == "a"
+    act(mass_battle, magic.EndTurn(side="b"), referee)  # the phase goes on
+    assert state(mass_battle).whose_turn() == "a"
 
 
-def test_M8_a_server_roll_and_a_referee_roll_are_both_logged_with_their_source(battle, referee):
-    act(battle, magic.RollInitiative(source="server", dice=(6, 1)), referee)  # the request's dice are ignored
-    server = LogEntry.objects.filter(situation=battle, command__type="roll_initiative").latest("seq")
+def test_M8_a_server_roll_and_a_referee_roll_are_both_logged_with_their_source(mass_battle, referee):
+    act(mass_battle, magic.RollInitiative(source="server", dice=(6, 1)), referee)  # the request's dice are ignored
+    server = LogEntry.objects.filter(situation=mass_battle, command__type="roll_initiative").latest("seq")
     a, b = (server.command or {})["dice"]
     assert (server.command or {})["source"] == "server" and 1 <= a <= 6 and 1 <= b <= 6
     assert server.events[0] == {"type": "mass_initiative_rolled", "cycle": 1, "a": a, "b": b, "source": "server"}
     if a != b:
-        undo(battle, referee, "roll again by hand")
-    act(battle, magic.RollInitiative(source="referee", dice=(5, 2)), referee)
-    entered = LogEntry.objects.filter(situation=battle, command__type="roll_initiative").latest("seq")
+        undo(mass_battle, referee, "roll again by hand")
+    act(mass_battle, magic.RollInitiative(source="referee", dice=(5, 2)), referee)
+    entered = LogEntry.objects.filter(situation=mass_battle, command__type="roll_initiative").latest("seq")
     assert entered.command == {"type": "roll_initiative", "source": "referee", "dice": [5, 2]}
     assert entered.events[0]["source"] == "referee"
-    assert_replays(battle)
+    assert_replays(mass_battle)
 
 
-def test_M8_an_entered_die_outside_one_to_six_is_refused(battle, referee):
-    refused("M8", battle, magic.RollInitiative(source="referee", dice=(7, 2)), referee)
-    refused("M8", battle, magic.RollInitiative(source="guess", dice=(5, 2)), referee)
-    refused("M4", battle, magic.RollInitiative(source="referee", dice=None), referee)
+def test_M8_an_entered_die_outside_one_to_six_is_refused(mass_battle, referee):
+    refused("M8", mass_battle, magic.RollInitiative(source="referee", dice=(7, 2)), referee)
+    refused("M8", mass_battle, magic.RollInitiative(source="guess", dice=(5, 2)), referee)
+    refused("M4", mass_battle, magic.RollInitiative(source="referee", dice=None), referee)
 
 
-def test_undo_needs_a_reason_replays_and_puts_the_warrior_back(battle, referee):
-    ready(battle, referee, 1, 4, starter="b")
-    act(battle, magic.UsePoints(side="b"), referee)
-    act(battle, magic.CarryOut(side="b"), referee)
-    act(battle, magic.EndTurn(side="b"), referee)
-    wounded = wid(battle, "Red spear 2")
-    act(battle, magic.UsePoints(side="a", warrior=wounded), referee)
+def test_undo_needs_a_reason_replays_and_puts_the_warrior_back(mass_battle, referee):
+    ready(mass_battle, referee, 1, 4, starter="b")
+    act(mass_battle, magic.UsePoints(side="b"), referee)
+    act(mass_battle, magic.CarryOut(side="b"), referee)
+    act(mass_battle, magic.EndTurn(side="b"), referee)
+    wounded = wid(mass_battle, "Red spear 2")
+    act(mass_battle, magic.UsePoints(side="a", warrior=wounded), referee)
     assert Warrior.objects.get(pk=int(wounded)).state == "dead"
     with pytest.raises(services.ReasonRequired):
-        undo(battle, referee, reason=" ")
-    undo(battle, referee)
-    assert state(battle).warriors[wounded].place == "hospital"
+        undo(mass_battle, referee, reason=" ")
+    undo(mass_battle, referee)
+    assert state(mass_battle).warriors[wounded].place == "hospital"
     assert Warrior.objects.get(pk=int(wounded)).state == "hospital"
-    assert_replays(battle)
+    assert_replays(mass_battle)
 
 
-def test_a_stale_version_or_a_repeated_nonce_changes_nothing(battle, referee):
-    battle.refresh_from_db()
+def test_a_stale_version_or_a_repeated_nonce_changes_nothing(mass_battle, referee):
+    mass_battle.refresh_from_db()
     token = nonce()
     command = magic.RollInitiative(source="referee", dice=(4, 2))
-    services.perform(battle.pk, command, user=referee, seen_version=battle.version, nonce=token)
-    again = services.perform(battle.pk, command, user=referee, seen_version=battle.version, nonce=token)
+    services.perform(mass_battle.pk, command, user=referee, seen_version=mass_battle.version, nonce=token)
+    again = services.perform(mass_battle.pk, command, user=referee, seen_version=mass_battle.version, nonce=token)
     assert again.repeated
     with pytest.raises(services.StaleVersion):
-        services.perform(battle.pk, command, user=referee, seen_version=battle.version, nonce=nonce())
+        services.perform(mass_battle.pk, command, user=referee, seen_version=mass_battle.version, nonce=nonce())
 
 
-def test_a_mass_battle_holds_no_character_and_does_not_end_by_itself(battle, referee):
-    ready(battle, referee, 4, 1)
-    battle.refresh_from_db()
-    assert not battle.ended and battle.participants.count() == 0
-    act(battle, magic.EndBattle(reason="dusk"), referee)
-    battle.refresh_from_db()
-    assert battle.ended
+def test_a_mass_battle_holds_no_character_and_does_not_end_by_itself(mass_battle, referee):
+    ready(mass_battle, referee, 4, 1)
+    mass_battle.refresh_from_db()
+    assert not mass_battle.ended and mass_battle.participants.count() == 0
+    act(mass_battle, magic.EndBattle(reason="dusk"), referee)
+    mass_battle.refresh_from_db()
+    assert mass_battle.ended

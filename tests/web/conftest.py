@@ -4,7 +4,6 @@ import pytest
 
 from cards.models import Card
 from events.models import StaffRole
-from tests.services.battle_kit import begin
 from tests.web.no_server_errors_kit import build_world
 
 
@@ -35,9 +34,3 @@ def sweep_personas(personas, other_event, django_user_model):
     StaffRole.objects.create(event=other_event, user=other_referee, role=StaffRole.Role.REFEREE)
     superuser = django_user_model.objects.create_superuser("site_root", password="pass-site-root")
     return {**personas, "inactive": inactive, "other_referee": other_referee, "superuser": superuser}
-
-
-@pytest.fixture
-def battle(event, people, referee):
-    """A battle of the four ``people`` (two sides), just started (tests/services/battle_kit.py)."""
-    return begin(event, people, referee)

@@ -91,7 +91,7 @@ def test_R0_R2_from_round_two_the_bar_lists_who_may_react_and_why_not(as_user, r
     page = client.get(reverse("duels:battle", args=[battle.pk])).content.decode()
     bar = page[page.index('id="reaction-bar"') :]
     vera_block = bar[bar.index(f'data-reactor="{vera.pk}"') :]
-    assert 'data-kind="opportunity"' in vera_block.split("data-reactor=")[1]
+    assert 'class="action-form reaction-form" data-action="opportunity"' in vera_block.split("data-reactor=")[1]
     anna_block = bar[bar.index(f'data-reactor="{anna.pk}"') :].split("data-reactor=")[1]
     assert "reaction-refused" in anna_block and "own turn" in anna_block
     # The rule the refusal cites, the one way for staff: a link to the battle's help, not " (R5)".

@@ -20,7 +20,8 @@ def commanders(db):
 
 
 @pytest.fixture
-def battle(event, referee, cards, commanders, monkeypatch):
+def mass_battle(event, referee, cards, commanders, monkeypatch):
+    """A mass battle just started, each army with a commander, Wind Ward on top of deck 2 (keepable, M5)."""
     in_catalogue_order(monkeypatch, cards["Wind Ward"])
     red, blue = armies(event, *commanders)
     return start(event, referee, red, blue)
@@ -56,130 +57,130 @@ def test_M1_the_referee_starts_a_mass_battle_from_the_start_page(as_user, refere
     assert reverse("duels:mass-start", args=[event.pk]) in home.content.decode()  # and no crash on the running list
 
 
-def test_M4_M5_M8_the_referee_plays_a_turn_with_big_buttons(as_user, referee, battle):
+def test_M4_M5_M8_the_referee_plays_a_turn_with_big_buttons(as_user, referee, mass_battle):
     client = as_user(referee)
-    page = client.get(reverse("duels:mass", args=[battle.pk]))
+    page = client.get(reverse("duels:mass", args=[mass_battle.pk]))
     html = page.content.decode()
     assert page.status_code == 200 and 'id="roll-server"' in html and "Order of the decks" in html
-    rolled = post(client, battle, action="roll_entered", dice_a="2", dice_b="5")
-    assert rolled.status_code == 302 and state(battle).points == {"a": 2, "b": 5}
-    assert post(client, battle, action="choose", side="b", starts="no").status_code == 302
-    page = client.get(reverse("duels:mass", args=[battle.pk])).content.decode()
+    rolled = post(client, mass_battle, action="roll_entered", dice_a="2", dice_b="5")
+    assert rolled.status_code == 302 and state(mass_battle).points == {"a": 2, "b": 5}
+    assert post(client, mass_battle, action="choose", side="b", starts="no").status_code == 302
+    page = client.get(reverse("duels:mass", args=[mass_battle.pk])).content.decode()
     assert "Draw from deck 2" in page and "2: take a card from deck 2" in page
-    post(client, battle, action="points", side="a")
-    page = client.get(reverse("duels:mass", args=[battle.pk])).content.decode()
+    post(client, mass_battle, action="points", side="a")
+    page = client.get(reverse("duels:mass", args=[mass_battle.pk])).content.decode()
     assert "Wind Ward" in page and 'id="keep-card"' in page
-    post(client, battle, action="keep", side="a")
-    assert state(battle).kept_uids("a")
-    post(client, battle, action="end_turn", side="a")
-    post(client, battle, action="points", side="b", take="yes")  # Water Lash from deck... 5: Bright Banner
-    page = client.get(reverse("duels:mass", args=[battle.pk])).content.decode()
+    post(client, mass_battle, action="keep", side="a")
+    assert state(mass_battle).kept_uids("a")
+    post(client, mass_battle, action="end_turn", side="a")
+    post(client, mass_battle, action="points", side="b", take="yes")  # Water Lash from deck... 5: Bright Banner
+    page = client.get(reverse("duels:mass", args=[mass_battle.pk])).content.decode()
     assert 'id="carry-out"' in page
-    salamander = wid(battle, "Red salamander")
-    done = post(client, battle, action="carry_out", side="b", targets=[salamander], move_to="")
-    assert done.status_code == 302 and state(battle).pending is None
+    salamander = wid(mass_battle, "Red salamander")
+    done = post(client, mass_battle, action="carry_out", side="b", targets=[salamander], move_to="")
+    assert done.status_code == 302 and state(mass_battle).pending is None
 
 
-def test_M3_protected_warriors_are_greyed_and_labelled_in_the_target_choice(as_user, referee, battle):
-    ready(battle, referee, 6, 1)
-    act(battle, magic.UsePoints(side="a"), referee)  # Flame Wall: negative fire
-    page = as_user(referee).get(reverse("duels:mass", args=[battle.pk])).content.decode()
-    salamander = wid(battle, "Blue salamander")
+def test_M3_protected_warriors_are_greyed_and_labelled_in_the_target_choice(as_user, referee, mass_battle):
+    ready(mass_battle, referee, 6, 1)
+    act(mass_battle, magic.UsePoints(side="a"), referee)  # Flame Wall: negative fire
+    page = as_user(referee).get(reverse("duels:mass", args=[mass_battle.pk])).content.decode()
+    salamander = wid(mass_battle, "Blue salamander")
     assert f'for="target-{salamander}" data-warrior="{salamander}"' in page
     assert "target-protected" in page and "protected from Fire: not affected" in page
 
 
-def test_refusals_change_nothing_and_come_back_in_words(as_user, referee, battle):
+def test_refusals_change_nothing_and_come_back_in_words(as_user, referee, mass_battle):
     client = as_user(referee)
-    version = Situation.objects.get(pk=battle.pk).version
-    refused = post(client, battle, action="choose", side="a", starts="yes")
+    version = Situation.objects.get(pk=mass_battle.pk).version
+    refused = post(client, mass_battle, action="choose", side="a", starts="yes")
     # M4 cited the one way on a staff page: a link to the mass battles help.
     link = '<a class="rule-ref" href="/help/referee/#mass-battles" title="What the rule says">M4</a>'
     assert refused.status_code == 422 and link in refused.content.decode()
-    malformed = post(client, battle, action="roll_entered", dice_a="9", dice_b="1")
+    malformed = post(client, mass_battle, action="roll_entered", dice_a="9", dice_b="1")
     assert malformed.status_code == 400
-    unknown = post(client, battle, action="explode")
+    unknown = post(client, mass_battle, action="explode")
     assert unknown.status_code == 400
-    stale = post(client, battle, action="roll_server", version=version + 5)
+    stale = post(client, mass_battle, action="roll_server", version=version + 5)
     assert stale.status_code == 409
-    assert Situation.objects.get(pk=battle.pk).version == version
+    assert Situation.objects.get(pk=mass_battle.pk).version == version
 
 
-def test_undo_needs_a_reason_on_the_tablet(as_user, referee, battle):
+def test_undo_needs_a_reason_on_the_tablet(as_user, referee, mass_battle):
     client = as_user(referee)
-    post(client, battle, action="roll_entered", dice_a="4", dice_b="2")
-    url = reverse("duels:mass-undo", args=[battle.pk])
-    battle.refresh_from_db()
-    empty = client.post(url, {"version": battle.version, "nonce": uuid.uuid4().hex, "reason": ""})
-    assert empty.status_code == 400 and state(battle).winner == "a"
-    done = client.post(url, {"version": battle.version, "nonce": uuid.uuid4().hex, "reason": "wrong die"})
-    assert done.status_code == 302 and state(battle).winner is None
+    post(client, mass_battle, action="roll_entered", dice_a="4", dice_b="2")
+    url = reverse("duels:mass-undo", args=[mass_battle.pk])
+    mass_battle.refresh_from_db()
+    empty = client.post(url, {"version": mass_battle.version, "nonce": uuid.uuid4().hex, "reason": ""})
+    assert empty.status_code == 400 and state(mass_battle).winner == "a"
+    done = client.post(url, {"version": mass_battle.version, "nonce": uuid.uuid4().hex, "reason": "wrong die"})
+    assert done.status_code == 302 and state(mass_battle).winner is None
 
 
 def test_M5_a_commander_sees_own_kept_cards_never_the_others_and_spectators_none(
-    as_user, referee, battle, commanders, client
+    as_user, referee, mass_battle, commanders, client
 ):
-    ready(battle, referee, 2, 1)
-    act(battle, magic.UsePoints(side="a"), referee)
-    act(battle, magic.KeepCard(side="a"), referee)
+    ready(mass_battle, referee, 2, 1)
+    act(mass_battle, magic.UsePoints(side="a"), referee)
+    act(mass_battle, magic.KeepCard(side="a"), referee)
     red_khan, blue_lord = commanders
-    mine = as_user(red_khan).get(reverse("duels:mass-commander", args=[battle.pk, "a"])).content.decode()
+    mine = as_user(red_khan).get(reverse("duels:mass-commander", args=[mass_battle.pk, "a"])).content.decode()
     assert "Wind Ward" in mine and "kept-cards" in mine
-    theirs = as_user(blue_lord).get(reverse("duels:mass-commander", args=[battle.pk, "b"])).content.decode()
+    theirs = as_user(blue_lord).get(reverse("duels:mass-commander", args=[mass_battle.pk, "b"])).content.decode()
     assert "Wind Ward" not in theirs
-    assert as_user(blue_lord).get(reverse("duels:mass-commander", args=[battle.pk, "a"])).status_code == 404
-    watch = client.get(reverse("duels:mass-watch", args=[battle.pk])).content.decode()
+    assert as_user(blue_lord).get(reverse("duels:mass-commander", args=[mass_battle.pk, "a"])).status_code == 404
+    watch = client.get(reverse("duels:mass-watch", args=[mass_battle.pk])).content.decode()
     assert "Wind Ward" not in watch and "Order of the decks" not in watch and "kept-cards" not in watch
 
 
 def test_a_drawn_card_that_may_be_kept_is_hidden_from_the_other_side_until_carried_out(
-    as_user, referee, battle, commanders, client
+    as_user, referee, mass_battle, commanders, client
 ):
-    ready(battle, referee, 2, 1)
-    act(battle, magic.UsePoints(side="a"), referee)
-    assert "Wind Ward" not in client.get(reverse("duels:mass-watch", args=[battle.pk])).content.decode()
+    ready(mass_battle, referee, 2, 1)
+    act(mass_battle, magic.UsePoints(side="a"), referee)
+    assert "Wind Ward" not in client.get(reverse("duels:mass-watch", args=[mass_battle.pk])).content.decode()
     assert (
         "Wind Ward"
-        in as_user(commanders[0]).get(reverse("duels:mass-commander", args=[battle.pk, "a"])).content.decode()
+        in as_user(commanders[0]).get(reverse("duels:mass-commander", args=[mass_battle.pk, "a"])).content.decode()
     )
-    act(battle, magic.CarryOut(side="a", target_side="a"), referee)
-    assert "Wind Ward" in client.get(reverse("duels:mass-watch", args=[battle.pk])).content.decode()
+    act(mass_battle, magic.CarryOut(side="a", target_side="a"), referee)
+    assert "Wind Ward" in client.get(reverse("duels:mass-watch", args=[mass_battle.pk])).content.decode()
 
 
-def test_live_polls_answer_304_when_nothing_changed(as_user, referee, battle, client):
+def test_live_polls_answer_304_when_nothing_changed(as_user, referee, mass_battle, client):
     for user, url in (
-        (referee, reverse("duels:mass", args=[battle.pk])),
-        (None, reverse("duels:mass-watch", args=[battle.pk])),
+        (referee, reverse("duels:mass", args=[mass_battle.pk])),
+        (None, reverse("duels:mass-watch", args=[mass_battle.pk])),
     ):
         c = as_user(user) if user else client
         first = c.get(url, HTTP_HX_REQUEST="true")
         again = c.get(url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=first["ETag"])
         assert first.status_code == 200 and again.status_code == 304
-    act(battle, magic.RollInitiative(source="referee", dice=(3, 1)), referee)
+    act(mass_battle, magic.RollInitiative(source="referee", dice=(3, 1)), referee)
     changed = as_user(referee).get(
-        reverse("duels:mass", args=[battle.pk]), HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=first["ETag"]
+        reverse("duels:mass", args=[mass_battle.pk]), HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=first["ETag"]
     )
     assert changed.status_code == 200
 
 
-def test_only_the_events_staff_run_the_tablet(as_user, battle, player, other_organizer):
+def test_only_the_events_staff_run_the_tablet(as_user, mass_battle, player, other_organizer):
     for user in (player, other_organizer):
-        assert as_user(user).get(reverse("duels:mass", args=[battle.pk])).status_code == 404
-        assert post(as_user(user), battle, action="roll_server").status_code == 404
-    anonymous = as_user(None).get(reverse("duels:mass", args=[battle.pk]))
+        assert as_user(user).get(reverse("duels:mass", args=[mass_battle.pk])).status_code == 404
+        assert post(as_user(user), mass_battle, action="roll_server").status_code == 404
+    anonymous = as_user(None).get(reverse("duels:mass", args=[mass_battle.pk]))
     assert anonymous.status_code == 302
 
 
-def test_duel_pages_send_a_mass_battle_to_its_own_pages(as_user, referee, battle, client):
-    assert as_user(referee).get(reverse("duels:situation", args=[battle.pk]))["Location"] == reverse(
-        "duels:mass", args=[battle.pk]
+def test_duel_pages_send_a_mass_battle_to_its_own_pages(as_user, referee, mass_battle, client):
+    assert as_user(referee).get(reverse("duels:situation", args=[mass_battle.pk]))["Location"] == reverse(
+        "duels:mass", args=[mass_battle.pk]
     )
-    assert client.get(reverse("duels:watch", args=[battle.pk]))["Location"] == reverse(
-        "duels:mass-watch", args=[battle.pk]
+    assert client.get(reverse("duels:watch", args=[mass_battle.pk]))["Location"] == reverse(
+        "duels:mass-watch", args=[mass_battle.pk]
     )
-    exported = as_user(referee).get(reverse("duels:export", args=[battle.pk]))
+    exported = as_user(referee).get(reverse("duels:export", args=[mass_battle.pk]))
     assert exported.status_code == 200 and b"shuffle_decks" in exported.content
-    assert services.replayed(battle) is not None
+    assert services.replayed(mass_battle) is not None
 
 
 @pytest.mark.parametrize("language", ["ru", "en"])
@@ -195,39 +196,42 @@ def test_M5_M6_the_mass_battle_help_explains_the_readings(client, language):
         assert "the deck is empty" in html and "later cycle" in html and "one game cycle" in html
 
 
-def test_the_tablet_reads_russian(as_user, referee, battle):
+def test_the_tablet_reads_russian(as_user, referee, mass_battle):
     client = as_user(referee)
     client.cookies["django_language"] = "ru"
-    html = client.get(reverse("duels:mass", args=[battle.pk])).content.decode()
+    html = client.get(reverse("duels:mass", args=[mass_battle.pk])).content.decode()
     assert "Бросить оба кубика (сервер)" in html and "Цикл 1" in html and "Госпиталь" in html
-    ready(battle, referee, 2, 1)
-    act(battle, magic.UsePoints(side="a"), referee)
-    html = client.get(reverse("duels:mass", args=[battle.pk])).content.decode()
+    ready(mass_battle, referee, 2, 1)
+    act(mass_battle, magic.UsePoints(side="a"), referee)
+    html = client.get(reverse("duels:mass", args=[mass_battle.pk])).content.decode()
     assert "Оставить на другой цикл" in html and "Wind Ward (ru)" in html  # the card's Russian name
 
 
-def test_the_full_log_pages_through_every_entry(as_user, referee, battle, player):
-    ready(battle, referee, 4, 2)
-    html = as_user(referee).get(reverse("duels:mass-log", args=[battle.pk])).content.decode()
+def test_the_full_log_pages_through_every_entry(as_user, referee, mass_battle, player):
+    ready(mass_battle, referee, 4, 2)
+    html = as_user(referee).get(reverse("duels:mass-log", args=[mass_battle.pk])).content.decode()
     assert "The server shuffled the four decks (M1)" in html and "entered by the referee" in html
-    assert as_user(referee).get(reverse("duels:mass-log", args=[battle.pk]), {"page": "abc"}).status_code == 200
-    assert as_user(player).get(reverse("duels:mass-log", args=[battle.pk])).status_code == 404
+    # The fights' log layout, with the mass battle's own heading and links (no duel CSV/XLSX export).
+    assert f"<title>Log of mass battle {mass_battle.pk}" in html and "Back to the battle" in html
+    assert "Log as CSV" not in html and "Back to the fight" not in html
+    assert as_user(referee).get(reverse("duels:mass-log", args=[mass_battle.pk]), {"page": "abc"}).status_code == 200
+    assert as_user(player).get(reverse("duels:mass-log", args=[mass_battle.pk])).status_code == 404
 
 
-def test_M5_the_armys_secret_link_shows_its_side_and_only_its_kept_cards(referee, battle, client, event):
+def test_M5_the_armys_secret_link_shows_its_side_and_only_its_kept_cards(referee, mass_battle, client, event):
     from cards.models_mass import Army
 
     red = Army.objects.get(event=event, name="Red")
     blue = Army.objects.get(event=event, name="Blue")
-    ready(battle, referee, 2, 1)
-    act(battle, magic.UsePoints(side="a"), referee)
-    act(battle, magic.KeepCard(side="a"), referee)
+    ready(mass_battle, referee, 2, 1)
+    act(mass_battle, magic.UsePoints(side="a"), referee)
+    act(mass_battle, magic.KeepCard(side="a"), referee)
     mine = client.get(reverse("duels:mass-army-link", args=[red.link_token])).content.decode()
     assert "Wind Ward" in mine and "kept-cards" in mine
     theirs = client.get(reverse("duels:mass-army-link", args=[blue.link_token])).content.decode()
     assert "Wind Ward" not in theirs and "Blue spear 1" in theirs
     assert client.get(reverse("duels:mass-army-link", args=["no-such-token"])).status_code == 404
-    act(battle, magic.EndBattle(reason="dusk"), referee)
+    act(mass_battle, magic.EndBattle(reason="dusk"), referee)
     idle = client.get(reverse("duels:mass-army-link", args=[red.link_token])).content.decode()
     assert "No mass battle of your army is running" in idle and "Wind Ward" not in idle
     first = client.get(reverse("duels:mass-army-link", args=[red.link_token]), HTTP_HX_REQUEST="true")
