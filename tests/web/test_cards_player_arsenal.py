@@ -221,7 +221,7 @@ def test_ARSENAL_build_anew_over_the_limit_is_refused(anton, player, attack_card
     assert 'value="2"' in typed[: typed.index(">")]
     typed = html[html.index(f'id="build-card-{healing.pk}"') :]
     assert 'value="1"' in typed[: typed.index(">")]
-    assert "(ARSENAL)" not in html
+    assert "(ARSENAL)" not in html and 'class="rule-ref"' not in html
     # Shown once: a reload shows the arsenal as it is.
     again = as_user(player).get(f"/characters/{anton.pk}/").content.decode()
     assert 'build-my-arsenal" open>' not in again and '<details class="mb-3" id="build-my-arsenal">' in again

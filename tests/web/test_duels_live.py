@@ -162,7 +162,7 @@ def test_F1_focus_outside_a_fight_goes_through_the_arsenal(as_user, player, arme
     refused = _focus(client, anton, str(attack_card.pk))
     # The player reads the refusal in words; rule codes are for referees (issue 10).
     assert refused.status_code == 422 and "defence" in refused.content.decode()
-    assert "(F1)" not in refused.content.decode()
+    assert "(F1)" not in refused.content.decode() and 'class="rule-ref"' not in refused.content.decode()
     assert Character.objects.get(pk=anton.pk).focus_card_id == defence_card.pk
     assert _focus(client, anton, "").status_code == 200
     assert Character.objects.get(pk=anton.pk).focus_card_id is None

@@ -39,6 +39,8 @@ def fighting(armed, referee):
 # The one way a rule shows on a staff page (cards/rule_links.py): a small link to its help.
 D3_LINK = '<a class="rule-ref" href="/help/referee/#rounds" title="%s">D3</a>'
 TITLE = {"en": "What the rule says", "ru": "Что говорит правило"}
+# "D3" as a word: random CSRF tokens and secret links (letters, digits, - and _) may hold the two letters.
+RULE_CODE = re.compile(r"(?<![\w-])D3(?![\w-])")
 
 
 def _pages(org, me, anton) -> dict[str, str]:
@@ -69,4 +71,4 @@ def test_AG2_D3_the_frozen_arsenal_reads_the_same_on_every_page_and_only_staff_s
     assert pages["staff_refused"].count(link) == 2  # the notice and the refusal of the action
     # Players (their own page, the secret link): the words alone, no rule code anywhere.
     for name in ("own_page", "player_refused", "link_refused"):
-        assert "D3" not in pages[name] and 'class="rule-ref"' not in pages[name], name
+        assert RULE_CODE.search(pages[name]) is None and 'class="rule-ref"' not in pages[name], name
