@@ -11,6 +11,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from duels.fields import FastJSONField
+
 
 class Situation(models.Model):
     """A combat situation (S2): a stretch of fighting between the same people."""
@@ -27,8 +29,8 @@ class Situation(models.Model):
     kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices, default=Kind.DUEL)
     # Settings and counter rules as they were when the situation opened: replay
     # never depends on later catalogue or event edits.
-    opening = models.JSONField(_("opening snapshot"))
-    state = models.JSONField(_("current state"))
+    opening = FastJSONField(_("opening snapshot"))
+    state = FastJSONField(_("current state"))
     # Bumped by every accepted change; a tablet sends the version it saw and a
     # stale one is refused (two referees cannot both answer one step).
     version = models.PositiveIntegerField(_("version"), default=0)
@@ -66,7 +68,7 @@ class LogEntry(models.Model):
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
     # command: the engine command (command_to_dict); undo: {"undid": [seq, ...]};
     # expire: null.
-    command = models.JSONField(_("command"), null=True, blank=True)
+    command = FastJSONField(_("command"), null=True, blank=True)
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -83,7 +85,7 @@ class LogEntry(models.Model):
     undone = models.BooleanField(_("undone"), default=False)
     # An override's reason (CR2) or an undo's reason.
     reason = models.TextField(_("reason"), blank=True)
-    events = models.JSONField(_("events"), default=list, blank=True)
+    events = FastJSONField(_("events"), default=list, blank=True)
 
     class Meta:
         verbose_name = _("log entry")

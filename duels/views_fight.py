@@ -16,6 +16,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
@@ -40,6 +41,7 @@ from duels.presenters_log import describe
 from duels.services.draws import related_undone
 from duels.views_common import (
     Alert,
+    cached_fragment,
     conflict,
     form_problem,
     not_modified,
@@ -49,6 +51,7 @@ from duels.views_common import (
     shared_fragment,
     situation_etag,
     situation_for_staff,
+    staff_meta,
 )
 from events.models import Character
 from events.requests import HtmxRequest
@@ -136,6 +139,14 @@ def _render(
 @login_required
 @require_GET
 def situation_page(request: HtmxRequest, situation_id: int) -> HttpResponse:
+    if polled(request):
+        # The poll: one lean statement checks the role and reads the version columns.
+        meta, kind = staff_meta(request.user, situation_id)
+        if kind == Situation.Kind.DUEL and not meta.is_due(timezone.now()):
+            etag = situation_etag(meta, REFEREE_VIEW, "fight")
+            answered = not_modified(request, etag) or cached_fragment(request, "duels/fight.html#live", etag)
+            if answered is not None:
+                return answered
     situation = services.refresh(situation_for_staff(request.user, situation_id, whole=not polled(request)))
     if situation.kind == Situation.Kind.BATTLE:
         return redirect("duels:battle", situation.pk)  # a battle has its own tablet page

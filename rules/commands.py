@@ -157,7 +157,31 @@ def face_to_dict(face: CardFace) -> dict[str, Any]:
     }
 
 
+# Decoded faces, shared: a face is immutable, and a long fight's state holds
+# hundreds of copies of a few dozen faces (every step decodes them all).
+_FACES: dict[tuple[Any, ...], CardFace] = {}
+_FACES_MAX = 20_000
+
+
 def face_from_dict(d: Mapping[str, Any]) -> CardFace:
+    key = (
+        d["card_id"],
+        d["name"],
+        d["kind"],
+        d["full_effect"],
+        d["softened_effect"],
+        tuple(d["tags"]),
+        d.get("category"),
+    )
+    face = _FACES.get(key)
+    if face is None:
+        if len(_FACES) >= _FACES_MAX:
+            _FACES.clear()
+        face = _FACES[key] = _new_face(d)
+    return face
+
+
+def _new_face(d: Mapping[str, Any]) -> CardFace:
     return CardFace(
         card_id=int(d["card_id"]),
         name=str(d["name"]),

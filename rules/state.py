@@ -367,14 +367,34 @@ def to_dict(s: Situation) -> dict[str, Any]:
     }
 
 
+# Decoded counter snapshots with their CR2 index, shared by every state that
+# holds the same rules (all the fights of an event): ~450 rules cost ~0.5 ms
+# to decode and index, their key a fraction of it. The rules are immutable,
+# the list is copied for each state (``clone`` copies lists too).
+_COUNTERS: dict[tuple[tuple[Any, ...], ...], tuple[tuple[CounterRule, ...], CounterTable]] = {}
+_COUNTERS_MAX = 64
+
+
+def _counters_from(rows: list[Mapping[str, Any]]) -> tuple[tuple[CounterRule, ...], CounterTable]:
+    key = tuple((r["defence_card_id"], r["attack_card_id"], r["attack_tag"], r["outcome"]) for r in rows)
+    found = _COUNTERS.get(key)
+    if found is None:
+        if len(_COUNTERS) >= _COUNTERS_MAX:
+            _COUNTERS.clear()
+        rules = tuple(CounterRule(**r) for r in rows)
+        found = _COUNTERS[key] = (rules, CounterTable(rules))
+    return found
+
+
 def from_dict(d: Mapping[str, Any]) -> Situation:
+    counters, table = _counters_from(d["counters"])
     fighters = [
         Fighter(**{**f, "hand": list(f["hand"]), "discards": list(f["discards"]), "set_aside": list(f["set_aside"])})
         for f in d["fighters"]
     ]
-    return Situation(
+    state = Situation(
         settings=Settings(**d["settings"]),
-        counters=[CounterRule(**r) for r in d["counters"]],
+        counters=list(counters),
         opened_at=_req_dt(d["opened_at"]),
         fighters={f.character_id: f for f in fighters},
         cards={uid: face_from_dict(face) for uid, face in d["cards"].items()},
@@ -384,3 +404,5 @@ def from_dict(d: Mapping[str, Any]) -> Situation:
         ended=d["ended"],
         ended_at=_parse_dt(d["ended_at"]),
     )
+    state._table = table
+    return state

@@ -59,13 +59,14 @@ def related_undone(situation: Situation) -> QuerySet[LogEntry]:
     )
 
 
-def undone_draw(situation: Situation, attacker: int, victim: int) -> int | None:
+def undone_draw(situation: Situation, attacker: int, victim: int, gap_s: int) -> int | None:
     """The card the latest undone instant attack of ``attacker`` on ``victim`` in this situation drew blind.
 
-    One small query in the usual case (no undone instant attack of the pair in the event lately); the
-    rows such an attack was in are checked only when there is one.
+    ``gap_s``: the situation's S2 gap (its state's settings, as opened). One small query in the usual
+    case (no undone instant attack of the pair in the event lately); the rows such an attack was in
+    are checked only when there is one.
     """
-    gap = dt.timedelta(seconds=int(situation.opening.get("settings", {}).get("gap_s", 180)))
+    gap = dt.timedelta(seconds=gap_s)
     # The JSON fields are matched here, not in SQL: the query stays small and cheap to build.
     undone = LogEntry.objects.filter(
         situation__event_id=situation.event_id,

@@ -70,7 +70,7 @@ class DuelKind:
         if not size:
             return None
         if situation is not None:
-            card_id = undone_draw(situation, command.attacker, command.victim)
+            card_id = undone_draw(situation, command.attacker, command.victim, state.settings.gap_s)
             hand = [state.cards[uid].card_id for uid in state.fighters[command.victim].hand]
             if card_id is not None and card_id in hand:
                 return hand.index(card_id)

@@ -74,11 +74,17 @@ def nonce_used(nonce: str) -> LogEntry | None:
 
 
 def lock(situation_id: int, *, nowait: bool = False) -> Situation:
-    """The situation row, locked until the transaction ends, with its event (which stays unlocked)."""
+    """The situation row, locked until the transaction ends, with its event (which stays unlocked).
+
+    Without the opening snapshot: a change never reads it (the counter rules
+    alone are ~40 KB of JSON to decode); an undo replaying under the lock
+    loads it then.
+    """
     try:
         return (
             Situation.objects.select_for_update(nowait=nowait, of=("self",))
             .select_related("event")
+            .defer("opening")
             .get(pk=situation_id)
         )
     except Situation.DoesNotExist:
