@@ -20,10 +20,11 @@ import rules as engine
 from cards import arsenal as arsenal_services
 from duels import services
 from duels.forms import FocusForm
+from duels.live_polls import SPECTATOR_VIEW, cached_meta, link_poll, player_etag, seen_for, spectator_etag, variant
 from duels.models import Situation
-from duels.presenters import PLAYER, SPECTATOR, Viewer, card_ids, card_names, present
+from duels.presenters import PLAYER, Viewer, card_ids, card_names, present
 from duels.presenters_record import fight_record
-from duels.services.live import Meta, cached_active, meta_of, remember
+from duels.services.live import Meta, cached_active, meta_from_db, remember
 from duels.views_battle import battle_watch, player_battle_context
 from duels.views_common import (
     Alert,
@@ -36,13 +37,11 @@ from duels.views_common import (
     refusal,
     render_live,
     shared_fragment,
-    situation_etag,
 )
-from events.access import character_for_player, character_for_token, link_holder
+from events.access import character_for_player, character_for_token
 from events.models import Character
 from events.requests import HtmxRequest
 
-SPECTATOR_VIEW = Viewer(SPECTATOR)
 PLAYER_FRAGMENT = "duels/player_live.html#live"
 WATCH_FRAGMENT = "duels/watch.html#live"
 
@@ -88,11 +87,6 @@ def _player_context(character: Character, situation: Situation | None, token: st
     return context
 
 
-def _variant(token: str | None) -> str:
-    # The fragment's links carry the secret link itself: its own variant, so a new link never shows the old one.
-    return f"player-token-{quoted_hash(token).strip(chr(34))[:12]}" if token else "player"
-
-
 def _player_response(
     request: HtmxRequest,
     character: Character,
@@ -102,23 +96,23 @@ def _player_response(
     *,
     cache_tried: bool = False,
 ) -> HttpResponse:
-    variant = _variant(token)
     if (
         not cache_tried
         and alert is None
         and character.status == Character.Status.ACCEPTED
-        and (fast := _from_cache(request, character.pk, variant)) is not None
+        and polled(request)
+        and (fast := _from_cache(request, character.pk, cached_active(character.pk), token)) is not None
     ):
         return fast
     situation = services.active_situation_for(character) if character.status == Character.Status.ACCEPTED else None
     context: dict[str, Any] | None = None
     if situation is not None:
         # From the version alone: an unchanged fight costs no rendering.
-        etag = situation_etag(situation, Viewer(PLAYER, character.pk), variant)
+        etag = player_etag(situation, character.pk, token)
     else:
         # Outside a fight the fragment is small: hash what it shows (names and kinds too: a catalogue edit shows).
         context = _player_context(character, None, token)
-        etag = quoted_hash(repr([character.condition, context["hand"], variant, get_language()]))
+        etag = quoted_hash(repr([character.condition, context["hand"], variant(token), get_language()]))
     if request.htmx and alert is None and (unchanged := not_modified(request, etag)) is not None:
         return unchanged
     if request.htmx and alert is None and situation is not None and status == 200:
@@ -129,20 +123,19 @@ def _player_response(
     return render_live(request, template, {**context, "alert": alert}, etag, status=status)
 
 
-def _from_cache(request: HtmxRequest, character_id: int, variant: str) -> HttpResponse | None:
+def _from_cache(
+    request: HtmxRequest, character_id: int, meta: Meta | int | None, token: str | None
+) -> HttpResponse | None:
     """A poll of an accepted character's running fight, from the cache alone (see services.live).
 
-    One round trip: the character's key holds the fight's meta. Unchanged,
-    a 304; changed, the fragment of the new version if another poll had it
-    rendered. Otherwise (not known, due, ended, not rendered yet) None: the
-    database decides.
+    ``meta``: the character's cache entry (one round trip: it holds the
+    fight's meta). Unchanged, a 304; changed, the fragment of the new version
+    if another poll had it rendered. Otherwise (not known, due, ended, not
+    rendered yet) None: the database decides.
     """
-    if not polled(request):
-        return None
-    meta = cached_active(character_id)
     if not isinstance(meta, Meta) or meta.ended or meta.is_due(timezone.now()):
         return None
-    etag = situation_etag(meta, Viewer(PLAYER, character_id), variant)
+    etag = player_etag(meta, character_id, token)
     return not_modified(request, etag) or cached_fragment(request, PLAYER_FRAGMENT, etag)
 
 
@@ -154,8 +147,12 @@ def player_live(request: HtmxRequest, character_id: int) -> HttpResponse:
 @require_GET
 def player_live_token(request: HtmxRequest, token: str) -> HttpResponse:
     if polled(request):
-        # The link is checked in the database on every poll (a revoked one stops at once), by one lean statement.
-        fast = _from_cache(request, link_holder(token), _variant(token))
+        # The link is checked in the database on every poll (a revoked one stops at once), by one lean
+        # statement - by duels.poll_shortcut already if it saw this poll.
+        seen = seen_for(request, token) or link_poll(token)
+        if not seen.character_id:
+            raise Http404
+        fast = _from_cache(request, seen.character_id, seen.cached, token)
         if fast is not None:
             return fast
     return _player_response(request, character_for_token(token), token, cache_tried=polled(request))
@@ -221,11 +218,13 @@ def watch(request: HtmxRequest, situation_id: int) -> HttpResponse:
         # The page is public, so a poll is answered from the cached version
         # alone, no database at all (see services.live): a 304, or the
         # fragment of the new version once one spectator had it rendered.
-        meta = meta_of(situation_id)
+        seen = seen_for(request, str(situation_id))
+        found = seen.cached if seen is not None else cached_meta(situation_id)
+        meta = found if isinstance(found, Meta) else meta_from_db(situation_id)
         if meta is None:
             raise Http404
         if not meta.is_due(timezone.now()):
-            etag = situation_etag(meta, SPECTATOR_VIEW, "watch")
+            etag = spectator_etag(meta)
             fast = not_modified(request, etag) or cached_fragment(request, WATCH_FRAGMENT, etag)
             if fast is not None:
                 return fast
@@ -235,7 +234,7 @@ def watch(request: HtmxRequest, situation_id: int) -> HttpResponse:
         return battle_watch(request, situation)
     if situation.kind == Situation.Kind.MASS_BATTLE:
         return redirect("duels:mass-watch", situation.pk)
-    etag = situation_etag(situation, SPECTATOR_VIEW, "watch")
+    etag = spectator_etag(situation)
     if request.htmx and (unchanged := not_modified(request, etag)) is not None:
         return unchanged
 

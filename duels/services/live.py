@@ -57,8 +57,11 @@ def meta_from(situation: Situation) -> Meta:
 def meta_of(situation_id: int) -> Meta | None:
     """The situation's meta from the cache, else from its columns (and cached); None if there is none."""
     found = cache.get(meta_key(situation_id))
-    if isinstance(found, Meta):
-        return found
+    return found if isinstance(found, Meta) else meta_from_db(situation_id)
+
+
+def meta_from_db(situation_id: int) -> Meta | None:
+    """The situation's meta from its columns (and cached, see ``remember``); None if there is none."""
     row = Situation.objects.filter(pk=situation_id).only(*META_FIELDS).first()
     return None if row is None else remember(row)
 
