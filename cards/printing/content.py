@@ -12,6 +12,7 @@ import io
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain
 from typing import ClassVar
 
 import segno
@@ -120,6 +121,29 @@ def physical_cards(character: Character) -> list[tuple[Card, int]]:
         copies[entry.card_id] = max(copies.get(entry.card_id, 0), entry.copies)
     order = sorted(cards.values(), key=lambda c: (c.kind != Card.Kind.ATTACK, c.name.lower(), c.pk))
     return [(card, copies[card.pk]) for card in order]
+
+
+def physical_card_counts(character_ids: Iterable[int]) -> dict[int, int]:
+    """How many cards ``physical_cards`` gives each character, by id, in three light queries.
+
+    A print run plans its parts and numbers their cards before printing any (runs.plan):
+    loading every holding as model instances took ten seconds for 2,000 characters.
+    """
+    ids = list(character_ids)
+    rows = chain(
+        PoolEntry.objects.filter(character_id__in=ids).values_list("character_id", "card_id", "copies"),
+        ArsenalCard.objects.filter(character_id__in=ids).values_list("character_id", "card_id", "copies"),
+        PreparedArsenalCard.objects.filter(arsenal__character_id__in=ids).values_list(
+            "arsenal__character_id", "card_id", "copies"
+        ),
+    )
+    most: dict[tuple[int, int], int] = {}
+    for character_id, card_id, copies in rows:
+        most[character_id, card_id] = max(most.get((character_id, card_id), 0), copies)
+    counts = dict.fromkeys(ids, 0)
+    for (character_id, _card_id), copies in most.items():
+        counts[character_id] += copies
+    return counts
 
 
 def printed_cards(characters: Iterable[Character]) -> list[PrintedCard]:

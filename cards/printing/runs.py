@@ -120,8 +120,9 @@ def plan(run_id: int) -> PrintRun | None:
                 parts.append({"kind": "blank", "ids": [], "weight": 1})
         if run.with_cards:
             number = 1
+            counts = content.physical_card_counts(ids)
             for group in groups:
-                count = _card_count(group)
+                count = sum(counts[pk] for pk in group)
                 parts.append({"kind": "cards", "ids": group, "first": number, "weight": layout.sheet_count(count)})
                 number += count
         if deck_pages:
@@ -134,11 +135,6 @@ def plan(run_id: int) -> PrintRun | None:
         run.total = sum(part["weight"] for part in parts)
         run.save(update_fields=["parts", "status", "total"])
     return run
-
-
-def _card_count(ids: list[int]) -> int:
-    characters = content.with_cards(Character(pk=pk) for pk in ids)
-    return sum(copies for character in characters for _card, copies in content.physical_cards(character))
 
 
 def print_part(run_id: int, index: int) -> bool:
@@ -211,7 +207,7 @@ def whole_document(
 
 def join(run_id: int) -> PrintRun:
     """Join the printed parts into the run's PDF, in order."""
-    from pypdf import PdfWriter
+    from pypdf import PdfReader, PdfWriter
 
     run = PrintRun.objects.get(pk=run_id)
     folder = _parts_dir(run)
@@ -221,7 +217,8 @@ def join(run_id: int) -> PrintRun:
             path = folder / f"{index:05d}.pdf"
             if not path.exists():
                 continue  # nothing to print in this part (nobody in it holds a card)
-            writer.append(str(path))
+            for page in PdfReader(path).pages:  # add_page: append also copies outlines and forms, none here
+                writer.add_page(page)
         name = f"run-{run.pk}-{secrets.token_hex(8)}.pdf"
         with (prints_dir() / name).open("wb") as out:
             writer.write(out)

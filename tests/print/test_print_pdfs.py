@@ -8,6 +8,8 @@ layout is saved under test-artifacts/.
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 import pytest
 from django.urls import reverse
 from django.utils import translation
@@ -54,6 +56,27 @@ def test_a_characters_cards_nine_to_an_A4_sheet_with_backs(as_user, organizer, c
     assert pdf.qr_codes(2) == []  # backs hide what the card is
     pdf.png(1, "print-cards-front")
     pdf.png(2, "print-cards-back")
+
+
+def test_what_is_alike_is_laid_out_once_and_drawn_again(as_user, organizer, character, catalogue, save_pdf):
+    """cards/printing/pdf.py: one face per catalogue card, one page per kind of back, drawn wherever they belong."""
+    from pypdf import PdfReader
+
+    (card,) = add_cards(character, catalogue, 1)
+    character.pool.update(copies=18)  # two full sheets of the same card
+    pdf = _cards_pdf(as_user, organizer, character, save_pdf)
+    assert pdf.pages == 4
+    assert pdf.text(1).count(card.name_en) == 9 and pdf.text(3).count(card.name_en) == 9
+    assert pdf.qr_codes(3) == [_entry(card)] * 9
+    assert "#10" in pdf.text(3) and "#18" in pdf.text(3)  # the marks are each copy's own
+    pages = PdfReader(pdf.path).pages
+    # Both back pages are one content stream; both fronts draw the same face object nine times.
+    assert pages[1].raw_get("/Contents") == pages[3].raw_get("/Contents")
+    faces = [dict(cast(Any, page["/Resources"])["/XObject"]) for page in (pages[0], pages[2])]
+    stamped = {name: ref for face in faces for name, ref in face.items() if name.startswith("/SumrakFace")}
+    assert len(stamped) == 1
+    # The faces are set in the print's own fonts (a face without them fell back to a serif).
+    assert pdf.fonts() <= {"DejaVu-Sans", "DejaVu-Sans-Bold"}
 
 
 def test_copies_are_printed_as_separate_cards(as_user, organizer, character, catalogue, save_pdf):
