@@ -70,10 +70,9 @@ class PrintedCard:
     front_template: ClassVar[str] = "print/_card_front.html"
     back_template: ClassVar[str] = "print/_card_back.html"
     back_key: ClassVar[str] = "card"  # every card of an event has the same back (pdf.document_pdf)
-    # In a PDF the face (what the catalogue says) is laid out once per card and stamped
-    # on each copy, whose front holds only its marks: owner, number, QR code (pdf.document_pdf).
+    # In a PDF the face (what the catalogue says, the QR code to its entry) is laid out once
+    # per card and stamped on each copy, whose front holds only its owner and number (pdf.py).
     face_template: ClassVar[str] = "print/_card_face.html"
-    marks_template: ClassVar[str] = "print/_card_marks.html"
 
     @property
     def face_key(self) -> int:

@@ -33,8 +33,12 @@ class Slot[T]:
     col: int
 
     @property
+    def key(self) -> str:
+        return f"r{self.row}c{self.col}"
+
+    @property
     def css(self) -> str:
-        return f"slot-r{self.row}c{self.col}"
+        return f"slot-{self.key}"
 
     @property
     def left_mm(self) -> float:
@@ -81,6 +85,8 @@ CUT_X_MM = [MARGIN_X_MM + c * CARD_W_MM for c in range(COLS + 1)]
 CUT_Y_MM = [MARGIN_Y_MM + r * CARD_H_MM for r in range(ROWS + 1)]
 
 
+FOOT_INSET_MM = 3.0  # the owner and number: 3 mm from a card's left and bottom edges
+
 # Where the cut marks run: 9 mm strokes above and below the grid, 5.5 mm strokes beside it.
 CUT_V_MM = ((5.0, 14.0), (283.0, 292.0))
 CUT_H_MM = ((4.0, 9.5), (200.5, 206.0))
@@ -104,7 +110,7 @@ def cut_marks_svg() -> str:
 
 
 def print_css() -> str:
-    """The slot and cut-mark rules of static/css/print.css, generated from the constants above.
+    """The slot and foot rules of static/css/print.css, generated from the constants above.
 
     Kept in the static file (the CSP forbids inline styles); ``test_print_layout`` checks
     the file still says what this returns.
@@ -114,4 +120,10 @@ def print_css() -> str:
         for col in range(COLS):
             left, top = MARGIN_X_MM + col * CARD_W_MM, MARGIN_Y_MM + row * CARD_H_MM
             lines.append(f".slot-r{row}c{col} {{ left: {left:g}mm; top: {top:g}mm; }}")
+    # A stamped front's foot, placed on the page as it sits in its card (pdf.py).
+    for row in range(ROWS):
+        for col in range(COLS):
+            left = MARGIN_X_MM + col * CARD_W_MM + FOOT_INSET_MM
+            bottom = PAGE_H_MM - (MARGIN_Y_MM + (row + 1) * CARD_H_MM) + FOOT_INSET_MM
+            lines.append(f".foot-r{row}c{col} {{ left: {left:g}mm; bottom: {bottom:g}mm; }}")
     return "\n".join(lines) + "\n"

@@ -1,23 +1,27 @@
-"""PDF files of prints, with what is the same laid out once (render.render_document's arguments).
+"""PDF files of prints, with what is alike laid out once (render.render_document's arguments).
 
 WeasyPrint's time grows with every box and line it lays out, and a card sheet
 repeats itself: every back of an event is alike (the event's back, or a magic
-deck's number), and a catalogue card's face (name, effects, rules text) is the
-same on each of its thousands of copies; only the owner, the number and the QR
-code differ. So ``document_pdf`` has WeasyPrint lay out
+deck's number), and a catalogue card's face (name, effects, rules text, the QR
+code to its entry) is the same on each of its thousands of copies; only the
+owner and the number differ. So ``document_pdf`` has WeasyPrint lay out
 
-- the document with each front holding only its marks (owner, number, QR code),
+- the document with each card front holding only its foot (owner, number),
 - each distinct face once, on a page of a card's size,
 - each distinct back page once,
 
 and pypdf builds the file: each face becomes a form XObject drawn into its slots
 (the text stays text: pdftotext and search find it), and each back page is put
-behind its front, sharing its content. bench/print_run.py measures the effect.
+behind its front, sharing its content. A face or back page is kept, by its
+HTML, for the next parts the same process prints (``_laid_out``, ``_FACES``):
+the HTML says everything that makes the page (words, language, addresses). bench/print_run.py
+measures the effect.
 """
 
 from __future__ import annotations
 
 import io
+from functools import lru_cache
 from typing import Any
 
 from cards.printing import layout, render
@@ -31,31 +35,57 @@ def document_pdf(**document: Any) -> bytes:
     if pages is None:
         pages = render.card_pages(document.pop("cards", None) or [], document.pop("first_number", 1))
     fronts = [page for page in pages if page.side != "back"]
-    backs: dict[tuple, layout.Page[Any]] = {}
-    order: list[tuple | None] = []  # None: the next front page; else the key of the back page there
-    for page in pages:
-        key = None
-        if page.side == "back":
-            key = tuple((slot.css, slot.item.back_key) for slot in page.slots)
-            backs.setdefault(key, page)
-        order.append(key)
-    faces: dict[Any, Any] = {}
-    for page in fronts:
-        for slot in page.slots:
-            if getattr(slot.item, "face_template", None):
-                faces.setdefault(slot.item.face_key, slot.item)
-    main = render.html_to_pdf(render.render_document(**document, pages=fronts, for_pdf=True, stamped=bool(faces)))
-    if not backs and not faces:
-        return main
     event = document.get("event")
-    back_pdf = (
-        render.html_to_pdf(render.render_document(title="", event=event, pages=list(backs.values()), for_pdf=True))
-        if backs
-        else b""
-    )
-    face_pdf = render.html_to_pdf(render.render_faces(list(faces.values()), event)) if faces else b""
-    lead = _lead_pages(document, bool(fronts))
-    return _assemble(main, lead, order, fronts, back_pdf, list(backs), face_pdf, list(faces))
+    backs: dict[tuple, Any] = {}
+    order: list[Any] = []  # per card page: None for the next front, else its back page (a pypdf page)
+    for page in pages:
+        if page.side != "back":
+            order.append(None)
+            continue
+        key = tuple((slot.css, slot.item.back_key) for slot in page.slots)
+        if key not in backs:
+            backs[key] = _back_page(page, event)
+        order.append(backs[key])
+    faces = {
+        slot.item.face_key: slot.item
+        for page in fronts
+        for slot in page.slots
+        if getattr(slot.item, "face_template", None)
+    }
+    main = render.html_to_pdf(render.render_document(**document, pages=fronts, for_pdf=True, stamped=bool(faces)))
+    if all(back is None for back in order) and not faces:
+        return main
+    return _assemble(main, _lead_pages(document, bool(fronts)), order, fronts, _face_pages(faces, event))
+
+
+@lru_cache(maxsize=512)
+def _laid_out(html: str) -> Any:
+    """The PDF of ``html`` as a pypdf reader, kept for the next part with the same page."""
+    from pypdf import PdfReader
+
+    return PdfReader(io.BytesIO(render.html_to_pdf(html)))
+
+
+def _back_page(page: layout.Page[Any], event: Any) -> Any:
+    return _laid_out(render.render_document(title="", event=event, pages=[page], for_pdf=True)).pages[0]
+
+
+# A card's face as a pypdf page, by the HTML of the face alone; faces not kept yet are laid out together.
+_FACES: dict[str, Any] = {}
+KEEP_FACES = 2000
+
+
+def _face_pages(faces: dict[Any, Any], event: Any) -> dict[Any, Any]:
+    from pypdf import PdfReader
+
+    html = {key: render.render_faces([item], event) for key, item in faces.items()}
+    missing = [key for key in faces if html[key] not in _FACES]
+    if missing:
+        if len(_FACES) + len(missing) > KEEP_FACES:
+            _FACES.clear()
+        laid_out = PdfReader(io.BytesIO(render.html_to_pdf(render.render_faces([faces[k] for k in missing], event))))
+        _FACES.update((html[key], page) for key, page in zip(missing, laid_out.pages, strict=True))
+    return {key: _FACES[html[key]] for key in faces}
 
 
 def _lead_pages(document: dict[str, Any], cards: bool) -> int:
@@ -65,32 +95,21 @@ def _lead_pages(document: dict[str, Any], cards: bool) -> int:
     return sheets + int(blank)
 
 
-def _assemble(
-    main: bytes,
-    lead: int,
-    order: list[tuple | None],
-    fronts: list[layout.Page[Any]],
-    back_pdf: bytes,
-    back_keys: list[tuple],
-    face_pdf: bytes,
-    face_keys: list[Any],
-) -> bytes:
+def _assemble(main: bytes, lead: int, order: list[Any], fronts: list[layout.Page[Any]], faces: dict[Any, Any]) -> bytes:
     from pypdf import PdfReader, PdfWriter
 
     writer = PdfWriter()
     pages = iter(PdfReader(io.BytesIO(main)).pages)
-    backs = PdfReader(io.BytesIO(back_pdf)).pages if back_pdf else []
-    back_at = {key: index for index, key in enumerate(back_keys)}
-    forms = _forms(writer, face_pdf, face_keys) if face_pdf else {}
     for _ in range(lead):
         writer.add_page(next(pages))
+    forms: dict[Any, tuple[Any, Any]] = {}
     sheet = iter(fronts)
-    for key in order:
-        if key is None:
-            _stamp(writer, writer.add_page(next(pages)), next(sheet), forms)
+    for back in order:
+        if back is None:
+            _stamp(writer, writer.add_page(next(pages)), next(sheet), forms, faces)
         else:
             # A back page added again shares its content with the first: the file does not grow with it.
-            writer.add_page(backs[back_at[key]])
+            writer.add_page(back)
     for page in pages:  # the army rosters
         writer.add_page(page)
     out = io.BytesIO()
@@ -98,33 +117,33 @@ def _assemble(
     return out.getvalue()
 
 
-def _forms(writer: Any, face_pdf: bytes, face_keys: list[Any]) -> dict[Any, Any]:
-    """Each face page of ``face_pdf`` as a form XObject of ``writer``, by its key."""
-    from pypdf import PdfReader
+def _form(writer: Any, page: Any, number: int) -> tuple[Any, Any]:
+    """A face page as a form XObject of ``writer``: its name in a page's resources and its reference."""
     from pypdf.generic import DecodedStreamObject, NameObject
 
-    forms: dict[Any, tuple[Any, Any]] = {}
-    for key, page in zip(face_keys, PdfReader(io.BytesIO(face_pdf)).pages, strict=True):
-        drawing, resources = page.get_contents(), page.get("/Resources")
-        if drawing is None or resources is None:
-            raise ValueError("a card face printed nothing")
-        form = DecodedStreamObject()
-        form.set_data(drawing.get_data())
-        form[NameObject("/Type")] = NameObject("/XObject")
-        form[NameObject("/Subtype")] = NameObject("/Form")
-        form[NameObject("/BBox")] = page.mediabox
-        form[NameObject("/Resources")] = resources.get_object().clone(writer)
-        forms[key] = (NameObject(f"/SumrakFace{len(forms)}"), writer._add_object(form.flate_encode()))
-    return forms
+    drawing, resources = page.get_contents(), page.get("/Resources")
+    if drawing is None or resources is None:
+        raise ValueError("a card face printed nothing")
+    form = DecodedStreamObject()
+    form.set_data(drawing.get_data())
+    form[NameObject("/Type")] = NameObject("/XObject")
+    form[NameObject("/Subtype")] = NameObject("/Form")
+    form[NameObject("/BBox")] = page.mediabox
+    form[NameObject("/Resources")] = resources.get_object().clone(writer)
+    return NameObject(f"/SumrakFace{number}"), writer._add_object(form.flate_encode())
 
 
-def _stamp(writer: Any, page: Any, sheet: layout.Page[Any], forms: dict[Any, Any]) -> None:
-    """Draw each slot's face (a form XObject) into its place on the front ``page``."""
+def _stamp(writer: Any, page: Any, sheet: layout.Page[Any], forms: dict[Any, tuple[Any, Any]], faces: dict) -> None:
+    """Draw each slot's face (a form XObject of ``writer``, made once) into its place on the front ``page``."""
     from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, NameObject
 
-    placed = [
-        (slot, forms[slot.item.face_key]) for slot in sheet.slots if getattr(slot.item, "face_key", None) in forms
-    ]
+    placed = []
+    for slot in sheet.slots:
+        if not getattr(slot.item, "face_template", None):
+            continue
+        if slot.item.face_key not in forms:
+            forms[slot.item.face_key] = _form(writer, faces[slot.item.face_key], len(forms))
+        placed.append((slot, forms[slot.item.face_key]))
     if not placed:
         return
     resources = page[NameObject("/Resources")].get_object()

@@ -68,7 +68,9 @@ def test_what_is_alike_is_laid_out_once_and_drawn_again(as_user, organizer, char
     assert pdf.pages == 4
     assert pdf.text(1).count(card.name_en) == 9 and pdf.text(3).count(card.name_en) == 9
     assert pdf.qr_codes(3) == [_entry(card)] * 9
-    assert "#10" in pdf.text(3) and "#18" in pdf.text(3)  # the marks are each copy's own
+    # Each copy's own foot, in its own card: #10 opens the second sheet, #18 closes it.
+    feet = {w: _cell((x0 + x1) / 2, (y0 + y1) / 2) for w, x0, y0, x1, y1 in pdf.words(3) if w.startswith("#")}
+    assert feet["#10"] == (0, 0) and feet["#18"] == (2, 2) and len(feet) == 9
     pages = PdfReader(pdf.path).pages
     # Both back pages are one content stream; both fronts draw the same face object nine times.
     assert pages[1].raw_get("/Contents") == pages[3].raw_get("/Contents")
