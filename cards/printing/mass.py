@@ -42,7 +42,7 @@ class PrintedMagicCard:
 
     @property
     def back_key(self) -> str:
-        """Every card of a deck has the same back (render.document_pdf)."""
+        """Every card of a deck has the same back (pdf.document_pdf)."""
         return f"deck-{self.card.deck}"
 
 

@@ -96,8 +96,8 @@ def render_document(
 
     The cards are ``cards`` laid out nine to a sheet from ``first_number``, or ``pages``
     already laid out (``layout.sheets``); each printed item names its ``front_template`` and
-    ``back_template`` (content.PrintedCard, mass.PrintedMagicCard). ``stamped``: the fronts
-    of items with a ``face_template`` hold only their ``marks_template`` (pdf.document_pdf).
+    ``back_template`` (content.PrintedCard, mass.PrintedMagicCard). ``stamped``: a PDF whose
+    card faces pdf.document_pdf draws in afterwards, so the fronts hold only their foot.
     ``pad_to_even`` adds a blank page after an odd number of sheets, so that in a
     duplex print the card fronts start on the front of a paper sheet.
     """
@@ -111,8 +111,6 @@ def render_document(
         "blank_after_sheets": blank_after(len(sheets), bool(pages), pad_to_even, blank_only),
         "pages": pages,
         "rosters": list(rosters),
-        "cut_x": range(len(layout.CUT_X_MM)),
-        "cut_y": range(len(layout.CUT_Y_MM)),
         "for_pdf": for_pdf,
         "stamped": stamped,
         "emblem": emblem_letters(event.name if event else ""),

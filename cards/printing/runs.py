@@ -152,7 +152,9 @@ def print_part(run_id: int, index: int) -> bool:
         logger.exception("print run %s, part %s failed", run.pk, index)
         _fail(run, error)
         return False
-    PrintRun.objects.filter(pk=run.pk).update(parts_done=F("parts_done") + 1, done=F("done") + part["weight"])
+    PrintRun.objects.filter(pk=run.pk).update(
+        parts_done=F("parts_done") + 1, done=F("done") + part.get("weight", len(part["ids"]))
+    )
     # One part completes the set: the conditional update lets exactly one of them join.
     return bool(
         PrintRun.objects.filter(pk=run.pk, status=PrintRun.Status.RUNNING, parts_done__gte=len(run.parts)).update(
@@ -162,7 +164,7 @@ def print_part(run_id: int, index: int) -> bool:
 
 
 def _part_document(run: PrintRun, part: dict) -> dict[str, Any] | None:
-    """What the part prints (``render.document_pdf``'s arguments); None when it has nothing (no empty page)."""
+    """What the part prints (``pdf.document_pdf``'s arguments); None when it has nothing (no empty page)."""
     event = run.event
     document: dict[str, Any] = {"title": event.name, "event": event}
     kind = part["kind"]
