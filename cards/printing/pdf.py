@@ -21,12 +21,14 @@ measures the effect.
 from __future__ import annotations
 
 import io
+import threading
 from functools import lru_cache
 from typing import Any
 
 from cards.printing import layout, render
 
 MM = 72 / 25.4
+_KEPT = threading.Lock()
 
 
 def document_pdf(**document: Any) -> bytes:
@@ -36,16 +38,14 @@ def document_pdf(**document: Any) -> bytes:
         pages = render.card_pages(document.pop("cards", None) or [], document.pop("first_number", 1))
     fronts = [page for page in pages if page.side != "back"]
     event = document.get("event")
-    backs: dict[tuple, Any] = {}
-    order: list[Any] = []  # per card page: None for the next front, else its back page (a pypdf page)
+    backs: dict[tuple, layout.Page[Any]] = {}  # each kind of back page, by its slots and their backs
+    order: list[tuple | None] = []  # per card page: None for the next front, else its back page's key
     for page in pages:
-        if page.side != "back":
-            order.append(None)
-            continue
-        key = tuple((slot.css, slot.item.back_key) for slot in page.slots)
-        if key not in backs:
-            backs[key] = _back_page(page, event)
-        order.append(backs[key])
+        key = None
+        if page.side == "back":
+            key = tuple((slot.css, slot.item.back_key) for slot in page.slots)
+            backs.setdefault(key, page)
+        order.append(key)
     faces = {
         slot.item.face_key: slot.item
         for page in fronts
@@ -53,9 +53,14 @@ def document_pdf(**document: Any) -> bytes:
         if getattr(slot.item, "face_template", None)
     }
     main = render.html_to_pdf(render.render_document(**document, pages=fronts, for_pdf=True, stamped=bool(faces)))
-    if all(back is None for back in order) and not faces:
+    if not backs and not faces:
         return main
-    return _assemble(main, _lead_pages(document, bool(fronts)), order, fronts, _face_pages(faces, event))
+    # The kept pages are read lazily from their PDFs: one thread at a time (a web process has several).
+    with _KEPT:
+        back_pages = {key: _back_page(page, event) for key, page in backs.items()}
+        laid_out = [None if key is None else back_pages[key] for key in order]
+        face_pages = _face_pages(faces, event)
+        return _assemble(main, _lead_pages(document, bool(fronts)), laid_out, fronts, face_pages)
 
 
 @lru_cache(maxsize=512)
@@ -79,13 +84,15 @@ def _face_pages(faces: dict[Any, Any], event: Any) -> dict[Any, Any]:
     from pypdf import PdfReader
 
     html = {key: render.render_faces([item], event) for key, item in faces.items()}
-    missing = [key for key in faces if html[key] not in _FACES]
+    found = {key: _FACES.get(html[key]) for key in faces}
+    missing = [key for key, page in found.items() if page is None]
     if missing:
         if len(_FACES) + len(missing) > KEEP_FACES:
             _FACES.clear()
         laid_out = PdfReader(io.BytesIO(render.html_to_pdf(render.render_faces([faces[k] for k in missing], event))))
-        _FACES.update((html[key], page) for key, page in zip(missing, laid_out.pages, strict=True))
-    return {key: _FACES[html[key]] for key in faces}
+        for key, page in zip(missing, laid_out.pages, strict=True):
+            found[key] = _FACES[html[key]] = page
+    return found
 
 
 def _lead_pages(document: dict[str, Any], cards: bool) -> int:

@@ -81,6 +81,32 @@ def test_what_is_alike_is_laid_out_once_and_drawn_again(as_user, organizer, char
     assert pdf.fonts() <= {"DejaVu-Sans", "DejaVu-Sans-Bold"}
 
 
+def test_a_second_print_lays_out_only_its_own_fronts(monkeypatch, event, character, rival, catalogue, save_pdf):
+    """Faces and back pages are kept, by their HTML, for the next part the same process prints."""
+    from cards.models import PoolEntry
+    from cards.printing import content, pdf, render
+
+    cards = add_cards(character, catalogue, 10)
+    PoolEntry.objects.bulk_create(PoolEntry(character=rival, card=card) for card in cards)
+    pdf._FACES.clear()
+    pdf._laid_out.cache_clear()
+    laid_out: list[str] = []
+    real = render.html_to_pdf
+    monkeypatch.setattr(render, "html_to_pdf", lambda html: laid_out.append(html) or real(html))
+
+    def print_cards_of(holder):
+        return pdf.document_pdf(title="", event=event, cards=content.printed_cards(content.with_cards([holder])))
+
+    print_cards_of(character)
+    # The fronts, the ten faces together, the back of a full sheet and of a sheet with one card.
+    assert len(laid_out) == 4
+    laid_out.clear()
+    second = save_pdf(print_cards_of(rival))
+    assert len(laid_out) == 1  # only the fronts: the faces and backs were kept
+    assert "Zavulon" in second.text(1) and "Card 09" in second.text(1) and "Card 10" in second.text(3)
+    assert second.qr_codes(3) == [_entry(cards[9])] and "Night Watch" in second.text(4)
+
+
 def test_copies_are_printed_as_separate_cards(as_user, organizer, character, catalogue, save_pdf):
     (card,) = add_cards(character, catalogue, 1)
     character.pool.update(copies=3)
