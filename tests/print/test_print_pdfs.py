@@ -92,7 +92,12 @@ def test_a_second_print_lays_out_only_its_own_fronts(monkeypatch, event, charact
     pdf._laid_out.cache_clear()
     laid_out: list[str] = []
     real = render.html_to_pdf
-    monkeypatch.setattr(render, "html_to_pdf", lambda html: laid_out.append(html) or real(html))
+
+    def counted(html: str) -> bytes:
+        laid_out.append(html)
+        return real(html)
+
+    monkeypatch.setattr(render, "html_to_pdf", counted)
 
     def print_cards_of(holder):
         return pdf.document_pdf(title="", event=event, cards=content.printed_cards(content.with_cards([holder])))
