@@ -27,7 +27,10 @@ class PrintRun(models.Model):
     character_ids = models.JSONField(default=list)
     with_sheets = models.BooleanField(_("character sheets"), default=True)
     with_cards = models.BooleanField(_("cards"), default=True)
+    with_magic_decks = models.BooleanField(_("magic decks"), default=False)
+    with_rosters = models.BooleanField(_("army rosters"), default=False)
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.QUEUED)
+    # Progress in pages: ``total`` is the planned pages (0 until planned), ``done`` those of the printed parts.
     done = models.PositiveIntegerField(default=0)
     total = models.PositiveIntegerField(default=0)
     pages = models.PositiveIntegerField(default=0)

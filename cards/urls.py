@@ -7,6 +7,7 @@ from cards import (
     views_matrix,
     views_player,
     views_print,
+    views_print_mass,
     views_public,
     views_transfer,
 )
@@ -16,6 +17,7 @@ app_name = "cards"
 urlpatterns = [
     # A card's public entry, opened by the QR code printed on the card (no login, no hidden information).
     path("cards/<int:card_id>/", views_public.card_entry, name="card-entry"),
+    path("magic-cards/<int:magic_card_id>/", views_public.magic_card_entry, name="magic-card-entry"),
     path("events/<int:event_id>/catalogue/", views.catalogue, name="catalogue"),
     path("events/<int:event_id>/catalogue/create/", views.catalogue_create, name="catalogue-create"),
     path("events/<int:event_id>/catalogue/cards/new/", views.card_new, name="card-new"),
@@ -75,6 +77,8 @@ urlpatterns = [
     path("organize/characters/<int:character_id>/print/sheet/", views_print.character_sheet, name="print-sheet"),
     path("events/<int:event_id>/print/", views_print.event_print, name="print-event"),
     path("events/<int:event_id>/print/runs/<int:run_id>/", views_print.run_status, name="print-run"),
+    path("events/<int:event_id>/print/magic-decks/", views_print_mass.magic_decks, name="print-magic-decks"),
+    path("events/<int:event_id>/print/armies/", views_print_mass.army_rosters, name="print-armies"),
     path(
         "events/<int:event_id>/print/runs/<int:run_id>/download/", views_print.run_download, name="print-run-download"
     ),

@@ -19,11 +19,13 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from cards.models_mass import Army, MagicCard, Warrior, WarriorType
+from cards.printing.mass import army_link_url
 from cards.resources_mass import COLUMNS, export_file, import_file
 from events import tables
 from events.access import event_for_organizer
 from events.forms import ImportForm as TableForm
-from events.models import Event, new_link_token
+from events.models import MAGIC_DECKS, Event, new_link_token
+from events.public_url import address_note
 
 WHAT = [
     ("magic_cards", gettext_lazy("magic cards")),
@@ -49,11 +51,14 @@ def _context(event: Event) -> dict[str, Any]:
     warriors = Warrior.objects.select_related("warrior_type", "character").order_by("name")
     armies = Army.objects.filter(event=event).prefetch_related(Prefetch("warriors", queryset=warriors))
     return {
+        **address_note(event),
         "event": event,
         "can_edit": True,
         "decks": decks,
         "warrior_types": WarriorType.objects.filter(event=event),
-        "armies": armies,
+        # The commander's link on the public address, as its printed QR code says it (never the browser's host).
+        "armies": [(army, army_link_url(army, event)) for army in armies],
+        "decks_to_print": MAGIC_DECKS,
         "columns": COLUMNS,
         "export_form": MassExportForm(),
         "limits": tables.page_limits(),

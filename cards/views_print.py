@@ -7,33 +7,32 @@ system libraries the PDF pages say so and link the HTML version, never a 500.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
-from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse
-from django.http.response import HttpResponseBase
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 
+from cards.forms_print import PrintRunForm
 from cards.models_print import PrintRun
 from cards.printing import content
 from cards.printing import render as printing
-from cards.printing.runs import INLINE_LIMIT, execute, file_of, printable_characters, start_run
+from cards.printing.pdf import document_pdf
+from cards.printing.runs import INLINE_LIMIT, execute, file_of, start_run, whole_document
 from cards.tasks import print_run
 from events.access import ORGANIZER, character_for_staff, event_for_organizer
 from events.ids import MAX_ID
-from events.models import Character, Event
+from events.models import Event
 from events.public_url import address_note
 from events.requests import HtmxRequest
 
 
-def _file_name(*parts: str) -> str:
+def file_name(*parts: str) -> str:
     return "-".join(slugify(p, allow_unicode=False) or "print" for p in parts) + ".pdf"
 
 
@@ -42,20 +41,19 @@ def _unavailable(request: HttpRequest, event: Event, html_url: str) -> HttpRespo
     return render(request, "print/unavailable.html", context, status=503)
 
 
-def _deliver(request: HttpRequest, event: Event, html: str, pdf_html: str, name: str) -> HttpResponse:
+def deliver(request: HttpRequest, name: str, **document: Any) -> HttpResponse:
+    """The print ``printing.render_document(**document)`` as a PDF download, or as HTML with ``?format=html``."""
     if request.GET.get("format") == "html":
-        return HttpResponse(html)
+        return HttpResponse(printing.render_document(**document))
     try:
-        pdf = printing.html_to_pdf(pdf_html)
+        pdf = document_pdf(**document)
     except printing.PdfUnavailable:
-        return _unavailable(request, event, request.path + "?format=html")
+        query = request.GET.copy()
+        query["format"] = "html"
+        return _unavailable(request, document["event"], f"{request.path}?{query.urlencode()}")
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
-
-
-def _document(**kwargs) -> tuple[str, str]:
-    return printing.render_document(**kwargs), printing.render_document(**kwargs, for_pdf=True)
 
 
 @never_cache
@@ -64,8 +62,9 @@ def character_cards(request: HttpRequest, character_id: int) -> HttpResponse:
     """The character's physical cards: fronts, then their backs for a long-edge duplex print."""
     character = character_for_staff(request.user, character_id, ORGANIZER)
     loaded = content.with_cards([character])
-    html, pdf_html = _document(title=character.name, event=character.event, cards=content.printed_cards(loaded))
-    return _deliver(request, character.event, html, pdf_html, _file_name(character.name, "cards"))
+    cards = content.printed_cards(loaded)
+    name = file_name(character.name, "cards")
+    return deliver(request, name, title=character.name, event=character.event, cards=cards)
 
 
 @never_cache
@@ -73,52 +72,12 @@ def character_cards(request: HttpRequest, character_id: int) -> HttpResponse:
 def character_sheet(request: HttpRequest, character_id: int) -> HttpResponse:
     character = character_for_staff(request.user, character_id, ORGANIZER)
     sheet = content.character_sheet(content.with_cards([character])[0])
-    html, pdf_html = _document(title=character.name, event=character.event, sheets=[sheet])
-    return _deliver(request, character.event, html, pdf_html, _file_name(character.name, "sheet"))
+    name = file_name(character.name, "sheet")
+    return deliver(request, name, title=character.name, event=character.event, sheets=[sheet])
 
 
-class _CharacterChoice(forms.ModelMultipleChoiceField):
-    def _check_values(self, value):
-        # A number past the database's integer range would overflow the lookup (a 500): no such character.
-        for pk in value or ():
-            if not str(pk).isdigit() or int(pk) > MAX_ID:
-                raise forms.ValidationError(
-                    self.error_messages["invalid_choice"], code="invalid_choice", params={"value": pk}
-                )
-        # django-stubs leave out this private (long-standing) Django method: the stub is incomplete.
-        return super()._check_values(value)  # type: ignore[misc]
-
-
-class PrintRunForm(forms.Form):
-    everyone = forms.BooleanField(label=gettext_lazy("All accepted characters"), required=False, initial=True)
-    characters = _CharacterChoice(
-        label=gettext_lazy("Or only these characters"),
-        queryset=Character.objects.none(),
-        required=False,
-        widget=forms.CheckboxSelectMultiple,
-    )
-    with_sheets = forms.BooleanField(label=gettext_lazy("Character sheets"), required=False, initial=True)
-    with_cards = forms.BooleanField(label=gettext_lazy("Cards (fronts and backs)"), required=False, initial=True)
-    as_html = forms.BooleanField(
-        label=gettext_lazy("As a web page to print from the browser (instead of a PDF)"), required=False
-    )
-
-    def __init__(self, *args, event: Event, **kwargs):
-        super().__init__(*args, **kwargs)
-        cast(forms.ModelMultipleChoiceField, self.fields["characters"]).queryset = Character.objects.filter(
-            event=event, status=Character.Status.ACCEPTED
-        ).order_by("name", "pk")
-        self.event = event
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean() or {}
-        if not data.get("with_sheets") and not data.get("with_cards"):
-            raise forms.ValidationError(_("Choose what to print: character sheets, cards or both."))
-        chosen = printable_characters(self.event) if data.get("everyone") else list(data.get("characters") or [])
-        if not chosen:
-            raise forms.ValidationError(_("Choose the characters to print, or all of them."))
-        data["chosen"] = chosen
-        return data
+def _what(data: dict[str, Any]) -> dict[str, bool]:
+    return {key: bool(data[key]) for key in ("with_sheets", "with_cards", "with_magic_decks", "with_rosters")}
 
 
 def _preselected(request: HttpRequest) -> dict[str, object]:
@@ -137,21 +96,10 @@ def event_print(request: HttpRequest, event_id: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         if data["as_html"]:
-            loaded = content.with_cards(data["chosen"])
-            return HttpResponse(
-                printing.render_document(
-                    title=event.name,
-                    event=event,
-                    sheets=[content.character_sheet(c) for c in loaded] if data["with_sheets"] else [],
-                    cards=content.printed_cards(loaded) if data["with_cards"] else None,
-                    pad_to_even=True,
-                )
-            )
+            return HttpResponse(whole_document(event, data["chosen"], **_what(data)))
         if not printing.pdf_available():
             return _unavailable(request, event, "")
-        run = start_run(
-            event, request.user, data["chosen"], with_sheets=data["with_sheets"], with_cards=data["with_cards"]
-        )
+        run = start_run(event, request.user, data["chosen"], **_what(data))
         if len(data["chosen"]) <= INLINE_LIMIT:
             # A small event (the demo's 8) is one click: printed now, the download starts at once.
             run = execute(run.pk)
@@ -192,4 +140,4 @@ def run_download(request: HttpRequest, event_id: int, run_id: int) -> HttpRespon
     if path is None:
         messages.warning(request, _("This print is not ready (or no longer kept): start a new one."))
         return redirect("cards:print-run", event.pk, run.pk)
-    return FileResponse(path.open("rb"), as_attachment=True, filename=_file_name(event.name, f"print-{run.pk}"))
+    return FileResponse(path.open("rb"), as_attachment=True, filename=file_name(event.name, f"print-{run.pk}"))

@@ -1,4 +1,4 @@
-"""A card's public catalogue entry: what a scanned printed card opens (issue 14).
+"""A card's public catalogue entry: what a scanned printed card opens (issue 14), a magic card's too.
 
 Anyone may read it, without logging in: a referee settles a dispute on the field
 by scanning the card in a player's hand. It shows only what the printed card and
@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_safe
 
 from cards.models import Card, CounterRule
+from cards.models_mass import MagicCard
 
 
 def counter_rules_of(card: Card) -> list[CounterRule]:
@@ -33,3 +34,10 @@ def counter_rules_of(card: Card) -> list[CounterRule]:
 def card_entry(request: HttpRequest, card_id: int) -> HttpResponse:
     card = get_object_or_404(Card.objects.select_related("catalogue"), pk=card_id)
     return render(request, "cards/card_entry.html", {"card": card, "rules": counter_rules_of(card)})
+
+
+@require_safe
+def magic_card_entry(request: HttpRequest, magic_card_id: int) -> HttpResponse:
+    """A mass battle's magic card, as a printed magic card's QR code opens it: the catalogue's text, no more."""
+    card = get_object_or_404(MagicCard.objects.select_related("catalogue"), pk=magic_card_id)
+    return render(request, "cards/magic_card_entry.html", {"card": card})

@@ -7,8 +7,13 @@ code the character's secret link.
 
 from __future__ import annotations
 
+import base64
+import io
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import chain
+from typing import ClassVar
 
 import segno
 from django.db.models import Prefetch
@@ -21,28 +26,33 @@ from events.models import Character, Event
 from events.public_url import public_url, secret_link
 
 
-def qr_image(url: str, label: str = "QR") -> SafeString:
-    """A QR code as an ``<img>`` with a PNG data URI, sized by the print CSS.
+@lru_cache(maxsize=8192)
+def qr_png(url: str) -> bytes:
+    """A QR code as PNG, made once per address in a process: a card printed 2,000 times is drawn once."""
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="png", scale=6, border=2)
+    return out.getvalue()
+
+
+def qr_data_uri(url: str) -> str:
+    return "data:image/png;base64," + base64.b64encode(qr_png(url)).decode("ascii")
+
+
+def qr_image(url: str, label: str = "QR", css: str = "qr", for_pdf: bool = False) -> SafeString:
+    """A QR code as an ``<img>``, sized by the print CSS.
 
     A PNG rather than inline SVG: WeasyPrint lays out an SVG path per card (the QR
     codes were half the time of a card sheet) but decodes an image once per address
-    and embeds it once in the PDF. Sharp edges come from ``image-rendering`` in
-    static/css/print.css; data URIs are allowed by the site's CSP (img-src data:).
+    and embeds it once in the PDF. In a PDF the source is ``qr:<address>``, which
+    render.html_to_pdf's URL fetcher answers from ``qr_png`` (a short HTML to parse);
+    in the browser a data URI, allowed by the site's CSP (img-src data:). Sharp
+    edges come from ``image-rendering`` in static/css/print.css.
     """
-    png = segno.make(url, error="m").png_data_uri(scale=6, border=2)
-    return format_html('<img class="qr" src="{}" alt="{}">', png, label)
+    src = f"{QR_SCHEME}{url}" if for_pdf else qr_data_uri(url)
+    return format_html('<img class="{}" src="{}" alt="{}">', css, src, label)
 
 
-@dataclass
-class QrCache:
-    """One QR code per address during a print: a card printed 2,000 times is drawn once."""
-
-    images: dict[str, SafeString] = field(default_factory=dict)
-
-    def __call__(self, url: str) -> SafeString:
-        if url not in self.images:
-            self.images[url] = qr_image(url)
-        return self.images[url]
+QR_SCHEME = "qr:"
 
 
 def card_url(card: Card, event: Event | None) -> str:
@@ -56,7 +66,17 @@ class PrintedCard:
     card: Card
     owner: str
     url: str
-    qr: SafeString
+
+    front_template: ClassVar[str] = "print/_card_front.html"
+    back_template: ClassVar[str] = "print/_card_back.html"
+    back_key: ClassVar[str] = "card"  # every card of an event has the same back (pdf.document_pdf)
+    # In a PDF the face (what the catalogue says, the QR code to its entry) is laid out once
+    # per card and stamped on each copy, whose front holds only its owner and number (pdf.py).
+    face_template: ClassVar[str] = "print/_card_face.html"
+
+    @property
+    def face_key(self) -> int:
+        return self.card.pk
 
 
 def _prefetched(characters: Iterable[Character]) -> list[Character]:
@@ -102,14 +122,36 @@ def physical_cards(character: Character) -> list[tuple[Card, int]]:
     return [(card, copies[card.pk]) for card in order]
 
 
-def printed_cards(characters: Iterable[Character], qr: QrCache | None = None) -> list[PrintedCard]:
+def physical_card_counts(character_ids: Iterable[int]) -> dict[int, int]:
+    """How many cards ``physical_cards`` gives each character, by id, in three light queries.
+
+    A print run plans its parts and numbers their cards before printing any (runs.plan):
+    loading every holding as model instances took ten seconds for 2,000 characters.
+    """
+    ids = list(character_ids)
+    rows = chain(
+        PoolEntry.objects.filter(character_id__in=ids).values_list("character_id", "card_id", "copies"),
+        ArsenalCard.objects.filter(character_id__in=ids).values_list("character_id", "card_id", "copies"),
+        PreparedArsenalCard.objects.filter(arsenal__character_id__in=ids).values_list(
+            "arsenal__character_id", "card_id", "copies"
+        ),
+    )
+    most: dict[tuple[int, int], int] = {}
+    for character_id, card_id, copies in rows:
+        most[character_id, card_id] = max(most.get((character_id, card_id), 0), copies)
+    counts = dict.fromkeys(ids, 0)
+    for (character_id, _card_id), copies in most.items():
+        counts[character_id] += copies
+    return counts
+
+
+def printed_cards(characters: Iterable[Character]) -> list[PrintedCard]:
     """Every physical card of ``characters`` (already loaded by ``with_cards``), in print order."""
-    qr = qr or QrCache()
     result: list[PrintedCard] = []
     for character in characters:
         for card, copies in physical_cards(character):
             url = card_url(card, character.event)
-            result.extend(PrintedCard(card, character.name, url, qr(url)) for _ in range(copies))
+            result.extend(PrintedCard(card, character.name, url) for _ in range(copies))
     return result
 
 
@@ -126,7 +168,6 @@ class CharacterSheet:
     prepared: list[tuple[str, list[SheetEntry]]]
     link_works: bool
     link_url: str
-    link_qr: SafeString | None
 
 
 def _entries(rows: Iterable[ArsenalCard | PreparedArsenalCard]) -> list[SheetEntry]:
@@ -147,5 +188,4 @@ def character_sheet(character: Character) -> CharacterSheet:
         prepared=[(p.name, _entries(p.cards.all())) for p in character.prepared_arsenals.all()],
         link_works=works,
         link_url=url,
-        link_qr=qr_image(url) if works else None,
     )

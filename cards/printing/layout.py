@@ -33,8 +33,12 @@ class Slot[T]:
     col: int
 
     @property
+    def key(self) -> str:
+        return f"r{self.row}c{self.col}"
+
+    @property
     def css(self) -> str:
-        return f"slot-r{self.row}c{self.col}"
+        return f"slot-{self.key}"
 
     @property
     def left_mm(self) -> float:
@@ -76,13 +80,37 @@ def sheet_count(cards: int, duplex: bool = True) -> int:
     return sheets_needed * (2 if duplex else 1)
 
 
-# Cut marks: short strokes in the margins on each grid line, off the cards themselves.
+# Cut marks: short strokes in the margins on each grid line, off the cards themselves (cut_marks_svg).
 CUT_X_MM = [MARGIN_X_MM + c * CARD_W_MM for c in range(COLS + 1)]
 CUT_Y_MM = [MARGIN_Y_MM + r * CARD_H_MM for r in range(ROWS + 1)]
 
 
+FOOT_INSET_MM = 3.0  # the owner and number: 3 mm from a card's left and bottom edges
+
+# Where the cut marks run: 9 mm strokes above and below the grid, 5.5 mm strokes beside it.
+CUT_V_MM = ((5.0, 14.0), (283.0, 292.0))
+CUT_H_MM = ((4.0, 9.5), (200.5, 206.0))
+CUT_STROKE_MM = 0.2
+
+
+def cut_marks_svg() -> str:
+    """static/css/print-cut-marks.svg: the cut marks of a card page as one A4 background image.
+
+    One image per page instead of sixteen bordered boxes: WeasyPrint lays out and
+    draws none of them (bench/print_run.py). ``test_print_layout`` checks the file.
+    """
+    lines = [f'<line x1="{x:g}" y1="{y0:g}" x2="{x:g}" y2="{y1:g}"/>' for x in CUT_X_MM for y0, y1 in CUT_V_MM] + [
+        f'<line x1="{x0:g}" y1="{y:g}" x2="{x1:g}" y2="{y:g}"/>' for y in CUT_Y_MM for x0, x1 in CUT_H_MM
+    ]
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{PAGE_W_MM:g}mm" height="{PAGE_H_MM:g}mm" '
+        f'viewBox="0 0 {PAGE_W_MM:g} {PAGE_H_MM:g}">'
+        f'<g stroke="#000" stroke-width="{CUT_STROKE_MM:g}">{"".join(lines)}</g></svg>\n'
+    )
+
+
 def print_css() -> str:
-    """The slot and cut-mark rules of static/css/print.css, generated from the constants above.
+    """The slot and foot rules of static/css/print.css, generated from the constants above.
 
     Kept in the static file (the CSP forbids inline styles); ``test_print_layout`` checks
     the file still says what this returns.
@@ -92,8 +120,10 @@ def print_css() -> str:
         for col in range(COLS):
             left, top = MARGIN_X_MM + col * CARD_W_MM, MARGIN_Y_MM + row * CARD_H_MM
             lines.append(f".slot-r{row}c{col} {{ left: {left:g}mm; top: {top:g}mm; }}")
-    for i, x in enumerate(CUT_X_MM):
-        lines.append(f".cut-x{i} {{ left: {x:g}mm; }}")
-    for i, y in enumerate(CUT_Y_MM):
-        lines.append(f".cut-y{i} {{ top: {y:g}mm; }}")
+    # A stamped front's foot, placed on the page as it sits in its card (pdf.py).
+    for row in range(ROWS):
+        for col in range(COLS):
+            left = MARGIN_X_MM + col * CARD_W_MM + FOOT_INSET_MM
+            bottom = PAGE_H_MM - (MARGIN_Y_MM + (row + 1) * CARD_H_MM) + FOOT_INSET_MM
+            lines.append(f".foot-r{row}c{col} {{ left: {left:g}mm; bottom: {bottom:g}mm; }}")
     return "\n".join(lines) + "\n"

@@ -16,7 +16,7 @@ from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.template.loader import render_to_string
 
-from cards.printing import layout
+from cards.printing import content, layout
 from cards.printing.content import CharacterSheet
 
 PRINT_CSS = "css/print.css"
@@ -49,9 +49,26 @@ def pdf_available() -> bool:
     return True
 
 
+@lru_cache(maxsize=1)
+def _fetcher_class() -> Any:
+    urls = _weasyprint().urls
+
+    class Fetcher(urls.URLFetcher):  # type: ignore[name-defined,misc]
+        """WeasyPrint's URL fetcher, which also answers ``qr:<address>`` with its QR code (content.qr_image)."""
+
+        def fetch(self, url: str, headers: Any = None) -> Any:
+            if url.startswith(content.QR_SCHEME):
+                png = content.qr_png(url.removeprefix(content.QR_SCHEME))
+                return urls.URLFetcherResponse(url, png, {"Content-Type": "image/png"})
+            return super().fetch(url, headers)
+
+    return Fetcher
+
+
 def html_to_pdf(html: str) -> bytes:
     weasyprint = _weasyprint()
-    document = weasyprint.HTML(string=html, base_url=str(settings.BASE_DIR))
+    fetcher = _fetcher_class()()
+    document = weasyprint.HTML(string=html, base_url=str(settings.BASE_DIR), url_fetcher=fetcher)
     out = io.BytesIO()
     document.write_pdf(out, stylesheets=[_stylesheet()])
     return out.getvalue()
@@ -67,33 +84,48 @@ def render_document(
     event: Any,
     sheets: Iterable[CharacterSheet] = (),
     cards: list[Any] | None = None,
+    pages: list[layout.Page[Any]] | None = None,
+    rosters: Iterable[Any] = (),
     pad_to_even: bool = False,
     first_number: int = 1,
     blank_only: bool = False,
     for_pdf: bool = False,
-    front_template: str = "print/_card_front.html",
-    back_template: str = "print/_card_back.html",
+    stamped: bool = False,
 ) -> str:
-    """One printable document: character sheets first, then card fronts and backs.
+    """One printable document: character sheets first, then card fronts and backs, then army rosters.
 
+    The cards are ``cards`` laid out nine to a sheet from ``first_number``, or ``pages``
+    already laid out (``layout.sheets``); each printed item names its ``front_template`` and
+    ``back_template`` (content.PrintedCard, mass.PrintedMagicCard). ``stamped``: a PDF whose
+    card faces pdf.document_pdf draws in afterwards, so the fronts hold only their foot.
     ``pad_to_even`` adds a blank page after an odd number of sheets, so that in a
     duplex print the card fronts start on the front of a paper sheet.
     """
     sheets = list(sheets)
+    if pages is None:
+        pages = card_pages(cards or [], first_number)
     context = {
         "title": title,
         "event": event,
         "sheets": sheets,
-        "blank_after_sheets": blank_only or (pad_to_even and len(sheets) % 2 == 1 and bool(cards)),
-        "pages": card_pages(cards or [], first_number),
-        "cut_x": range(len(layout.CUT_X_MM)),
-        "cut_y": range(len(layout.CUT_Y_MM)),
+        "blank_after_sheets": blank_after(len(sheets), bool(pages), pad_to_even, blank_only),
+        "pages": pages,
+        "rosters": list(rosters),
         "for_pdf": for_pdf,
+        "stamped": stamped,
         "emblem": emblem_letters(event.name if event else ""),
-        "front_template": front_template,
-        "back_template": back_template,
     }
     return render_to_string("print/document.html", context)
+
+
+def render_faces(faces: list[Any], event: Any) -> str:
+    """One page of a card's size for each item's face (pdf.document_pdf stamps them on the fronts)."""
+    context = {"title": "", "event": event, "faces": faces, "for_pdf": True}
+    return render_to_string("print/faces.html", context)
+
+
+def blank_after(sheets: int, cards: bool, pad_to_even: bool, blank_only: bool) -> bool:
+    return blank_only or (pad_to_even and sheets % 2 == 1 and cards)
 
 
 def emblem_letters(name: str) -> str:

@@ -1,4 +1,4 @@
-"""An event's print run: every chosen character's sheet and cards in one PDF, made in parts.
+"""An event's print run: every chosen character's sheet and cards, the magic decks and army rosters in one PDF.
 
 WeasyPrint lays out a whole document in memory and on one core, so 2,000 characters
 (some 5,000 pages) are printed as parts of ``CHUNK`` characters: ``plan`` lists them,
@@ -8,7 +8,9 @@ them with pypdf (``join``). The run's ``done`` counter moves after each part; th
 progress page polls it. The document: all character sheets first (one page each,
 padded to an even count so that a duplex print starts the cards on a fresh sheet),
 then the cards, fronts and mirrored backs (cards/printing/layout.py), numbered
-across the whole run.
+across the whole run; then the mass battles' magic decks (fronts and backs, each
+deck on fresh sheets) and the army rosters (cards/printing/mass.py). The progress
+counts pages: each part's weight is the pages it prints.
 """
 
 from __future__ import annotations
@@ -18,14 +20,16 @@ import secrets
 import shutil
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone, translation
 
+from cards.models_mass import Army
 from cards.models_print import PrintRun
-from cards.printing import content, render
+from cards.printing import content, layout, mass, pdf, render
 from events.models import Character, Event
 
 logger = logging.getLogger(__name__)
@@ -54,8 +58,16 @@ def printable_characters(event: Event) -> list[Character]:
     return list(Character.objects.filter(event=event, status=Character.Status.ACCEPTED).order_by("name", "pk"))
 
 
-def start_run(event: Event, user, characters: Sequence[Character], *, with_sheets: bool, with_cards: bool) -> PrintRun:
-    parts = int(with_sheets) + int(with_cards)
+def start_run(
+    event: Event,
+    user,
+    characters: Sequence[Character],
+    *,
+    with_sheets: bool,
+    with_cards: bool,
+    with_magic_decks: bool = False,
+    with_rosters: bool = False,
+) -> PrintRun:
     run = PrintRun.objects.create(
         event=event,
         requested_by=user if getattr(user, "is_authenticated", False) else None,
@@ -63,7 +75,8 @@ def start_run(event: Event, user, characters: Sequence[Character], *, with_sheet
         character_ids=[c.pk for c in characters],
         with_sheets=with_sheets,
         with_cards=with_cards,
-        total=len(characters) * parts,
+        with_magic_decks=with_magic_decks,
+        with_rosters=with_rosters,
     )
     _forget_old_runs(event)
     return run
@@ -97,24 +110,31 @@ def plan(run_id: int) -> PrintRun | None:
             .values_list("pk", flat=True)
         )
         groups = [ids[i : i + CHUNK] for i in range(0, len(ids), CHUNK)]
+        event = run.event
+        deck_pages = mass.deck_page_count(event) if run.with_magic_decks else 0
+        # Each part's weight is the pages it will print: the progress bar moves by pages.
         parts: list[dict] = []
         if run.with_sheets:
-            parts += [{"kind": "sheets", "ids": group} for group in groups]
-            if run.with_cards and len(ids) % 2 == 1:
-                parts.append({"kind": "blank", "ids": []})
+            parts += [{"kind": "sheets", "ids": group, "weight": len(group)} for group in groups]
+            if len(ids) % 2 == 1 and (run.with_cards or deck_pages):
+                parts.append({"kind": "blank", "ids": [], "weight": 1})
         if run.with_cards:
             number = 1
+            counts = content.physical_card_counts(ids)
             for group in groups:
-                parts.append({"kind": "cards", "ids": group, "first": number})
-                number += _card_count(group)
+                count = sum(counts[pk] for pk in group)
+                parts.append({"kind": "cards", "ids": group, "first": number, "weight": layout.sheet_count(count)})
+                number += count
+        if deck_pages:
+            parts.append({"kind": "decks", "ids": [], "weight": deck_pages})
+        if run.with_rosters:
+            armies = Army.objects.filter(event=event).count()
+            if armies:
+                parts.append({"kind": "rosters", "ids": [], "weight": armies})
         run.parts, run.status = parts, PrintRun.Status.RUNNING
-        run.save(update_fields=["parts", "status"])
+        run.total = sum(part["weight"] for part in parts)
+        run.save(update_fields=["parts", "status", "total"])
     return run
-
-
-def _card_count(ids: list[int]) -> int:
-    characters = content.with_cards(Character(pk=pk) for pk in ids)
-    return sum(copies for character in characters for _card, copies in content.physical_cards(character))
 
 
 def print_part(run_id: int, index: int) -> bool:
@@ -125,14 +145,16 @@ def print_part(run_id: int, index: int) -> bool:
     part = run.parts[index]
     try:
         with translation.override(run.language):
-            html = _part_html(run, part)
-            if html is not None:
-                (_parts_dir(run) / f"{index:05d}.pdf").write_bytes(render.html_to_pdf(html))
+            document = _part_document(run, part)
+            if document is not None:
+                (_parts_dir(run) / f"{index:05d}.pdf").write_bytes(pdf.document_pdf(**document))
     except Exception as error:  # the organizer sees a failed run and its reason, never a stuck bar
         logger.exception("print run %s, part %s failed", run.pk, index)
         _fail(run, error)
         return False
-    PrintRun.objects.filter(pk=run.pk).update(parts_done=F("parts_done") + 1, done=F("done") + len(part["ids"]))
+    PrintRun.objects.filter(pk=run.pk).update(
+        parts_done=F("parts_done") + 1, done=F("done") + part.get("weight", len(part["ids"]))
+    )
     # One part completes the set: the conditional update lets exactly one of them join.
     return bool(
         PrintRun.objects.filter(pk=run.pk, status=PrintRun.Status.RUNNING, parts_done__gte=len(run.parts)).update(
@@ -141,34 +163,64 @@ def print_part(run_id: int, index: int) -> bool:
     )
 
 
-def _part_html(run: PrintRun, part: dict) -> str | None:
-    """The part's document; None for cards of characters who hold none (no empty page)."""
+def _part_document(run: PrintRun, part: dict) -> dict[str, Any] | None:
+    """What the part prints (``pdf.document_pdf``'s arguments); None when it has nothing (no empty page)."""
     event = run.event
-    if part["kind"] == "blank":
-        return render.render_document(title=event.name, event=event, blank_only=True, for_pdf=True)
+    document: dict[str, Any] = {"title": event.name, "event": event}
+    kind = part["kind"]
+    if kind == "blank":
+        return {**document, "blank_only": True}
+    if kind == "decks":
+        pages = mass.deck_pages(event)
+        return {**document, "pages": pages} if pages else None
+    if kind == "rosters":
+        rosters = mass.rosters(event)
+        return {**document, "rosters": rosters} if rosters else None
     characters = content.with_cards(Character(pk=pk) for pk in part["ids"])
-    if part["kind"] == "sheets":
-        sheets = [content.character_sheet(c) for c in characters]
-        return render.render_document(title=event.name, event=event, sheets=sheets, for_pdf=True)
+    if kind == "sheets":
+        return {**document, "sheets": [content.character_sheet(c) for c in characters]}
     cards = content.printed_cards(characters)
-    if not cards:
-        return None
-    return render.render_document(title=event.name, event=event, cards=cards, first_number=part["first"], for_pdf=True)
+    return {**document, "cards": cards, "first_number": part["first"]} if cards else None
+
+
+def whole_document(
+    event: Event,
+    characters: Sequence[Character],
+    *,
+    with_sheets: bool,
+    with_cards: bool,
+    with_magic_decks: bool = False,
+    with_rosters: bool = False,
+) -> str:
+    """The run as one HTML document, for the browser to print (the same order as the PDF)."""
+    loaded = content.with_cards(characters)
+    pages = render.card_pages(content.printed_cards(loaded)) if with_cards else []
+    if with_magic_decks:
+        pages += mass.deck_pages(event)
+    return render.render_document(
+        title=event.name,
+        event=event,
+        sheets=[content.character_sheet(c) for c in loaded] if with_sheets else [],
+        pages=pages,
+        rosters=mass.rosters(event) if with_rosters else [],
+        pad_to_even=True,
+    )
 
 
 def join(run_id: int) -> PrintRun:
     """Join the printed parts into the run's PDF, in order."""
-    from pypdf import PdfWriter
+    from pypdf import PdfReader, PdfWriter
 
     run = PrintRun.objects.get(pk=run_id)
     folder = _parts_dir(run)
     try:
         writer = PdfWriter()
-        for index, part in enumerate(run.parts):
+        for index in range(len(run.parts)):
             path = folder / f"{index:05d}.pdf"
-            if part["kind"] == "cards" and not path.exists():
-                continue  # nobody in this part holds a card
-            writer.append(str(path))
+            if not path.exists():
+                continue  # nothing to print in this part (nobody in it holds a card)
+            for page in PdfReader(path).pages:  # add_page: append also copies outlines and forms, none here
+                writer.add_page(page)
         name = f"run-{run.pk}-{secrets.token_hex(8)}.pdf"
         with (prints_dir() / name).open("wb") as out:
             writer.write(out)

@@ -83,6 +83,11 @@ class Pdf:
         )
         return [(w, float(a), float(b), float(c), float(d)) for a, b, c, d, w in found]
 
+    def fonts(self) -> set[str]:
+        """The names of the fonts the PDF embeds, without their subset prefix (pdffonts)."""
+        out = subprocess.run([_tool("pdffonts"), str(self.path)], capture_output=True, text=True, check=True).stdout
+        return {line.split()[0].split("+")[-1] for line in out.splitlines()[2:] if line.strip()}
+
     def png(self, page: int, name: str, dpi: int = 110) -> Path:
         """Page ``page`` as a PNG under test-artifacts/ (the screenshot of a layout)."""
         ARTIFACTS.mkdir(exist_ok=True)

@@ -8,6 +8,8 @@ layout is saved under test-artifacts/.
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 import pytest
 from django.urls import reverse
 from django.utils import translation
@@ -47,13 +49,67 @@ def test_a_characters_cards_nine_to_an_A4_sheet_with_backs(as_user, organizer, c
     assert "Heavily wounded".lower() in front.lower() and "Rules of card 01." in front
     assert "Anton" in front  # whose card it is, for sorting the cut cards
     assert "Card 10" in pdf.text(3) and "Card 10" not in front
-    assert "Night Watch" in pdf.text(2)  # the back carries the event's name
+    assert "Night Watch" in pdf.text(2) and "#" not in pdf.text(2)  # the back: the event's name, no card number
     # Every card's QR code opens its public entry on the public address.
     assert sorted(pdf.qr_codes(1)) == sorted(_entry(card) for card in cards[:9])
     assert pdf.qr_codes(3) == [_entry(cards[9])]
     assert pdf.qr_codes(2) == []  # backs hide what the card is
     pdf.png(1, "print-cards-front")
     pdf.png(2, "print-cards-back")
+
+
+def test_what_is_alike_is_laid_out_once_and_drawn_again(as_user, organizer, character, catalogue, save_pdf):
+    """cards/printing/pdf.py: one face per catalogue card, one page per kind of back, drawn wherever they belong."""
+    from pypdf import PdfReader
+
+    (card,) = add_cards(character, catalogue, 1)
+    character.pool.update(copies=18)  # two full sheets of the same card
+    pdf = _cards_pdf(as_user, organizer, character, save_pdf)
+    assert pdf.pages == 4
+    assert pdf.text(1).count(card.name_en) == 9 and pdf.text(3).count(card.name_en) == 9
+    assert pdf.qr_codes(3) == [_entry(card)] * 9
+    # Each copy's own foot, in its own card: #10 opens the second sheet, #18 closes it.
+    feet = {w: _cell((x0 + x1) / 2, (y0 + y1) / 2) for w, x0, y0, x1, y1 in pdf.words(3) if w.startswith("#")}
+    assert feet["#10"] == (0, 0) and feet["#18"] == (2, 2) and len(feet) == 9
+    pages = PdfReader(pdf.path).pages
+    # Both back pages are one content stream; both fronts draw the same face object nine times.
+    assert pages[1].raw_get("/Contents") == pages[3].raw_get("/Contents")
+    faces = [dict(cast(Any, page["/Resources"])["/XObject"]) for page in (pages[0], pages[2])]
+    stamped = {name: ref for face in faces for name, ref in face.items() if name.startswith("/SumrakFace")}
+    assert len(stamped) == 1
+    # The faces are set in the print's own fonts (a face without them fell back to a serif).
+    assert pdf.fonts() <= {"DejaVu-Sans", "DejaVu-Sans-Bold"}
+
+
+def test_a_second_print_lays_out_only_its_own_fronts(monkeypatch, event, character, rival, catalogue, save_pdf):
+    """Faces and back pages are kept, by their HTML, for the next part the same process prints."""
+    from cards.models import PoolEntry
+    from cards.printing import content, pdf, render
+
+    cards = add_cards(character, catalogue, 10)
+    PoolEntry.objects.bulk_create(PoolEntry(character=rival, card=card) for card in cards)
+    pdf._FACES.clear()
+    pdf._laid_out.cache_clear()
+    laid_out: list[str] = []
+    real = render.html_to_pdf
+
+    def counted(html: str) -> bytes:
+        laid_out.append(html)
+        return real(html)
+
+    monkeypatch.setattr(render, "html_to_pdf", counted)
+
+    def print_cards_of(holder):
+        return pdf.document_pdf(title="", event=event, cards=content.printed_cards(content.with_cards([holder])))
+
+    print_cards_of(character)
+    # The fronts, the ten faces together, the back of a full sheet and of a sheet with one card.
+    assert len(laid_out) == 4
+    laid_out.clear()
+    second = save_pdf(print_cards_of(rival))
+    assert len(laid_out) == 1  # only the fronts: the faces and backs were kept
+    assert "Zavulon" in second.text(1) and "Card 09" in second.text(1) and "Card 10" in second.text(3)
+    assert second.qr_codes(3) == [_entry(cards[9])] and "Night Watch" in second.text(4)
 
 
 def test_copies_are_printed_as_separate_cards(as_user, organizer, character, catalogue, save_pdf):
@@ -77,37 +133,41 @@ def test_the_cards_in_russian(as_user, organizer, character, catalogue, save_pdf
     pdf.png(1, "print-cards-front-ru")
 
 
-def _centre(words, token: str) -> tuple[float, float]:
-    boxes = [(x0, y0, x1, y1) for word, x0, y0, x1, y1 in words if word == token]
-    assert len(boxes) == 1, f"{token}: {boxes}"
-    x0, y0, x1, y1 = boxes[0]
-    return (x0 + x1) / 2, (y0 + y1) / 2
+def _cell(x: float, y: float) -> tuple[int, int]:
+    """(row, column) of the card slot holding the point (x, y) of a page, in points."""
+    col = int((x / MM - layout.MARGIN_X_MM) // layout.CARD_W_MM)
+    row = int((y / MM - layout.MARGIN_Y_MM) // layout.CARD_H_MM)
+    return row, col
 
 
 def test_duplex_backs_sit_behind_their_fronts_after_a_long_edge_flip(
     as_user, organizer, character, catalogue, save_pdf
 ):
-    """The first and the last card of a sheet: the back is the front mirrored around the page's vertical axis."""
-    add_cards(character, catalogue, 9)
+    """The first and the last card of a sheet: the back is the front mirrored around the page's vertical axis.
+
+    Every back is alike (D4: nothing on a back tells one card from another), so a back
+    is found by where it is: seven cards leave two slots of the last row empty, and a
+    back printed in its front's own column would fill other slots than the mirrored ones.
+    """
+    add_cards(character, catalogue, 7, prefix="Duplex")
     pdf = _cards_pdf(as_user, organizer, character, save_pdf)
-    width = A4_PT[0]
-    fronts, backs = pdf.words(1), pdf.words(2)
-    for number in ("#1", "#9"):
-        (fx, fy), (bx, by) = _centre(fronts, number), _centre(backs, number)
-        front_col = int((fx / MM - layout.MARGIN_X_MM) // layout.CARD_W_MM)
-        back_col = int((bx / MM - layout.MARGIN_X_MM) // layout.CARD_W_MM)
-        assert back_col == layout.COLS - 1 - front_col, number
-        # Same row on both sides, and the card's box mirrored: the card's left edge on the
-        # front is the right edge of its back.
-        assert int((fy / MM - layout.MARGIN_Y_MM) // layout.CARD_H_MM) == int(
-            (by / MM - layout.MARGIN_Y_MM) // layout.CARD_H_MM
-        )
-        front_left = layout.MARGIN_X_MM + front_col * layout.CARD_W_MM
-        back_left = layout.MARGIN_X_MM + back_col * layout.CARD_W_MM
-        assert abs((width / MM - (front_left + layout.CARD_W_MM)) - back_left) < 0.01
-    # Card 1 is top left on the front, so its back is top right; card 9 the other way round.
-    assert _centre(fronts, "#1")[0] < width / 3 and _centre(backs, "#1")[0] > 2 * width / 3
-    assert _centre(fronts, "#9")[0] > 2 * width / 3 and _centre(backs, "#9")[0] < width / 3
+    assert pdf.pages == 2
+    width = A4_PT[0] / MM
+    names = {word: ((x0 + x1) / 2, (y0 + y1) / 2) for word, x0, y0, x1, y1 in pdf.words(1)}
+    fronts = [_cell(*names[f"{i:02d}"]) for i in range(1, 8)]  # "Duplex 01" ... "Duplex 07"
+    assert fronts == [(i // layout.COLS, i % layout.COLS) for i in range(7)]
+    backs = [_cell((x0 + x1) / 2, (y0 + y1) / 2) for word, x0, y0, x1, y1 in pdf.words(2) if word == "NW"]
+    assert sorted(backs) == sorted((row, layout.COLS - 1 - col) for row, col in fronts)
+    for row, col in (fronts[0], fronts[-1]):  # the first and the last card of the sheet
+        assert (row, layout.COLS - 1 - col) in backs
+        # The card's box mirrored: the card's left edge on the front is the right edge of its back.
+        front_left = layout.MARGIN_X_MM + col * layout.CARD_W_MM
+        back_left = layout.MARGIN_X_MM + (layout.COLS - 1 - col) * layout.CARD_W_MM
+        assert abs((width - (front_left + layout.CARD_W_MM)) - back_left) < 0.01
+    # Card 1 is top left on the front, so its back is top right; card 7 (bottom left) bottom right.
+    assert (0, 2) in backs and (2, 2) in backs and (2, 0) not in backs and (2, 1) not in backs
+    # Nothing on a back tells the cards apart: no name, no number, no code.
+    assert "Duplex" not in pdf.text(2) and "#" not in pdf.text(2) and pdf.qr_codes(2) == []
 
 
 def test_the_character_sheet(as_user, organizer, character, catalogue, attack_card, defence_card, save_pdf):

@@ -172,6 +172,7 @@ def build_world(personas: dict[str, User | None], event: Event, other_event: Eve
         "side": "a",
         "event": event.pk,
         "card": attack_card.pk,
+        "magic_card": _magic_card(event).pk,
         "role": StaffRole.objects.get(event=event, user=referee).pk,
         "help": "organizer",
         "print_run": PrintRun.objects.create(event=event).pk,
@@ -201,6 +202,7 @@ def build_world(personas: dict[str, User | None], event: Event, other_event: Eve
         "character": stranger.pk,
         "token": stranger.link_token,
         "card": o_attack.pk,
+        "magic_card": _magic_card(other_event).pk,
         "role": StaffRole.objects.get(event=other_event, user=other_organizer).pk,
         "entry": PoolEntry.objects.get(character=stranger, card=o_attack).pk,
         "prepared": other_prepared.pk,
@@ -224,6 +226,7 @@ def build_world(personas: dict[str, User | None], event: Event, other_event: Eve
         "character": int_missing,
         "token": ["no-such-token", "t" * 200, "\x00", revoked.link_token],
         "card": int_missing,
+        "magic_card": int_missing,
         "role": int_missing,
         "entry": int_missing,
         "prepared": int_missing,
@@ -256,6 +259,12 @@ def _mass_battle(event: Event, user: User | None) -> Situation:
         Warrior.objects.create(army=army, name="1", warrior_type=kind)
         Warrior.objects.create(army=army, name="2", warrior_type=kind, state=Warrior.State.HOSPITAL)
     return start_mass_battle(event, *armies, user=user, nonce=nonce()).situation
+
+
+def _magic_card(event: Event) -> Any:
+    from cards.models_mass import MagicCard
+
+    return MagicCard.objects.filter(catalogue=event.catalogue).order_by("pk").first()
 
 
 def _army(mass: Situation) -> Any:
@@ -380,6 +389,7 @@ PARAM_KINDS = {
     "character_id": "character",
     "token": "token",
     "card_id": "card",
+    "magic_card_id": "magic_card",
     "role_id": "role",
     "entry_id": "entry",
     "prepared_id": "prepared",

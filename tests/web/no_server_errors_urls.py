@@ -250,6 +250,11 @@ SPECS: dict[str, Spec] = {
         strict=("characters",),
         posts=[lambda w: {"characters": [w.character.pk], "with_sheets": "on", "as_html": "on"}],
     ),
+    "cards:magic-card-entry": Spec("public", login=False, methods="GET"),
+    "cards:print-magic-decks": Spec("organizer", methods=GET_ONLY, get={"deck": "2", "format": "html"}),
+    "cards:print-armies": Spec(
+        "organizer", methods=GET_ONLY, get={"army": lambda w: _army(w, "Red"), "format": "html"}
+    ),
     "cards:print-run": Spec("organizer", params={"run_id": "print_run"}),
     "cards:print-run-download": Spec("organizer", params={"run_id": "print_run"}),
     "events:check-in": Spec("organizer", get={"q": "An"}, htmx_targets=("check-in-list",)),

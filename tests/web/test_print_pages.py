@@ -98,16 +98,19 @@ def test_a_large_event_prints_in_the_background_with_a_progress_bar(
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(reverse("cards:print-event", args=[event.pk]), {"everyone": "on", "with_cards": "on"})
     run = PrintRun.objects.get()
-    assert queued == [run.pk] and run.status == PrintRun.Status.QUEUED and run.total == 2
+    # Queued: not planned yet, so no page count to show.
+    assert queued == [run.pk] and run.status == PrintRun.Status.QUEUED and run.total == 0
     assert response["Location"] == reverse("cards:print-run", args=[event.pk, run.pk])
     waiting = client.get(response["Location"], headers={"HX-Request": "true"})
     assert 'hx-trigger="every 2s"' in waiting.text and 'value="0"' in waiting.text
     assert reverse("cards:print-run-download", args=[event.pk, run.pk]) not in waiting.text
     early = client.get(reverse("cards:print-run-download", args=[event.pk, run.pk]))
     assert early.status_code == 302  # not ready: back to the progress page
-    runs.execute(run.pk)  # what the worker does
+    run = runs.execute(run.pk)  # what the worker does
+    # The progress counts pages: the one card is a front and a back page.
+    assert run.total == run.done == run.pages == 2
     done = client.get(response["Location"], headers={"HX-Request": "true"})
-    assert "hx-trigger" not in done.text and 'value="100"' in done.text
+    assert "hx-trigger" not in done.text and 'value="100"' in done.text and "2 of 2 pages" in done.text
     download = client.get(reverse("cards:print-run-download", args=[event.pk, run.pk]))
     assert download.status_code == 200 and b"".join(download.streaming_content).startswith(b"%PDF")
     # Another organizer's event does not reach this run.
@@ -199,8 +202,14 @@ def test_the_print_css_places_the_slots_as_the_layout_says():
 
     from cards.printing import layout
 
-    css = (Path(__file__).resolve().parents[2] / "static" / "css" / "print.css").read_text()
+    static = Path(__file__).resolve().parents[2] / "static" / "css"
+    css = (static / "print.css").read_text()
     assert layout.print_css() in css
+    # The cut marks: one background image per card page, on every grid line.
+    assert (static / "print-cut-marks.svg").read_text() == layout.cut_marks_svg()
+    assert "url(print-cut-marks.svg)" in css
+    svg = layout.cut_marks_svg()
+    assert all(f'x1="{x:g}"' in svg for x in layout.CUT_X_MM) and all(f'y1="{y:g}"' in svg for y in layout.CUT_Y_MM)
     # The grid is centred: a mirrored column lands behind its front on a long-edge flip.
     assert layout.MARGIN_X_MM * 2 + layout.COLS * layout.CARD_W_MM == layout.PAGE_W_MM
     first = layout.front_slot("a", 1, 0)
