@@ -267,8 +267,9 @@ def lose(state: Battle, frame: Frame, by: int | None, why: str, events: Events) 
         if part.card is not None:
             state.combatants[frame.actor].discards.append(part.card)
         for window in part.windows:
-            if window.answer_card is not None:
-                # Reading: an answer to an attack that never happened goes back to the hand.
+            if window.answer_card is not None and not window.resolved:
+                # Reading: an answer to an attack that never happened goes back to the hand;
+                # a window already resolved (an area attack's other target) stays as it was (D9).
                 state.combatants[window.defender].hand.append(window.answer_card)
         part.windows = []
         part.card = None
@@ -283,6 +284,11 @@ def settle(state: Battle, now: datetime, events: Events) -> None:
         if frame.current is not None or not frame.queue:
             return
         response = frame.queue.pop(0)
+        if not fit(state, response.actor):
+            # Reading (D11, R7): a waiting response whose actor can no longer fight when it
+            # would start is lost with them; its card was never shown and stays in the hand.
+            lose(state, response, None, "out", events)
+            continue
         suspend(frame, now, response.actor, events)
         state.stack.append(response)
         begin_part(state, response, response.parts[0], now, events)

@@ -1,0 +1,190 @@
+"""Audit of M1-M8 in the magic-phase engine: the edge cases a referee hits that other tests leave out."""
+
+import pytest
+
+import rules.magic as magic
+from rules.errors import RuleError
+
+CARDS = [
+    magic.MagicFace("20.1", 20, 2, "fire"),
+    magic.MagicFace("21.1", 21, 2, "wind", negative=False, keepable=True),
+    magic.MagicFace("40.1", 40, 4, "earth"),
+    magic.MagicFace("50.1", 50, 5, "universal", negative=False, keepable=True),
+    magic.MagicFace("60.1", 60, 6, "fire"),
+    magic.MagicFace("61.1", 61, 6, "fire", negative=False),
+]
+ORDER = ((2, ("21.1", "20.1")), (4, ("40.1",)), (5, ("50.1",)), (6, ("60.1", "61.1")))
+SIDES = [magic.Side("a", "Red"), magic.Side("b", "Blue")]
+
+
+def warriors():
+    return [
+        magic.Warrior("1", "a", "archer", place="hospital"),
+        magic.Warrior("2", "a", "salamander", protections=("fire",)),
+        magic.Warrior("3", "b", "pikeman"),
+        magic.Warrior("4", "b", "salamander", protections=("fire",)),
+        magic.Warrior("5", "b", "healer", place="hospital"),
+        magic.Warrior("6", "b", "scout", place="hospital"),
+    ]
+
+
+def battle(order=ORDER):
+    state = magic.open_battle(magic.MagicSettings(), CARDS, warriors(), SIDES)
+    state, _ = magic.apply(state, magic.ShuffleDecks(order=order))
+    return state
+
+
+def run(state, *commands):
+    for command in commands:
+        state, _ = magic.apply(state, command)
+    return state
+
+
+def events(state, command):
+    return [e.to_dict() for e in magic.apply(state, command)[1]]
+
+
+def ready(state, a, b, starter="a"):
+    state = run(state, magic.RollInitiative("referee", (a, b)))
+    return run(state, magic.ChooseStarter(state.winner, starts=state.winner == starter))
+
+
+def refused(rule_id, state, command):
+    with pytest.raises(RuleError) as caught:
+        magic.apply(state, command)
+    assert caught.value.rule_id == rule_id, caught.value
+    return caught.value
+
+
+def test_M1_each_deck_is_shuffled_into_the_order_given_and_a_card_from_another_deck_is_refused():
+    fresh = magic.open_battle(magic.MagicSettings(), CARDS, warriors(), SIDES)
+    refused("M1", fresh, magic.ShuffleDecks(order=((2, ("21.1", "20.1")), (4, ("50.1",)), (5, ("40.1",)), ORDER[3])))
+    refused("M1", fresh, magic.ShuffleDecks(order=None))
+    state = battle(order=((2, ("20.1", "21.1")), *ORDER[1:]))
+    assert state.decks[2] == ["20.1", "21.1"]  # the order is the server's input, top first
+
+
+def test_M3_a_negative_card_moves_only_the_unprotected_and_a_positive_one_moves_everyone():
+    state = ready(battle(), 6, 1)
+    state = run(state, magic.UsePoints("a"))  # Flame (negative fire) on top of deck 6
+    done = events(state, magic.CarryOut("a", target_side="b", move_to="hospital"))
+    state = run(state, magic.CarryOut("a", target_side="b", move_to="hospital"))
+    assert state.warriors["3"].place == "hospital" and state.warriors["4"].place == "field"
+    carried = next(e for e in done if e["type"] == "mass_card_carried_out")
+    assert carried["affected"] == ["3"] and carried["unaffected"] == ["4"]
+    state = run(state, magic.EndTurn("a"), magic.UsePoints("b", warrior="5"), magic.EndTurn("b"), magic.NextCycle())
+    state = ready(state, 6, 1)
+    state = run(state, magic.UsePoints("a"))  # the positive fire card is next
+    assert state.pending is not None and state.pending.uid == "61.1"
+    state = run(state, magic.CarryOut("a", targets=("2",), move_to="hospital"))
+    assert state.warriors["2"].place == "hospital"  # positive: protection does not apply
+
+
+def test_M4_the_tie_is_rolled_again_and_the_points_are_the_second_roll_and_the_loser_cannot_choose():
+    state = run(battle(), magic.RollInitiative("referee", (5, 5)))
+    refused("M4", state, magic.ChooseStarter("a", starts=True))
+    refused("M4", state, magic.UsePoints("a"))
+    state = run(state, magic.RollInitiative("referee", (2, 4)))
+    assert state.points == {"a": 2, "b": 4} and state.winner == "b"
+    refused("M4", state, magic.RollInitiative("referee", (6, 1)))  # decided: no more rolls this cycle
+    refused("M4", state, magic.ChooseStarter("a", starts=True))
+    state = run(state, magic.ChooseStarter("b", starts=False))  # the winner makes the other start
+    assert state.whose_turn() == "a"
+
+
+def test_M5_a_three_with_an_empty_hospital_does_nothing_and_a_warrior_of_the_other_side_is_refused():
+    state = ready(battle(), 3, 1)
+    refused("M5", state, magic.UsePoints("a", warrior="5"))  # not a's own wounded
+    state = run(state, magic.UsePoints("a", warrior="1"))
+    assert state.warriors["1"].place == "field"
+    state = run(state, magic.EndTurn("a"))
+    # b rolled 1 and chooses which of its two wounded dies.
+    state = run(state, magic.UsePoints("b", warrior="6"))
+    assert state.warriors["6"].place == "dead" and state.warriors["5"].place == "hospital"
+    state = run(state, magic.EndTurn("b"), magic.NextCycle())
+    state = ready(state, 3, 2)
+    assert state.hospital("a") == []
+    done = events(state, magic.UsePoints("a"))
+    assert {"type": "mass_nothing_happens", "side": "a", "points": 3, "why": "empty_hospital"} in done
+
+
+def test_M5_a_two_is_mandatory_even_when_the_side_declines():
+    state = ready(battle(), 2, 1)
+    state = run(state, magic.UsePoints("a", take=False))
+    assert state.pending is not None and state.pending.uid == "21.1"
+
+
+@pytest.mark.parametrize("points", [4, 5, 6])
+def test_M5_four_five_and_six_may_be_declined_and_nothing_moves(points):
+    state = ready(battle(), points, 1)
+    decks = {d: list(cards) for d, cards in state.decks.items()}
+    state = run(state, magic.UsePoints("a", take=False))
+    assert state.pending is None and state.decks == decks and state.effects == []
+    state = run(state, magic.EndTurn("a"))
+    assert state.whose_turn() == "b"
+
+
+def test_M5_a_keepable_card_of_deck_5_is_kept_only_when_the_event_lists_deck_5():
+    state = run(ready(battle(), 5, 1), magic.UsePoints("a"))
+    state = run(state, magic.KeepCard("a"))
+    assert state.kept_uids("a") == ["50.1"] and state.decks[5] == []
+    with pytest.raises(RuleError) as caught:
+        magic.open_battle(magic.MagicSettings(keepable_decks=(2,)), CARDS, warriors(), SIDES)
+    assert caught.value.rule_id == "M5"
+
+
+def test_M5_a_draw_from_a_deck_emptied_by_a_kept_card_does_nothing_and_the_phase_goes_on():
+    state = run(ready(battle(), 5, 1), magic.UsePoints("a"), magic.KeepCard("a"), magic.EndTurn("a"))
+    state = run(state, magic.UsePoints("b", warrior="5"), magic.EndTurn("b"), magic.NextCycle())
+    state = ready(state, 1, 5, starter="b")
+    done = events(state, magic.UsePoints("b", take=True))
+    assert {"type": "mass_nothing_happens", "side": "b", "points": 5, "why": "empty_deck"} in done
+    state = run(state, magic.UsePoints("b", take=True), magic.EndTurn("b"))
+    assert state.whose_turn() == "a"
+
+
+def test_M5_M7_a_kept_card_is_used_in_a_later_cycle_in_its_own_turn_once_and_then_to_its_deck_bottom():
+    state = run(ready(battle(), 2, 1), magic.UsePoints("a"), magic.KeepCard("a"))
+    refused("M5", state, magic.UseKept("a", "21.1"))  # the cycle it was drawn in
+    state = run(state, magic.EndTurn("a"), magic.UsePoints("b", warrior="5"), magic.EndTurn("b"))
+    refused("M5", state, magic.UseKept("a", "21.1"))  # the phase is over: nobody's turn
+    state = run(state, magic.NextCycle())
+    refused("M5", state, magic.UseKept("a", "21.1"))  # before the initiative: no turn yet
+    state = ready(state, 2, 4, starter="b")
+    refused("M5", state, magic.UseKept("a", "21.1"))  # b's turn
+    state = run(state, magic.UsePoints("b", take=False), magic.EndTurn("b"))
+    # a's own turn, after its points: a kept card is used in addition to them.
+    state = run(state, magic.UsePoints("a"), magic.CarryOut("a"))  # the fire card of deck 2
+    state = run(state, magic.UseKept("a", "21.1"))
+    refused("M5", state, magic.KeepCard("a"))  # a kept card, once used, is carried out
+    state = run(state, magic.CarryOut("a", target_side="a"))
+    assert state.kept_uids("a") == [] and state.decks[2][-1] == "21.1"
+    assert [(e.card_id, e.cycle, e.ends_cycle) for e in state.effects][-1] == (21, 2, 3)
+    refused("M5", state, magic.UseKept("a", "21.1"))  # used once
+
+
+def test_M6_an_effect_from_a_kept_card_lasts_from_its_own_cycle_to_the_next():
+    state = run(ready(battle(), 2, 1), magic.UsePoints("a"), magic.KeepCard("a"), magic.EndTurn("a"))
+    state = run(state, magic.UsePoints("b", warrior="5"), magic.EndTurn("b"), magic.NextCycle())
+    state = ready(state, 4, 1)
+    state = run(state, magic.UseKept("a", "21.1"), magic.CarryOut("a", target_side="a"))
+    assert [(e.cycle, e.ends_cycle) for e in state.effects] == [(2, 3)]
+    state = run(state, magic.UsePoints("a", take=False), magic.EndTurn("a"))
+    state = run(state, magic.UsePoints("b", warrior="6"), magic.EndTurn("b"))
+    assert len(state.effects) == 1  # through the rest of cycle 2
+    state = run(state, magic.NextCycle())
+    assert state.effects == []
+
+
+@pytest.mark.parametrize("dice", [(0, 3), (3, 7), (True, 2), (-1, 4)])
+def test_M8_an_entered_die_outside_one_to_six_is_refused_with_the_value_named(dice):
+    error = refused("M8", battle(), magic.RollInitiative("referee", dice))
+    assert "1 to 6" in error.text()
+
+
+def test_M8_a_roll_keeps_its_source_in_the_state_and_the_event():
+    state = battle()
+    done = events(state, magic.RollInitiative("server", (4, 2)))
+    state = run(state, magic.RollInitiative("server", (4, 2)))
+    assert state.rolls[-1].source == "server" and done[0]["source"] == "server"
+    assert magic.from_dict(magic.to_dict(state)) == state
