@@ -290,6 +290,15 @@ def _casualty(state: MassBattle, cmd: MoveWarrior, events: Events) -> None:
     if cmd.to not in WARRIOR_PLACES:
         raise RuleError(INPUT, gettext_noop("Unknown place for a warrior."))
     _no_pending(state)
+    if state.stage not in (INITIATIVE, OVER):
+        # The physical battle's casualties fall between magic phases: a warrior moved mid-phase
+        # would change what the other side's 1 (a death in hospital) or 3 (a return) can do (M5).
+        raise RuleError(
+            "M4",
+            gettext_noop(
+                "Casualties are recorded between magic phases: before the initiative roll or after both turns."
+            ),
+        )
     if state.warriors[cmd.warrior].place == cmd.to:
         raise RuleError(INPUT, gettext_noop("The warrior is already there."))
     _move(state, cmd.warrior, cmd.to, "casualties", events)

@@ -188,3 +188,21 @@ def test_M8_a_roll_keeps_its_source_in_the_state_and_the_event():
     state = run(state, magic.RollInitiative("server", (4, 2)))
     assert state.rolls[-1].source == "server" and done[0]["source"] == "server"
     assert magic.from_dict(magic.to_dict(state)) == state
+
+
+def test_M4_M5_casualties_are_recorded_only_between_magic_phases():
+    """A warrior moved mid-phase would change what the other side's 1 or 3 can do (docs/mass-battle-rules.md)."""
+    state = battle()
+    before = run(state, magic.MoveWarrior("3", "hospital"))  # before the initiative roll
+    assert before.warriors["3"].place == "hospital"
+    choosing = run(state, magic.RollInitiative("referee", (5, 2)))
+    refused("M4", choosing, magic.MoveWarrior("3", "hospital"))
+    turns = ready(state, 3, 1)
+    err = refused("M4", turns, magic.MoveWarrior("3", "hospital"))
+    assert "between magic phases" in str(err.message)
+    assert turns.warriors["3"].place == "field"  # a refusal changes nothing
+    turns = run(turns, magic.UsePoints("a", warrior="1"), magic.EndTurn("a"))  # 3: back from hospital
+    refused("M4", turns, magic.MoveWarrior("6", "field"))  # between the two turns too
+    over = run(turns, magic.UsePoints("b", warrior="5"), magic.EndTurn("b"))  # 1: dies in hospital
+    assert over.stage == magic.OVER
+    assert run(over, magic.MoveWarrior("3", "dead")).warriors["3"].place == "dead"
