@@ -142,6 +142,9 @@ class Fighter:
     focus: str | None = None
     condition: str = "fit"
     next_n: int = 0
+    # S2: the card ids of the arsenal last taken at a round break (D3), one per
+    # copy - the "original" to restore after the situation; None if none was taken.
+    composed: list[int] | None = None
 
 
 @dataclass
@@ -334,6 +337,8 @@ def _fighter_to_dict(f: Fighter) -> dict[str, Any]:
         "focus": f.focus,
         "condition": f.condition,
         "next_n": f.next_n,
+        # Only when set: states cached before the field existed read and compare unchanged.
+        **({} if f.composed is None else {"composed": list(f.composed)}),
     }
 
 

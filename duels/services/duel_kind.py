@@ -25,6 +25,8 @@ class FighterResult:
     condition: str
     hand: list[int]  # card ids, one per copy
     focus_card_id: int | None
+    # S2: the arsenal the fighter last composed in the fight (D3, a round break), if any.
+    composed: list[int] | None = None
 
 
 class DuelKind:
@@ -156,7 +158,9 @@ class DuelKind:
         for cid, fighter in state.fighters.items():
             focus = state.cards[fighter.focus].card_id if fighter.focus is not None else None
             hand = sorted(state.cards[uid].card_id for uid in fighter.hand)
-            out[cid] = FighterResult(condition=fighter.condition, hand=hand, focus_card_id=focus)
+            out[cid] = FighterResult(
+                condition=fighter.condition, hand=hand, focus_card_id=focus, composed=fighter.composed
+            )
         return out
 
     def busy_with(self, state: Any, character_id: int) -> int | None:

@@ -243,7 +243,9 @@ def write_back(situation: Situation, kind: DuelKind, before: Any, after: Any) ->
         focus = result.focus_card_id if result.focus_card_id in hand else None
         # No condition here: it was written whenever the fight changed it, and
         # writing it again would undo an organiser's edit made since (a heal).
-        original = originals.get(cid) or joined.get(cid, [])
+        # A new arsenal taken at a round break (D3) was composed in the fight: it is the original now.
+        composed = [card_id for card_id in result.composed or [] if card_id in existing]
+        original = composed or originals.get(cid) or joined.get(cid, [])
         Character.objects.filter(pk=cid).update(focus_card_id=focus, restorable_arsenal=original)
 
 
