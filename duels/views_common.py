@@ -10,6 +10,7 @@ browser may keep a fragment: the referee's and the player's show a hand (D4).
 from __future__ import annotations
 
 import binascii
+import datetime as dt
 import hashlib
 import os
 import re
@@ -91,7 +92,11 @@ def staff_meta(user: AnyUser, situation_id: int) -> tuple[Meta, str]:
         row = cursor.fetchone()
     if row is None:
         raise Http404
-    return Meta(int(row[0]), int(row[1]), int(row[2]), bool(row[3]), row[4]), str(row[5])
+    deadline = row[4]
+    if deadline is not None and timezone.is_naive(deadline):
+        # SQLite hands a raw cursor the stored UTC time without its zone (the ORM adds it; psycopg does too).
+        deadline = deadline.replace(tzinfo=dt.UTC)
+    return Meta(int(row[0]), int(row[1]), int(row[2]), bool(row[3]), deadline), str(row[5])
 
 
 def public_situation(situation_id: int, *, whole: bool = False) -> Situation:
