@@ -22,14 +22,28 @@ STEP = dt.timedelta(milliseconds=5)
 
 
 def _arsenals(state: engine.Situation) -> dict[int, tuple[engine.CardFace, ...]]:
-    """Each fighter's whole current arsenal (hand, played, set aside, in the open step)."""
-    held: dict[int, list[str]] = {cid: [*f.hand, *f.discards, *f.set_aside] for cid, f in state.fighters.items()}
+    """Each fighter's arsenal of this round: the one they came in with, or the one taken at the last break.
+
+    Not everything the fighter ever held: earlier rounds' discards and set-aside
+    hands stay in the state (kept for conservation), and a fight extended again
+    after a round break would otherwise take all of them back as one arsenal -
+    hands of 160 cards that no arsenal limit allows, and fragments and states
+    the size of those hands instead of a real fight's.
+    """
+    faces = {face.card_id: face for face in state.cards.values()}
+    held: dict[int, list[str]] = {cid: [*f.hand, *f.discards] for cid, f in state.fighters.items()}
     for duel in state.duels:
         if duel.step is not None:
             held[duel.step.attacker].append(duel.step.attack_card)
             if duel.step.answer_card is not None:
                 held[duel.step.defender].append(duel.step.answer_card)
-    return {cid: tuple(state.cards[u] for u in uids) for cid, uids in held.items()}
+    arsenals = {}
+    for cid, fighter in state.fighters.items():
+        if fighter.composed is not None:  # D3: the arsenal taken at the last round break
+            arsenals[cid] = tuple(faces[card_id] for card_id in fighter.composed)
+        else:  # still the first round: the hand came in with, what of it was played, the open step
+            arsenals[cid] = tuple(state.cards[u] for u in held[cid])
+    return arsenals
 
 
 def _next_command(state: engine.Situation, arsenals: dict[int, tuple[engine.CardFace, ...]]) -> Any:
