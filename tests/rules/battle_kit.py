@@ -198,3 +198,8 @@ def places(state: B.Battle) -> Counter[str]:
     for frame in state.stack:
         walk(frame)
     return found
+
+
+def resolution(fight: Fight) -> list[tuple[str, int, int]]:
+    """The results in the order they were applied: (role, attacker, defender)."""
+    return [(r.role, r.attacker, r.defender) for r in fight.state.records]

@@ -24,11 +24,8 @@ from .battle_kit import (
     Fight,
     part_of,
     places,
+    resolution,
 )
-
-
-def resolution(fight: Fight) -> list[tuple[str, int, int]]:
-    return [(r.role, r.attacker, r.defender) for r in fight.state.records]
 
 
 def conserved(fight: Fight) -> None:

@@ -22,12 +22,8 @@ from .battle_kit import (
     Fight,
     part_of,
     places,
+    resolution,
 )
-
-
-def resolution(fight: Fight) -> list[tuple[str, int, int]]:
-    """The results in the order they were applied: (role, attacker, defender)."""
-    return [(r.role, r.attacker, r.defender) for r in fight.state.records]
 
 
 def test_D5_the_declarer_acts_first_and_sides_alternate():

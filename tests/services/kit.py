@@ -35,6 +35,22 @@ def record_draws(monkeypatch: pytest.MonkeyPatch, choose: Callable[[int], int] =
     return sizes
 
 
+def instant_attack(attacker: Character, victim: Character, card: Card, referee: Any, now: Any, **options: Any) -> Any:
+    """IA through the services at ``now``: unseen and within reach unless ``sight``/``reach`` say otherwise (IA1)."""
+    return services.start_instant_attack(
+        attacker.event,
+        attacker,
+        victim,
+        card.pk,
+        out_of_sight=options.pop("sight", True),
+        within_reach=options.pop("reach", True),
+        user=referee,
+        nonce=nonce(),
+        now=now,
+        **options,
+    )
+
+
 def arm(character: Character, *cards: Card | tuple[Card, int]) -> None:
     """Give the character these cards in pool and current arsenal."""
     for item in cards:

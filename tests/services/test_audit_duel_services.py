@@ -13,7 +13,7 @@ from cards.models import Card
 from duels import services
 from duels.models import LogEntry
 from events.models import Character
-from tests.services.kit import act, arm, arsenal, assert_replays, nonce, record_draws, state
+from tests.services.kit import act, arm, arsenal, assert_replays, instant_attack, nonce, record_draws, state
 
 pytestmark = pytest.mark.django_db
 
@@ -24,19 +24,8 @@ def at(seconds: float) -> dt.datetime:
     return T0 + dt.timedelta(seconds=seconds)
 
 
-def instant(attacker, victim, card, referee, t, **kw):
-    return services.start_instant_attack(
-        attacker.event,
-        attacker,
-        victim,
-        card.pk,
-        out_of_sight=True,
-        within_reach=True,
-        user=referee,
-        nonce=nonce(),
-        now=at(t),
-        **kw,
-    )
+def instant(attacker, victim, card, referee, t, **options):
+    return instant_attack(attacker, victim, card, referee, at(t), **options)
 
 
 def test_IA3_F1_a_stored_focus_on_a_card_no_longer_held_gives_a_blind_draw(

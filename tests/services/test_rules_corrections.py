@@ -18,7 +18,7 @@ from duels.presenters_log import describe
 from duels.services.conditions import change_condition
 from duels.services.draws import related_undone
 from events.models import Character, ConditionRecord
-from tests.services.kit import act, arm, nonce, record_draws, state
+from tests.services.kit import act, arm, instant_attack, nonce, record_draws, state
 
 pytestmark = pytest.mark.django_db
 
@@ -29,19 +29,8 @@ def at(seconds: float) -> dt.datetime:
     return T0 + dt.timedelta(seconds=seconds)
 
 
-def instant(anton, zavulon, card, referee, t, **kw):
-    return services.start_instant_attack(
-        anton.event,
-        anton,
-        zavulon,
-        card.pk,
-        out_of_sight=True,
-        within_reach=True,
-        user=referee,
-        nonce=nonce(),
-        now=at(t),
-        **kw,
-    )
+def instant(anton, zavulon, card, referee, t, **options):
+    return instant_attack(anton, zavulon, card, referee, at(t), **options)
 
 
 def undo(situation, referee, t):

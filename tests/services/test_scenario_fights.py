@@ -18,7 +18,7 @@ from duels import services
 from duels.models import LogEntry, Situation
 from events.models import Character
 from rules.events import ConvertedToAggression
-from tests.services.kit import act, arm, arsenal, assert_replays, kinds, nonce, state, uid
+from tests.services.kit import act, arm, arsenal, assert_replays, instant_attack, kinds, nonce, state, uid
 
 pytestmark = pytest.mark.django_db
 
@@ -41,18 +41,8 @@ def refused(situation, command, referee, t):
     return info.value
 
 
-def instant(attacker, victim, card, referee, t, *, sight=True, reach=True):
-    return services.start_instant_attack(
-        attacker.event,
-        attacker,
-        victim,
-        card.pk,
-        out_of_sight=sight,
-        within_reach=reach,
-        user=referee,
-        nonce=nonce(),
-        now=at(t),
-    )
+def instant(attacker, victim, card, referee, t, **options):
+    return instant_attack(attacker, victim, card, referee, at(t), **options)
 
 
 def aggression(declarer, target, card, referee, t, **kw):

@@ -9,7 +9,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from cards.models import Card
 from duels import services
@@ -45,3 +47,10 @@ def drive(situation: Situation, referee, *commands: Any) -> Situation:
         services.perform(situation.pk, command, user=referee, seen_version=situation.version, nonce=nonce())
     situation.refresh_from_db()
     return situation
+
+
+def poll_with_queries(client: Client, url: str, etag: str) -> tuple[Any, list[str]]:
+    """An htmx poll with ``If-None-Match: etag``, and the SQL it ran."""
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(url, headers={"HX-Request": "true", "If-None-Match": etag})
+    return response, [q["sql"] for q in ctx.captured_queries]

@@ -13,9 +13,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from django.db import connection
 from django.http import Http404
-from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 import rules as engine
@@ -23,15 +21,10 @@ from duels import services
 from events.access import character_for_token, link_holder
 from events.models import Character
 from tests.services.kit import nonce
+from tests.web.duels_kit import poll_with_queries
 
 pytestmark = pytest.mark.django_db
 HX = {"HX-Request": "true"}
-
-
-def _poll(client, url, etag):
-    with CaptureQueriesContext(connection) as ctx:
-        response = client.get(url, headers={**HX, "If-None-Match": etag})
-    return response, [q["sql"] for q in ctx.captured_queries]
 
 
 def _attack(fight, referee):
@@ -51,7 +44,7 @@ def _attack(fight, referee):
 def test_an_unchanged_player_poll_by_link_is_one_statement_and_reads_no_state(client, fight, character):
     url = reverse("duels:player-live-token", args=[character.link_token])
     etag = client.get(url, headers=HX)["ETag"]
-    response, sql = _poll(client, url, etag)
+    response, sql = poll_with_queries(client, url, etag)
     assert response.status_code == 304
     assert len(sql) == 1, sql  # the link, checked in the database
     assert "link_token" in sql[0] and '"state"' not in sql[0]
@@ -60,18 +53,18 @@ def test_an_unchanged_player_poll_by_link_is_one_statement_and_reads_no_state(cl
 def test_a_revoked_link_stops_at_once_though_the_fight_is_cached(client, fight, character):
     url = reverse("duels:player-live-token", args=[character.link_token])
     etag = client.get(url, headers=HX)["ETag"]
-    assert _poll(client, url, etag)[0].status_code == 304
+    assert poll_with_queries(client, url, etag)[0].status_code == 304
     character.revoke_link()
-    assert _poll(client, url, etag)[0].status_code == 404
-    assert _poll(client, url, '"older"')[0].status_code == 404
+    assert poll_with_queries(client, url, etag)[0].status_code == 404
+    assert poll_with_queries(client, url, '"older"')[0].status_code == 404
 
 
 def test_a_regenerated_link_opens_and_the_old_one_is_404(client, fight, character):
     old = character.link_token
     etag = client.get(reverse("duels:player-live-token", args=[old]), headers=HX)["ETag"]
     character.regenerate_link()
-    assert _poll(client, reverse("duels:player-live-token", args=[old]), etag)[0].status_code == 404
-    fresh = _poll(client, reverse("duels:player-live-token", args=[character.link_token]), '"older"')[0]
+    assert poll_with_queries(client, reverse("duels:player-live-token", args=[old]), etag)[0].status_code == 404
+    fresh = poll_with_queries(client, reverse("duels:player-live-token", args=[character.link_token]), '"older"')[0]
     assert fresh.status_code == 200
 
 
@@ -80,11 +73,11 @@ def test_a_changed_version_is_served_from_the_cache_once_one_viewer_had_it_rende
     live = reverse("duels:player-live-token", args=[character.link_token])
     old_watch, old_live = client.get(watch, headers=HX)["ETag"], client.get(live, headers=HX)["ETag"]
     _attack(fight, referee)
-    first_watch, _sql = _poll(client, watch, old_watch)  # the first viewer of the new version renders it
-    first_live, _sql = _poll(client, live, old_live)
+    first_watch, _sql = poll_with_queries(client, watch, old_watch)  # the first viewer of the new version renders it
+    first_live, _sql = poll_with_queries(client, live, old_live)
     assert first_watch.status_code == first_live.status_code == 200
-    again_watch, watch_sql = _poll(client, watch, old_watch)
-    again_live, live_sql = _poll(client, live, old_live)
+    again_watch, watch_sql = poll_with_queries(client, watch, old_watch)
+    again_live, live_sql = poll_with_queries(client, live, old_live)
     assert watch_sql == []  # the spectator's: no database at all
     assert len(live_sql) == 1 and "link_token" in live_sql[0]  # the player's: the link check only
     assert again_watch["ETag"] == first_watch["ETag"] and again_live["ETag"] == first_live["ETag"]

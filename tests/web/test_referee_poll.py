@@ -9,9 +9,7 @@ whom ``situation_for_staff`` lets in.
 from __future__ import annotations
 
 import pytest
-from django.db import connection
 from django.http import Http404
-from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 import rules as engine
@@ -19,22 +17,17 @@ from duels import services
 from duels.views_common import situation_for_staff, staff_meta
 from events.models import StaffRole
 from tests.services.kit import nonce
+from tests.web.duels_kit import poll_with_queries
 
 pytestmark = pytest.mark.django_db
 HX = {"HX-Request": "true"}
-
-
-def _poll(client, url, etag):
-    with CaptureQueriesContext(connection) as ctx:
-        response = client.get(url, headers={**HX, "If-None-Match": etag})
-    return response, [q["sql"] for q in ctx.captured_queries]
 
 
 def test_an_unchanged_referee_poll_is_the_user_and_one_statement(as_user, referee, fight):
     client = as_user(referee)
     url = reverse("duels:situation", args=[fight.pk])
     etag = client.get(url, headers=HX)["ETag"]
-    response, sql = _poll(client, url, etag)
+    response, sql = poll_with_queries(client, url, etag)
     assert response.status_code == 304
     access = [q for q in sql if "duels_situation" in q]
     assert len(access) == 1 and "staffrole" in access[0], sql
@@ -46,13 +39,13 @@ def test_a_referee_removed_from_the_event_loses_the_poll_at_once(as_user, refere
     client = as_user(referee)
     url = reverse("duels:situation", args=[fight.pk])
     etag = client.get(url, headers=HX)["ETag"]
-    assert _poll(client, url, etag)[0].status_code == 304
+    assert poll_with_queries(client, url, etag)[0].status_code == 304
     StaffRole.objects.filter(user=referee, event=fight.event).delete()
-    assert _poll(client, url, etag)[0].status_code == 404
-    assert _poll(client, url, '"stale"')[0].status_code == 404
+    assert poll_with_queries(client, url, etag)[0].status_code == 404
+    assert poll_with_queries(client, url, '"stale"')[0].status_code == 404
 
 
-def test_a_changed_fight_is_rendered_for_the_poll(as_user, referee, fight):
+def test_a_changed_fight_is_rendered_for_thepoll_with_queries(as_user, referee, fight):
     client = as_user(referee)
     url = reverse("duels:situation", args=[fight.pk])
     etag = client.get(url, headers=HX)["ETag"]
@@ -61,11 +54,11 @@ def test_a_changed_fight_is_rendered_for_the_poll(as_user, referee, fight):
     card = engine.attack_cards(state, duel.attacker)[0]
     attack = engine.Attack(duel.number, duel.attacker, card)
     services.perform(fight.pk, attack, user=referee, seen_version=fight.version, nonce=nonce())
-    response, _sql = _poll(client, url, etag)
+    response, _sql = poll_with_queries(client, url, etag)
     assert response.status_code == 200 and response["ETag"] != etag
     assert 'data-phase="await_answer"' in response.content.decode()
     # Another referee of the same version gets the fragment rendered once, with its own nonces.
-    again, sql = _poll(client, url, etag)
+    again, sql = poll_with_queries(client, url, etag)
     assert again.status_code == 200 and again["ETag"] == response["ETag"]
     assert not any('"state"' in q for q in sql), sql
 
