@@ -8,7 +8,8 @@
 #                                  Python's venv, PostgreSQL, Redis, chromium), runs on
 #                                  PostgreSQL + Redis; any skip is a failure. Then the suite
 #                                  again on the embedded default (SQLite, filesystem broker),
-#                                  but the browser tests and those that need PostgreSQL:
+#                                  but the browser tests, those that need PostgreSQL and the
+#                                  pure rules engine's:
 #                                  the README's first command runs on it
 set -uo pipefail
 
@@ -51,9 +52,10 @@ step migrations "$VENV_PY" manage.py makemigrations --check --dry-run
 step pytest "$VENV_PY" -m pytest "$@"
 if [[ "$CI" == true && $# -eq 0 ]]; then
     # Raw SQL and fast paths behave differently on SQLite (a zone-less datetime once gave a 500
-    # there while PostgreSQL passed). ~5 minutes; what needs PostgreSQL or a browser is left out.
+    # there while PostgreSQL passed). ~4 minutes; left out: what needs PostgreSQL or a browser,
+    # and the pure rules engine's tests, which never touch a database.
     step pytest-embedded env -u DATABASE_URL -u REDIS_URL "$VENV_PY" -m pytest -q tests \
-        --ignore=tests/browser --ignore=tests/concurrency \
+        --ignore=tests/browser --ignore=tests/concurrency --ignore=tests/rules \
         --ignore=tests/timers/test_celery_worker.py --ignore=tests/timers/test_launcher_restarts.py
 fi
 
