@@ -88,6 +88,16 @@ def test_bad_environment_fails_loudly_at_start(tmp_path, env, message):
     assert "EnvError" in result.stderr
 
 
+def test_offline_commands_run_without_a_secret_key_and_the_rest_still_refuse(tmp_path):
+    """makemigrations and the message commands serve and sign nothing: a fresh clone runs them as it is."""
+    offline = run(tmp_path, "makemigrations", "--check", "--dry-run")
+    assert offline.returncode == 0, offline.stderr
+    assert "No changes detected" in offline.stdout
+    for command in (["migrate", "--plan"], ["check"]):
+        refused = run(tmp_path, *command)
+        assert refused.returncode != 0 and "SECRET_KEY is missing" in refused.stderr, command
+
+
 def test_lan_mode_with_tls_sends_hsts_and_secure_cookies(tmp_path):
     """start.sh --lan --tls: HTTPS by gunicorn itself; HSTS only then, and short (a LAN name may lose its cert)."""
     env = production_env(SUMRAK_LAN="true", SUMRAK_TLS="true")
