@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from duels.models import LogEntry, Situation
+from duels.models import Situation
 from duels.services.duel_kind import DuelKind, FighterResult
 from rules import EngineEvent
 from rules import battle as B
@@ -54,19 +54,8 @@ class BattleKind(DuelKind):
     def decode(self, data: dict[str, Any]) -> Any:
         return B.command_from_dict(data)
 
-    def reason_of(self, command: Any) -> str:
-        return str(getattr(command, "reason", "") or "").strip()
-
-    def replay(self, opening: dict[str, Any], entries: Iterable[LogEntry]) -> Any:
-        steps: list[tuple[Any, ...]] = []
-        for entry in entries:
-            if entry.undone or entry.kind == LogEntry.Kind.UNDO:
-                continue
-            if entry.kind == LogEntry.Kind.EXPIRE:
-                steps.append(("expire", entry.at))
-            else:
-                steps.append(("command", self.decode(entry.command or {}), entry.at, None))
-        return B.replay(self.from_dict(opening), steps)
+    def replay_steps(self, opening: Any, steps: list[Any]) -> Any:
+        return B.replay(opening, steps)
 
     def participants(self, state: Any) -> list[int]:
         return list(state.combatants)

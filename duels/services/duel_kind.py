@@ -106,15 +106,19 @@ class DuelKind:
         return str(getattr(command, "reason", "") or "").strip()
 
     def replay(self, opening: dict[str, Any], entries: Iterable[LogEntry]) -> Any:
+        """The state the log leads to: its live entries (not undone, no undo rows) in order."""
         steps: list[engine.LogEntry] = []
         for entry in entries:
             if entry.undone or entry.kind == LogEntry.Kind.UNDO:
                 continue
             if entry.kind == LogEntry.Kind.EXPIRE:
                 steps.append(("expire", entry.at))
-            else:
+            else:  # a battle records no draw, so its ``draw`` is always None
                 steps.append(("command", self.decode(entry.command or {}), entry.at, entry.draw))
-        return engine.replay(self.from_dict(opening), steps)
+        return self.replay_steps(self.from_dict(opening), steps)
+
+    def replay_steps(self, opening: Any, steps: list[engine.LogEntry]) -> Any:
+        return engine.replay(opening, steps)
 
     def is_join(self, command: dict[str, Any] | None) -> bool:
         return bool(command) and command.get("type") == "join"  # type: ignore[union-attr]
