@@ -15,9 +15,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from duels.battle_presenters import ACT_LABELS, RESULT_LABELS, ROLE_LABELS, SIDE_LABELS
-from duels.log_words import LogWords, read_events, wording
+from duels.log_words import LogLine, LogWords, log_lines, wording
 from duels.presenters import OUTCOME_LABELS, condition_label
-from duels.presenters_log import LogLine
 from rules import battle as B
 from rules import reactions as R
 from rules.battle import events as E
@@ -308,22 +307,4 @@ def _ended(w: BattleWords, e: E.Ended) -> str:
 
 def describe_battle(entries: Iterable[Any], state: B.Battle) -> list[LogLine]:
     """Lines for ``LogEntry`` rows (``actor`` selected), in the order given."""
-    words = BattleWords(state, {})
-    out = []
-    for entry in entries:
-        lines = [words.line(e) for e in read_events(entry.events or [])]
-        if entry.kind == "undo":
-            lines.insert(0, _("Undo of the last action. Reason: %(reason)s") % {"reason": entry.reason})
-        elif entry.kind == "expire" and not lines:
-            lines.append(_("A deadline passed."))
-        out.append(
-            LogLine(
-                seq=entry.seq,
-                at=entry.at,
-                actor=entry.actor.get_username() if entry.actor_id else "",
-                kind=entry.kind,
-                undone=entry.undone,
-                lines=lines,
-            )
-        )
-    return out
+    return log_lines(entries, BattleWords(state, {}))

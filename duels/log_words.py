@@ -15,6 +15,8 @@ wording here, and checks each line carries the event's values in Russian and Eng
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -51,3 +53,35 @@ def wording[W: LogWords, E: EngineEvent](cls: type[E]) -> Callable[[Callable[[W,
 def read_events(stored: Iterable[dict[str, Any]]) -> list[EngineEvent | str]:
     """The typed events of a log entry; a type this code does not know stays its bare name."""
     return [event_from_dict(data) if data.get("type") in EVENT_CLASSES else str(data.get("type")) for data in stored]
+
+
+@dataclass
+class LogLine:
+    """One log entry as the fight pages show it (templates/duels/_log.html)."""
+
+    seq: int
+    at: datetime
+    actor: str
+    kind: str
+    undone: bool
+    lines: list[str]
+
+
+def log_lines(
+    entries: Iterable[Any], words: LogWords, more: Callable[[Any], list[str]] = lambda entry: []
+) -> list[LogLine]:
+    """Lines for ``LogEntry`` rows (``actor`` selected), in the order given, for every kind of fight.
+
+    Each entry's events through ``words`` (the ``WORDING`` table), then what ``more``
+    adds for it; an undo says so with its reason, a deadline with no event says it passed.
+    """
+    out = []
+    for entry in entries:
+        lines = [words.line(e) for e in read_events(entry.events or [])] + more(entry)
+        if entry.kind == "undo":
+            lines.insert(0, _("Undo of the last action. Reason: %(reason)s") % {"reason": entry.reason})
+        elif entry.kind == "expire" and not lines:
+            lines.append(_("A deadline passed."))
+        actor = entry.actor.get_username() if entry.actor_id else ""
+        out.append(LogLine(entry.seq, entry.at, actor, entry.kind, entry.undone, lines))
+    return out

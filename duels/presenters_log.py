@@ -11,7 +11,7 @@ fight kind (``duels/log_words.py``), registered here with ``@wording``.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from datetime import datetime
 from typing import Any
 
@@ -20,7 +20,7 @@ from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from duels.log_words import LogWords, read_events, wording
+from duels.log_words import LogLine, LogWords, log_lines, read_events, wording
 from duels.presenters import OPENED_BY_LABELS, OUTCOME_LABELS, RESULT_LABELS, condition_label
 from duels.services.draws import REUSED, Repeat, repeats
 from events.models import Character
@@ -49,17 +49,6 @@ from rules.events import (
     SituationEnded,
     StepCancelled,
 )
-
-
-@dataclass
-class LogLine:
-    seq: int
-    at: datetime
-    actor: str
-    kind: str
-    undone: bool
-    lines: list[str]
-
 
 # Event fields that name a fighter (a character id).
 FIGHTER_FIELDS = ("fighter", "a", "b", "attacker", "victim")
@@ -332,23 +321,6 @@ def describe(
     events = {entry.seq: read_events(entry.events or []) for entry in entries}
     words = Words(state, names or {}, _gone_fighters((e for evs in events.values() for e in evs), state))
     repeated = repeats([*entries, *earlier])
-    out = []
-    for entry in entries:
-        lines = [words.line(e) for e in events[entry.seq]]
-        if entry.pk in repeated:
-            lines.append(_repeat_line(words, repeated[entry.pk]))
-        if entry.kind == "undo":
-            lines.insert(0, _("Undo of the last action. Reason: %(reason)s") % {"reason": entry.reason})
-        elif entry.kind == "expire" and not lines:
-            lines.append(_("A deadline passed."))
-        out.append(
-            LogLine(
-                seq=entry.seq,
-                at=entry.at,
-                actor=entry.actor.get_username() if entry.actor_id else "",
-                kind=entry.kind,
-                undone=entry.undone,
-                lines=lines,
-            )
-        )
-    return out
+    return log_lines(
+        entries, words, lambda entry: [_repeat_line(words, repeated[entry.pk])] if entry.pk in repeated else []
+    )

@@ -7,15 +7,13 @@ in the one table of every fight kind (``duels/log_words.py``).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
-from datetime import datetime
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 import rules.magic as magic
 from cards.models_mass import MagicCard
-from duels.log_words import LogWords, read_events, wording
+from duels.log_words import LogLine, LogWords, log_lines, wording
 from duels.models import LogEntry
 from duels.presenters_mass import PLACE_LABELS, SOURCE_LABELS
 from rules.magic import events as M
@@ -26,16 +24,6 @@ BY_LABELS = {
     "card": gettext_lazy("by a card (M6)"),
     "casualties": gettext_lazy("as a casualty of the fighting"),
 }
-
-
-@dataclass
-class LogLine:
-    seq: int
-    at: datetime
-    actor: str
-    undone: bool
-    reason: str
-    texts: list[str]
 
 
 class MassWords(LogWords):
@@ -187,21 +175,5 @@ def _ended(w: MassWords, e: M.BattleEnded) -> str:
 
 
 def describe(entries: Iterable[LogEntry], state: magic.MassBattle, names: dict[int, MagicCard]) -> list[LogLine]:
-    words = MassWords(state, names)
-    lines = []
-    for entry in entries:
-        if entry.kind == LogEntry.Kind.UNDO:
-            texts = [_("Undone: the last action.")]
-        else:
-            texts = [words.line(e) for e in read_events(entry.events or [])]
-        lines.append(
-            LogLine(
-                seq=entry.seq,
-                at=entry.at,
-                actor=entry.actor.get_username() if entry.actor else "",
-                undone=entry.undone,
-                reason=entry.reason,
-                texts=texts,
-            )
-        )
-    return lines
+    """Lines for ``LogEntry`` rows (``actor`` selected), newest first as given."""
+    return log_lines(entries, MassWords(state, names))
