@@ -6,7 +6,7 @@
 It builds a throw-away event in its own SQLite file under a temporary folder
 (never the game's database): a 35-card catalogue and, per character, a pool of 7
 cards (one of them twice) with that arsenal. Then it prints the run as the Celery
-worker does (cards/tasks.py): ``plan``, the parts side by side in ``--processes``
+worker does (cards/printing/tasks.py): ``plan``, the parts side by side in ``--processes``
 processes (start.sh runs the worker with 2), and ``join``; it reports the wall time,
 the CPU time of the processes, the pages and the pages per second.
 Not a test: it takes minutes. The issue's target is under 2 minutes for 2,000.

@@ -6,7 +6,14 @@ class CardsConfig(AppConfig):
     name = "cards"
     verbose_name = _("Cards and arsenals")
 
+    def import_models(self) -> None:
+        super().import_models()
+        # The print run's model lives with the prints (cards/printing/), still in this app.
+        import cards.printing.models  # noqa: F401
+
     def ready(self) -> None:
+        import cards.printing.tasks  # noqa: F401  (registers the print run's Celery tasks)
+
         # The layers run one way (docs/architecture.md): the character page is
         # the events app's, its arsenal part is ours.
         from cards.views_player import character_page_part

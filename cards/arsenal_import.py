@@ -12,7 +12,7 @@ prepared arsenal (D3); the Russian «пул», «арсенал» work too. Each
 file names for a character is *replaced* by the file's rows; lists and
 characters the file does not name stay as they are.
 
-The file goes through the shared pipeline (events/tables.py: encodings, limits,
+The file goes through the shared pipeline (helpers/tables.py: encodings, limits,
 row numbers, error format) and is imported all or nothing: the pool first, then
 the arsenal and the prepared arsenals, each checked by the engine's arsenal rule
 (``rules.check_arsenal``, through cards/arsenal.py, which also refuses a
@@ -29,7 +29,7 @@ from django.utils.translation import gettext as _
 from cards import arsenal as services
 from cards.models import ArsenalCard, Card, PoolEntry, PreparedArsenalCard
 from events.models import Character, Event
-from events.tables import ImportReport, Table, export_bytes, read_table
+from helpers.tables import ImportReport, Table, export_bytes, read_table
 from rules.arsenal import check_arsenal
 from rules.errors import RuleError
 

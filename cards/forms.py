@@ -8,9 +8,9 @@ from django.db.models import Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from cards.models import Card, Catalogue, PoolEntry
-from events import tables
-from events.ids import MAX_ID
 from events.models import same_name_exists
+from helpers import tables
+from helpers.ids import MAX_ID
 
 MAX_COPIES = 99
 CARD_FIELD = re.compile(r"^card_(\d+)$")

@@ -7,7 +7,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from events.models import Character, Condition, same_name_exists
-from events.names import NameField
+from helpers.names import NameField
 from rules import cards as engine_cards
 from rules.conditions import NO_EFFECT
 
@@ -237,10 +237,11 @@ class PreparedArsenalCard(models.Model):
         return f"{self.card} ×{self.copies}"
 
 
-# Mass battles (M1-M3) and the print run (issue 14) live in their own modules;
-# imported here so that Django registers them in this app.
+# Mass battles (M1-M3) live in their own module, imported here so that Django
+# registers them in this app. The print run's model is the printing package's
+# (cards/printing/models.py); CardsConfig.import_models registers it, so that
+# this module never imports the package that reads it.
 from cards.models_mass import Army, MagicCard, MagicType, Warrior, WarriorType  # noqa: E402
-from cards.models_print import PrintRun  # noqa: E402, F401
 
 __all__ = [
     "Army",

@@ -1,7 +1,7 @@
 """Import and export of a catalogue's cards and counter rules (django-import-export).
 
 Reading, row numbers, limits and the all-or-nothing run are the shared
-pipeline's (events/tables.py), as for the characters.
+pipeline's (helpers/tables.py), as for the characters.
 
 Files carry the stable values (``attack``, ``parried``...), so an export imports
 back unchanged; on import a choice may also be written as its label in any of
@@ -21,7 +21,7 @@ from cards.forms import CARD_FIELDS, normalise_tags
 from cards.models import Card, Catalogue, CounterRule, Effect
 from cards.resources_base import ScopedResource
 from events.resources import ChoiceWidget
-from events.tables import ImportReport, Table, export_bytes, read_table, run_import
+from helpers.tables import ImportReport, Table, export_bytes, read_table, run_import
 
 CARD_COLUMNS = CARD_FIELDS
 RULE_COLUMNS = ("defence_card", "attack_card", "attack_tag", "outcome")
@@ -135,7 +135,7 @@ def required_columns(what: str) -> tuple[str, ...]:
 
 
 def read_file(raw: bytes, file_format: str, what: str) -> Table:
-    """The file through the shared pipeline (events/tables.py). Raises ``TableError``."""
+    """The file through the shared pipeline (helpers/tables.py). Raises ``TableError``."""
     return read_table(raw, file_format, columns=expected_columns(what), required=required_columns(what))
 
 

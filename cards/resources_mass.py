@@ -1,7 +1,7 @@
 """Import and export of mass-battle data: magic cards, the armlist, and the armies' warriors.
 
 Same conventions as ``cards.resources``, through the shared pipeline
-(events/tables.py: encodings, limits, row numbers, all or nothing): choices
+(helpers/tables.py: encodings, limits, row numbers, all or nothing): choices
 by value or by label in any of the site's languages; matching by name so a
 second import updates instead of duplicating. Magic cards belong to the
 event's catalogue; warrior types and warriors to the event.
@@ -19,7 +19,7 @@ from cards.models_mass import Army, MagicCard, MagicType, Warrior, WarriorType
 from cards.resources_base import ScopedResource, TextCells
 from events.models import Character, Event
 from events.resources import ChoiceWidget, YesNoWidget
-from events.tables import ImportReport, TableError, export_bytes, read_table, run_import
+from helpers.tables import ImportReport, TableError, export_bytes, read_table, run_import
 
 MAGIC_CARD_COLUMNS = ("name_ru", "name_en", "deck", "magic_type", "text", "negative", "keepable", "copies")
 WARRIOR_TYPE_COLUMNS = ("name_ru", "name_en", "protections", "description")

@@ -1,16 +1,7 @@
 from django.urls import path
 
-from cards import (
-    views,
-    views_arsenal,
-    views_mass,
-    views_matrix,
-    views_player,
-    views_print,
-    views_print_mass,
-    views_public,
-    views_transfer,
-)
+from cards import views, views_arsenal, views_mass, views_matrix, views_player, views_public, views_transfer
+from cards.printing import views as views_print
 
 app_name = "cards"
 
@@ -77,8 +68,8 @@ urlpatterns = [
     path("organize/characters/<int:character_id>/print/sheet/", views_print.character_sheet, name="print-sheet"),
     path("events/<int:event_id>/print/", views_print.event_print, name="print-event"),
     path("events/<int:event_id>/print/runs/<int:run_id>/", views_print.run_status, name="print-run"),
-    path("events/<int:event_id>/print/magic-decks/", views_print_mass.magic_decks, name="print-magic-decks"),
-    path("events/<int:event_id>/print/armies/", views_print_mass.army_rosters, name="print-armies"),
+    path("events/<int:event_id>/print/magic-decks/", views_print.magic_decks, name="print-magic-decks"),
+    path("events/<int:event_id>/print/armies/", views_print.army_rosters, name="print-armies"),
     path(
         "events/<int:event_id>/print/runs/<int:run_id>/download/", views_print.run_download, name="print-run-download"
     ),

@@ -16,7 +16,7 @@ from cards.forms import CardFilterForm, CardForm, CatalogueForm
 from cards.models import ArsenalCard, Card, Catalogue, PoolEntry, PreparedArsenalCard
 from events.access import event_for_organizer, event_for_referee, is_organizer
 from events.models import Event
-from events.requests import HtmxRequest
+from helpers.requests import HtmxRequest
 
 
 def catalogue_tags(catalogue: Catalogue, kind: str | None = None) -> list[str]:

@@ -21,11 +21,11 @@ from django.views.decorators.http import require_POST
 from cards.models_mass import Army, MagicCard, Warrior, WarriorType
 from cards.printing.mass import army_link_url
 from cards.resources_mass import COLUMNS, export_file, import_file
-from events import tables
 from events.access import event_for_organizer
 from events.forms import ImportForm as TableForm
 from events.models import MAGIC_DECKS, Event, new_link_token
 from events.public_url import address_note
+from helpers import tables
 
 WHAT = [
     ("magic_cards", gettext_lazy("magic cards")),

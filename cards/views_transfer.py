@@ -1,6 +1,6 @@
 """Catalogue import and export (CSV, XLSX, JSON) for organizers.
 
-An import is all or nothing (the shared pipeline, events/tables.py): any bad
+An import is all or nothing (the shared pipeline, helpers/tables.py): any bad
 row leaves the catalogue as it was, and the page lists every bad row.
 """
 
@@ -16,10 +16,10 @@ from cards.arsenal_import import COLUMNS, export_arsenals, import_arsenals, read
 from cards.forms import ExportForm, ImportForm
 from cards.models import Catalogue
 from cards.resources import export_file, import_file
-from events import tables
 from events.access import event_for_organizer
 from events.import_page import table_import_page
 from events.models import Event
+from helpers import tables
 
 
 def _event_catalogue(request: HttpRequest, event_id: int) -> tuple[Event, Catalogue]:

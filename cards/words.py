@@ -24,8 +24,8 @@ from django.utils.translation import gettext_lazy as _
 
 import rules as engine
 from cards.models import Card, Effect
-from events.ids import is_id
 from events.models import Condition, condition_set_label
+from helpers.ids import is_id
 from rules import state as engine_state
 
 OUTCOME_LABELS: dict[str, Promise] = {

@@ -16,7 +16,7 @@ from django.contrib.admin import helpers
 from django.http import HttpRequest, HttpResponseBase, HttpResponseRedirect, QueryDict
 from django.utils.translation import gettext as _
 
-from events.ids import is_id
+from helpers.ids import is_id
 
 
 def _are_ids(values: list[str]) -> bool:

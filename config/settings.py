@@ -314,7 +314,7 @@ elif not DEBUG:
 
 # --- request size (issue 13: spreadsheet bombs) --------------------------------------
 # Any body over this is refused unread (config/limits.py); an import file may be 2 MB
-# (events/tables.py), the rest is room for the form around it. nginx's
+# (helpers/tables.py), the rest is room for the form around it. nginx's
 # client_max_body_size in docs/deployment.md says the same.
 SUMRAK_MAX_REQUEST_BYTES = env_int("SUMRAK_MAX_REQUEST_BYTES", 3 * 1024 * 1024, minimum=64 * 1024)
 # Form fields other than files, in memory (Django's default 2.5 MB is more than any page posts).

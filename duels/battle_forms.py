@@ -12,8 +12,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from duels.forms import REASON_MAX, UID_MAX, ActionForm, picked_cards
-from events.ids import MAX_ID
 from events.models import Character, Side
+from helpers.ids import MAX_ID
 from rules import OUTCOMES
 from rules import battle as B
 

@@ -46,7 +46,7 @@ from duels.views_common import (
 )
 from events.access import event_for_referee
 from events.models import Character
-from events.requests import HtmxRequest
+from helpers.requests import HtmxRequest
 from rules import RuleError
 
 REFEREE_VIEW = Viewer(REFEREE)

@@ -39,7 +39,7 @@ from duels.presenters import CardView, Viewer, iso
 from duels.services.live import META_FIELDS, Meta
 from events.access import ORGANIZER, REFEREE, AnyUser, staffed_events
 from events.models import Character, StaffRole
-from events.requests import HtmxRequest
+from helpers.requests import HtmxRequest
 
 
 @dataclass(frozen=True)

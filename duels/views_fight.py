@@ -54,7 +54,7 @@ from duels.views_common import (
     staff_meta,
 )
 from events.models import Character
-from events.requests import HtmxRequest
+from helpers.requests import HtmxRequest
 
 LOG_LINES = 20
 LOG_PAGE = 100

@@ -40,7 +40,7 @@ from duels.views_common import (
 )
 from events.access import character_for_player, character_for_token
 from events.models import Character
-from events.requests import HtmxRequest
+from helpers.requests import HtmxRequest
 
 PLAYER_FRAGMENT = "duels/player_live.html#live"
 WATCH_FRAGMENT = "duels/watch.html#live"

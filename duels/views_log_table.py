@@ -1,7 +1,7 @@
 """A fight's log as a table (CSV or XLSX), for organizers and referees after the game.
 
 The same lines as the log page (duels/presenters_log.py), one row per line, and
-through the exports' one helper (events/tables.py): a card or character name
+through the exports' one helper (helpers/tables.py): a card or character name
 that a spreadsheet would run as a formula is written as text.
 """
 
@@ -17,7 +17,7 @@ from duels import services
 from duels.presenters import card_ids, card_names
 from duels.presenters_log import describe
 from duels.views_common import situation_for_staff
-from events.tables import CONTENT_TYPES, export_bytes
+from helpers.tables import CONTENT_TYPES, export_bytes
 
 COLUMNS = ["seq", "at", "actor", "kind", "undone", "line"]
 

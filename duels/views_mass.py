@@ -38,7 +38,7 @@ from duels.views_common import (
     situation_for_staff,
 )
 from events.access import event_for_referee
-from events.requests import HtmxRequest
+from helpers.requests import HtmxRequest
 
 LOG_LINES = 30
 LOG_PAGE = 100

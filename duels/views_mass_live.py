@@ -22,7 +22,7 @@ from duels.models import Situation
 from duels.presenters_mass import COMMANDER, SPECTATOR, MassViewer, present
 from duels.views_common import not_modified, public_situation, quoted_hash, render_live, situation_etag
 from events.access import is_referee
-from events.requests import HtmxRequest
+from helpers.requests import HtmxRequest
 
 SPECTATOR_VIEW = MassViewer(SPECTATOR)
 

@@ -24,8 +24,8 @@ from duels.views_common import quoted_hash, render_live, situation_etag
 from events.access import ORGANIZER, REFEREE, character_for_staff, event_for_referee
 from events.models import Character, Event
 from events.public_url import public_url as public_address
-from events.requests import HtmxRequest
 from events.views_characters import qr_svg
+from helpers.requests import HtmxRequest
 
 SPECTATOR_VIEW = Viewer(SPECTATOR)
 HISTORY_PAGE = 30

@@ -30,8 +30,8 @@ from duels.views_common import (
 )
 from events.access import event_for_referee
 from events.models import Character, Event
-from events.requests import HtmxRequest
 from events.search import name_matches
+from helpers.requests import HtmxRequest
 
 SEARCH_LIMIT = 20
 RUNNING_TTL = 600

@@ -13,9 +13,9 @@ from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from events import tables
 from events.models import Character, Condition, Event, OtherKind, PowerLevel, Side, StaffRole
 from events.search import name_matches
+from helpers import tables
 
 ANY = [("", _("any"))]
 
@@ -196,7 +196,7 @@ class StaffForm(forms.Form):
 
 
 class ImportForm(forms.Form):
-    """A table file for an import through the shared pipeline (events/tables.py)."""
+    """A table file for an import through the shared pipeline (helpers/tables.py)."""
 
     file = forms.FileField(label=_("CSV, XLSX or JSON file"))
 

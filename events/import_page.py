@@ -1,6 +1,6 @@
 """The organizer's page that imports one table into an event (characters; pools and arsenals).
 
-Both imports run the same protocol through the shared pipeline (events/tables.py):
+Both imports run the same protocol through the shared pipeline (helpers/tables.py):
 read the uploaded file, import every row or none, list each bad row by its number
 on the same page (status 400), or go back to the character list with a message.
 The template extends ``events/_table_import.html``.
@@ -12,9 +12,9 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
-from events import tables
 from events.forms import ImportForm
 from events.models import Event
+from helpers import tables
 
 
 def table_import_page(

@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
-from events.names import NameField, name_key
+from helpers.names import NameField, name_key
 from rules import conditions
 from rules.conditions import CONDITION_SETS, MAX_LENGTH, parts
 
@@ -250,7 +250,7 @@ ARSENAL_LIMIT_BY_LEVEL = {"beyond": 12, "1": 11, "2": 10, "3": 9, "4": 8, "5": 7
 
 
 def same_name_exists(queryset: models.QuerySet, name: str, field: str = "name") -> bool:
-    """Whether a row of ``queryset`` has a name that looks the same as ``name`` (events/names.py)."""
+    """Whether a row of ``queryset`` has a name that looks the same as ``name`` (helpers/names.py)."""
     key = name_key(name)
     return any(name_key(other) == key for other in queryset.values_list(field, flat=True).iterator())
 

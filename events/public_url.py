@@ -6,7 +6,7 @@ laptop that printed it: building it from the host the organizer's browser used
 sheet made on the server machine itself. The address comes from, in order:
 
 1. the event's own override (``Event.public_url``), for a game reached by a name;
-2. the deployment setting ``SUMRAK_PUBLIC_URL`` (``scripts/start.sh --lan``, config/launcher.py, sets it to
+2. the deployment setting ``SUMRAK_PUBLIC_URL`` (``scripts/start.sh --lan``, launcher.py, sets it to
    the LAN address it prints for tablets and phones);
 3. this machine's LAN address on port 8000, found as the launcher finds it.
 """
@@ -30,7 +30,7 @@ DEFAULT_PORT = 8000
 
 @lru_cache(maxsize=1)
 def _lan_address() -> str:
-    """The address of the default route; a UDP "connect" sends nothing (as config/launcher.py does)."""
+    """The address of the default route; a UDP "connect" sends nothing (as launcher.py does)."""
     try:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
             probe.connect(("10.255.255.255", 1))

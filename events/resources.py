@@ -2,7 +2,7 @@
 
 Columns use fixed English keys (``name``, ``player``, ``side`` …) so that a file
 exported in one language imports in any other. Reading, row numbers, limits and
-the all-or-nothing run are the shared pipeline's (events/tables.py).
+the all-or-nothing run are the shared pipeline's (helpers/tables.py).
 """
 
 from collections.abc import Iterable
@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from import_export import fields, resources, widgets
 
 from events.models import Character, Event
-from events.tables import ImportReport, Table, export_bytes, read_table, run_import
+from helpers.tables import ImportReport, Table, export_bytes, read_table, run_import
 
 COLUMNS = ("name", "player", "side", "kind", "power_level", "condition", "arsenal_limit", "status", "arrived", "notes")
 
@@ -173,7 +173,7 @@ class CharacterResource(resources.ModelResource):
         self._names_seen = set()
 
     def before_import_row(self, row, **kwargs):
-        # Cells arrive stripped and without an export's anti-formula apostrophe (events/tables.py).
+        # Cells arrive stripped and without an export's anti-formula apostrophe (helpers/tables.py).
         name = str(row.get("name") or "").casefold()
         if name and name in self._names_seen:
             raise ValueError(_("The name “%(name)s” appears twice in the file.") % {"name": row["name"]})
@@ -195,7 +195,7 @@ class CharacterResource(resources.ModelResource):
 
 
 def read_characters(content: bytes, file_format: str) -> Table:
-    """The characters file through the shared pipeline (events/tables.py). Raises ``TableError``."""
+    """The characters file through the shared pipeline (helpers/tables.py). Raises ``TableError``."""
     return read_table(content, file_format, columns=COLUMNS, required=("name",))
 
 

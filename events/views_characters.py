@@ -18,8 +18,8 @@ from events.forms import CharacterFilterForm, CharacterForm
 from events.models import Character, Event
 from events.public_url import address_note
 from events.public_url import secret_link as public_secret_link
-from events.requests import HtmxRequest
 from events.views_bulk import parse_ids, selected_characters
+from helpers.requests import HtmxRequest
 
 PAGE_SIZE = 30
 

@@ -13,8 +13,8 @@ from django.views.decorators.http import require_POST
 
 from events.access import ORGANIZER, character_for_staff, event_for_organizer
 from events.models import Character
-from events.requests import HtmxRequest
 from events.search import name_matches
+from helpers.requests import HtmxRequest
 
 
 def _check_in_list(event, query: str):

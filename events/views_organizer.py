@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 from events.access import ORGANIZER, character_for_staff, event_for_organizer
 from events.forms import ReviewForm, StaffForm
 from events.models import Character, StaffRole
-from events.requests import HtmxRequest
+from helpers.requests import HtmxRequest
 
 Status = Character.Status
 

@@ -1,4 +1,4 @@
-"""Import and export of an event's characters as CSV, XLSX or JSON (the shared pipeline, events/tables.py)."""
+"""Import and export of an event's characters as CSV, XLSX or JSON (the shared pipeline, helpers/tables.py)."""
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -6,10 +6,10 @@ from django.urls import reverse
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from events import tables
 from events.access import event_for_organizer
 from events.import_page import table_import_page
 from events.resources import COLUMNS, export_characters, import_characters, read_characters
+from helpers import tables
 
 
 @login_required

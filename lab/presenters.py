@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from cards.models import CounterRule
 from cards.words import card_names
 from events.models import Character, Event
-from events.tables import neutralized
+from helpers.tables import neutralized
 from lab import charts
 from lab.codec import counter_from_dict, tally_from_dict
 from lab.findings import (

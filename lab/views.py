@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from events.access import event_for_organizer, event_for_referee, person
-from events.requests import HtmxRequest
+from helpers.requests import HtmxRequest
 from lab import presenters
 from lab.arsenals import arsenals_of, catalogue_faces, counters_of
 from lab.codec import arsenal_to_dict, counter_to_dict, settings_to_dict

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Start Sumrak: web server, Celery worker and Celery beat, supervised (config/launcher.py).
+# Start Sumrak: web server, Celery worker and Celery beat, supervised (launcher.py).
 #
 #   ./scripts/start.sh                 development server on http://127.0.0.1:8000/ (DEBUG on),
 #                                      with the demo game and its public demo logins
@@ -26,4 +26,4 @@ esac
 ensure_venv
 ensure_requirements requirements.txt
 # exec: Ctrl-C and a TERM go straight to the launcher, which stops every program it started.
-exec "$VENV_PY" -m config.launcher "$@"
+exec "$VENV_PY" -m launcher "$@"

@@ -1,4 +1,4 @@
-"""The launcher behind ./scripts/start.sh (config/launcher.py): supervise, restart, stop with no orphans.
+"""The launcher behind ./scripts/start.sh (launcher.py): supervise, restart, stop with no orphans.
 
 The supervisor's cases use small stand-in programs that fork a child of their
 own, as runserver's reloader and Celery's pool do; the last case starts the
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from config import launcher
+import launcher
 
 ROOT = Path(__file__).resolve().parent.parent
 # A program that forks a child (same process group) and then both sleep.
@@ -170,7 +170,7 @@ def test_the_launcher_stops_web_worker_and_beat_with_no_orphans(tmp_path, signum
     log = tmp_path / "launcher.log"
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "config.launcher", "--no-setup", "--port", str(port)],
+            [sys.executable, "-m", "launcher", "--no-setup", "--port", str(port)],
             cwd=ROOT,
             env=env,
             stdout=out,

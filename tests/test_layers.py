@@ -20,7 +20,7 @@ from duels.services.timers import SWEEP_TASK, expire_situation, sweep_deadlines
 from events import hooks as events_hooks
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("config", "demo", "lab", "duels", "cards", "events", "rules", "tests")
+PACKAGES = ("config", "demo", "lab", "duels", "cards", "events", "rules", "helpers", "tests")
 
 
 def _cycles(graph: grimp.ImportGraph) -> list[list[str]]:
@@ -88,6 +88,20 @@ def test_the_cycle_finder_finds_a_cycle():
     graph.add_import(importer="a.y", imported="a.x")
     graph.add_import(importer="a.z", imported="a.x")
     assert _cycles(graph) == [["a.x", "a.y"]]
+
+
+def test_the_launcher_imports_neither_django_nor_celery_nor_any_app():
+    """It supervises the programs that do: a broken setting must not keep it from starting them (launcher.py)."""
+    tree = ast.parse((ROOT / "launcher.py").read_text(encoding="utf-8"))
+    imported = {
+        alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names
+    }
+    imported |= {
+        node.module.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module
+    }
+    forbidden = {"django", "celery", *PACKAGES}
+    assert imported, "the launcher's imports were not read"
+    assert not imported & forbidden
 
 
 def test_S2_AG2_the_fight_app_answers_the_arsenal_guard_through_the_cards_hook():

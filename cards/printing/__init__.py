@@ -5,5 +5,5 @@
 - ``mass``: the mass battles' magic decks and army rosters (M1-M3);
 - ``render``: HTML from ``templates/print/`` and, when WeasyPrint's libraries are there, PDF;
 - ``pdf``: a print's PDF with what is alike (backs, card faces) laid out once;
-- ``runs``: one print run for a whole event, in parts, with its progress (``cards.tasks``).
+- ``runs``: one print run for a whole event, in parts, with its progress (``cards.printing.tasks``).
 """

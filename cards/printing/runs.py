@@ -3,7 +3,7 @@
 WeasyPrint lays out a whole document in memory and on one core, so 2,000 characters
 (some 5,000 pages) are printed as parts of ``CHUNK`` characters: ``plan`` lists them,
 ``print_part`` writes each to its own file (the Celery worker prints several at once,
-one per worker process: ``cards.tasks``), and the part that completes the set joins
+one per worker process: ``cards.printing.tasks``), and the part that completes the set joins
 them with pypdf (``join``). The run's ``done`` counter moves after each part; the
 progress page polls it. The document: all character sheets first (one page each,
 padded to an even count so that a duplex print starts the cards on a fresh sheet),
@@ -28,8 +28,8 @@ from django.db.models import F
 from django.utils import timezone, translation
 
 from cards.models_mass import Army
-from cards.models_print import PrintRun
 from cards.printing import content, layout, mass, pdf, render
+from cards.printing.models import PrintRun
 from events.models import Character, Event
 
 logger = logging.getLogger(__name__)

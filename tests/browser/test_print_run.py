@@ -4,8 +4,8 @@ import pytest
 
 import demo
 from cards.models import PoolEntry
-from cards.models_print import PrintRun
 from cards.printing import render, runs
+from cards.printing.models import PrintRun
 
 pytestmark = pytest.mark.browser
 
@@ -37,8 +37,8 @@ def test_the_demo_events_print_run_is_one_click(tablet, log_in_as, url, screensh
 def test_a_background_run_polls_its_progress_until_the_download_appears(
     tablet, log_in_as, url, screenshot, monkeypatch, organizer, event, character, rival, attack_card
 ):
-    monkeypatch.setattr("cards.views_print.INLINE_LIMIT", 1)
-    monkeypatch.setattr("cards.views_print.print_run.delay", lambda run_id: None)  # the worker is this test
+    monkeypatch.setattr("cards.printing.views.INLINE_LIMIT", 1)
+    monkeypatch.setattr("cards.printing.views.print_run.delay", lambda run_id: None)  # the worker is this test
     PoolEntry.objects.create(character=character, card=attack_card)
     page = tablet()
     log_in_as(page, organizer)

@@ -16,8 +16,8 @@ from django.urls import reverse
 
 import demo
 from cards.models_mass import Army, MagicCard
-from cards.models_print import PrintRun
 from cards.printing import layout, mass, runs
+from cards.printing.models import PrintRun
 from events.models import Character
 from tests.print.print_kit import A4_PT, PUBLIC, add_army, add_magic_cards
 

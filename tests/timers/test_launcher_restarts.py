@@ -1,6 +1,6 @@
 """The launcher restarts a SIGKILLed worker or beat cleanly, and a pending deadline is applied once (issue 13).
 
-The real launcher (config/launcher.py, what ./scripts/start.sh runs) starts the
+The real launcher (launcher.py, what ./scripts/start.sh runs) starts the
 worker and the beat, each its own supervised process, against the test
 database; a step's D8 window is open; the test SIGKILLs one of them. The
 launcher must start it again (the killed one's pool children gone), the
@@ -68,7 +68,7 @@ def launched(transactional_db, tmp_path):
     log = tmp_path / "launcher.log"
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "config.launcher", "--no-web", "--no-setup"],
+            [sys.executable, "-m", "launcher", "--no-web", "--no-setup"],
             cwd=settings.BASE_DIR,
             env=env,
             stdout=out,

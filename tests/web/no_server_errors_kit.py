@@ -31,7 +31,7 @@ from cards.models import (
     PreparedArsenal,
     PreparedArsenalCard,
 )
-from cards.models_print import PrintRun
+from cards.printing.models import PrintRun
 from duels import services
 from duels.models import LogEntry, Situation
 from events.creators import allow_event_creation

@@ -70,7 +70,7 @@ def test_import_cards_from_csv(org, event, catalogue):
 
 
 def test_a_cp1251_semicolon_csv_from_a_russian_excel_imports(org, event, catalogue):
-    """The same encodings and delimiters as the character import (events/tables.py)."""
+    """The same encodings and delimiters as the character import (helpers/tables.py)."""
     response = upload(org, event, "cards.csv", "name_ru;kind\nМолния;атака\n".encode("cp1251"))
     assert "Imported: 1 new, 0 updated." in response.content.decode()
     assert Card.objects.get(catalogue=catalogue, name_ru="Молния").kind == "attack"

@@ -25,8 +25,8 @@ from cards.models import (
     PreparedArsenalCard,
     WarriorType,
 )
-from events import tables
 from events.models import Character
+from helpers import tables
 
 HOSTILE = ['=HYPERLINK("http://x","y")', "+1+1", "-2+3", "@SUM(A1)", "\tTab", "\rCR"]
 

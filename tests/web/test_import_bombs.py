@@ -19,8 +19,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from cards.models import Card
-from events import table_limits, tables
 from events.models import Character
+from helpers import table_limits, tables
 
 MB = 1024 * 1024
 # What a refused file may cost at most: well under what reading it would.

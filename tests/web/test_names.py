@@ -1,4 +1,4 @@
-"""Names are stored in one written form, and names that look the same are duplicates (issue 13, events/names.py).
+"""Names are stored in one written form, and names that look the same are duplicates (issue 13, helpers/names.py).
 
 A right-to-left override, a zero-width joiner or a full-width letter pasted from a
 chat must not reach the referee's tablet, and a character typed with a Latin «A»
@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from cards.models import Card, Catalogue
 from events.models import Character, Event
-from events.names import name_key, normalize_name
+from helpers.names import name_key, normalize_name
 
 pytestmark = pytest.mark.django_db
 

@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from cards.models_mass import Army
-from cards.models_print import PrintRun
+from cards.printing.models import PrintRun
 from tests.print.print_kit import PUBLIC, add_army, add_magic_cards
 
 pytestmark = pytest.mark.django_db

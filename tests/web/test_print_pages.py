@@ -5,8 +5,8 @@ import pytest
 from django.urls import reverse
 
 from cards.models import CounterRule, PoolEntry
-from cards.models_print import PrintRun
 from cards.printing import render, runs
+from cards.printing.models import PrintRun
 
 
 @pytest.fixture(autouse=True)
@@ -90,9 +90,9 @@ def test_a_large_event_prints_in_the_background_with_a_progress_bar(
 ):
     if not render.pdf_available():
         pytest.skip("WeasyPrint's libraries (Pango) are not installed")
-    monkeypatch.setattr("cards.views_print.INLINE_LIMIT", 1)
+    monkeypatch.setattr("cards.printing.views.INLINE_LIMIT", 1)
     queued: list[int] = []
-    monkeypatch.setattr("cards.views_print.print_run.delay", queued.append)
+    monkeypatch.setattr("cards.printing.views.print_run.delay", queued.append)
     PoolEntry.objects.create(character=character, card=attack_card)
     client = as_user(organizer)
     with django_capture_on_commit_callbacks(execute=True):
@@ -163,7 +163,7 @@ def test_the_worker_prints_the_parts_side_by_side_and_joins_them_in_order(
     """Parts may finish in any order (one per worker process); the last one joins them, in plan order."""
     if not render.pdf_available():
         pytest.skip("WeasyPrint's libraries (Pango) are not installed")
-    from cards import tasks
+    from cards.printing import tasks
 
     monkeypatch.setattr(runs, "CHUNK", 1)  # one character per part; two sheets need no blank page
     PoolEntry.objects.create(character=character, card=attack_card)

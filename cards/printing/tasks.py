@@ -1,4 +1,7 @@
-"""Celery tasks of the cards app: an event's print run in the background (cards/printing/runs.py).
+"""The print run in the background (cards/printing/runs.py): Celery tasks beside what they call.
+
+Their names stay ``cards.tasks.*`` (where they were first defined), so a run queued
+before an upgrade still finds its task; ``CardsConfig.ready`` imports this module.
 
 ``print_run`` plans the run and sends one ``print_part`` per part: the worker's
 processes print them side by side, and the part that completes the set joins them.
@@ -13,7 +16,7 @@ from celery import shared_task
 from cards.printing import runs
 
 
-@shared_task(ignore_result=True, acks_late=True)
+@shared_task(name="cards.tasks.print_run", ignore_result=True, acks_late=True)
 def print_run(run_id: int) -> None:
     run = runs.plan(run_id)
     if run is None:
@@ -25,7 +28,7 @@ def print_run(run_id: int) -> None:
         print_part.delay(run_id, index)
 
 
-@shared_task(ignore_result=True, acks_late=True)
+@shared_task(name="cards.tasks.print_part", ignore_result=True, acks_late=True)
 def print_part(run_id: int, index: int) -> None:
     if runs.print_part(run_id, index):
         runs.join(run_id)

@@ -10,8 +10,8 @@ from django.utils.translation import gettext_lazy
 
 from cards.models_mass import Army
 from cards.printing.runs import printable_characters
-from events.ids import MAX_ID
 from events.models import MAGIC_DECKS, Character, Event
+from helpers.ids import MAX_ID
 
 
 class ChoiceById(forms.ModelMultipleChoiceField):

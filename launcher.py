@@ -1,6 +1,6 @@
 """The launcher behind ``./scripts/start.sh``: prepare, start, supervise and stop Sumrak.
 
-    python -m config.launcher [--lan] [--port N] [--demo | --no-demo] [--tls CERT KEY]
+    python -m launcher [--lan] [--port N] [--demo | --no-demo] [--tls CERT KEY]
                               [--no-web] [--no-setup]
 
 It runs three programs, each in its own session (process group) so that Ctrl-C
@@ -45,7 +45,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent
 PYTHON = sys.executable
 BIN = Path(PYTHON).parent
 MAX_RESTARTS = 5

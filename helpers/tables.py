@@ -43,7 +43,7 @@ from django.utils.translation import gettext as _
 
 # The limits and TableError live in a leaf module shared with the workbook reader; they are
 # part of this module's interface too (the forms read tables.MAX_BYTES).
-from events.table_limits import (
+from helpers.table_limits import (
     MAX_BYTES,
     MAX_CELL_CHARS,
     MAX_CELLS,
@@ -56,7 +56,7 @@ from events.table_limits import (
     Budget,
     TableError,
 )
-from events.workbooks import xlsx_rows
+from helpers.workbooks import xlsx_rows
 
 __all__ = [
     "CONTENT_TYPES",

@@ -1,6 +1,6 @@
 """The limits of every table import, and the budget that enforces them (docs/import.md).
 
-A leaf module: ``events.tables`` and ``events.workbooks`` both read it.
+A leaf module: ``helpers.tables`` and ``helpers.workbooks`` both read it.
 """
 
 import time

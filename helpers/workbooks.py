@@ -14,7 +14,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from events.table_limits import MAX_COLUMNS, MAX_ROWS, MAX_UNZIPPED_BYTES, MAX_ZIP_RATIO, Budget, TableError
+from helpers.table_limits import MAX_COLUMNS, MAX_ROWS, MAX_UNZIPPED_BYTES, MAX_ZIP_RATIO, Budget, TableError
 
 
 def xlsx_rows(content: bytes, budget: Budget) -> Iterator[list[Any]]:

@@ -17,19 +17,20 @@ from django.shortcuts import redirect, render
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
 
-from cards.forms_print import PrintRunForm
-from cards.models_print import PrintRun
-from cards.printing import content
+from cards.printing import content, mass
 from cards.printing import render as printing
+from cards.printing.forms import ArmyForm, MagicDeckForm, PrintRunForm
+from cards.printing.models import PrintRun
 from cards.printing.pdf import document_pdf
 from cards.printing.runs import INLINE_LIMIT, execute, file_of, start_run, whole_document
-from cards.tasks import print_run
+from cards.printing.tasks import print_run
 from events.access import ORGANIZER, character_for_staff, event_for_organizer
-from events.ids import MAX_ID
 from events.models import Event
 from events.public_url import address_note
-from events.requests import HtmxRequest
+from helpers.ids import MAX_ID
+from helpers.requests import HtmxRequest
 
 
 def file_name(*parts: str) -> str:
@@ -141,3 +142,47 @@ def run_download(request: HttpRequest, event_id: int, run_id: int) -> HttpRespon
         messages.warning(request, _("This print is not ready (or no longer kept): start a new one."))
         return redirect("cards:print-run", event.pk, run.pk)
     return FileResponse(path.open("rb"), as_attachment=True, filename=file_name(event.name, f"print-{run.pk}"))
+
+
+# --- mass battles: the magic decks and the army rosters (issue 14, M1-M3) ---------------------------
+#
+# Only the event's organizers print them: a roster carries the commander's secret link. Bad
+# choices (a deck that is not 2, 4, 5 or 6, an army of another event) come back to the
+# mass-battle page with a message, never a 500.
+
+
+@never_cache
+@login_required
+@require_GET
+def magic_decks(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Every copy of the chosen decks' cards: fronts, then backs with the deck's number (M1)."""
+    event = event_for_organizer(request.user, event_id)
+    form = MagicDeckForm(request.GET)
+    if not form.is_valid():
+        messages.error(request, _("Choose the magic decks to print: 2, 4, 5 or 6."))
+        return redirect("cards:mass-data", event.pk)
+    decks = form.decks()
+    pages = mass.deck_pages(event, decks)
+    if not pages:
+        messages.warning(request, _("These decks hold no magic cards yet: nothing to print."))
+        return redirect("cards:mass-data", event.pk)
+    name = file_name(event.name, "magic-decks", *map(str, decks))
+    return deliver(request, name, title=event.name, event=event, pages=pages)
+
+
+@never_cache
+@login_required
+@require_GET
+def army_rosters(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The roster of each chosen army (all of them without ``?army=``), with the commander's QR code."""
+    event = event_for_organizer(request.user, event_id)
+    form = ArmyForm(request.GET, event=event)
+    if not form.is_valid():
+        messages.error(request, _("Choose armies of this event to print."))
+        return redirect("cards:mass-data", event.pk)
+    rosters = mass.rosters(event, form.army_ids())
+    if not rosters:
+        messages.warning(request, _("This event has no armies yet: nothing to print."))
+        return redirect("cards:mass-data", event.pk)
+    parts = [r.army.name for r in rosters] if len(rosters) == 1 else ["armies"]
+    return deliver(request, file_name(event.name, *parts), title=event.name, event=event, rosters=rosters)
