@@ -15,13 +15,14 @@ import datetime as dt
 from collections.abc import Iterator
 from typing import Any
 
-import rules as engine
+import rules
 from duels.services.store import stored_events
+from rules import duel as engine
 
 STEP = dt.timedelta(milliseconds=5)
 
 
-def _arsenals(state: engine.Situation) -> dict[int, tuple[engine.CardFace, ...]]:
+def _arsenals(state: engine.Situation) -> dict[int, tuple[rules.CardFace, ...]]:
     """Each fighter's arsenal of this round: the one they came in with, or the one taken at the last break.
 
     Not everything the fighter ever held: earlier rounds' discards and set-aside
@@ -46,7 +47,7 @@ def _arsenals(state: engine.Situation) -> dict[int, tuple[engine.CardFace, ...]]
     return arsenals
 
 
-def _next_command(state: engine.Situation, arsenals: dict[int, tuple[engine.CardFace, ...]]) -> Any:
+def _next_command(state: engine.Situation, arsenals: dict[int, tuple[rules.CardFace, ...]]) -> Any:
     duel = state.duels[-1] if state.duels else None
     if duel is None or duel.phase == engine.ENDED:
         a, b = (list(state.fighters)[:2]) if duel is None else (duel.a, duel.b)
@@ -63,9 +64,9 @@ def _next_command(state: engine.Situation, arsenals: dict[int, tuple[engine.Card
         return engine.Answer(duel.number, defender.character_id, answer)
     if duel.phase == engine.AWAIT_RESULT:
         assert duel.step is not None
-        if duel.step.proposed == engine.PARRIED:
+        if duel.step.proposed == rules.PARRIED:
             return engine.ConfirmResult(duel.number)
-        return engine.ConfirmResult(duel.number, engine.PARRIED, "benchmark: parried")
+        return engine.ConfirmResult(duel.number, rules.PARRIED, "benchmark: parried")
     if duel.phase == engine.BETWEEN_ROUNDS:
         fid = next(f for f in (duel.a, duel.b) if f not in duel.round_choices)
         return engine.RoundChoice(duel.number, fid, True, arsenals[fid], "again")

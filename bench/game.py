@@ -20,7 +20,8 @@ import secrets
 import sys
 from typing import Any
 
-import rules as engine
+import rules
+from rules import duel as engine
 
 CHARACTERS = 2000
 CARDS = 300
@@ -83,9 +84,9 @@ def _people(event: Any, attacks: list[Any], defences: list[Any]) -> list[Any]:
     return people
 
 
-def _setup(person: Any, faces: dict[int, engine.CardFace]) -> engine.FighterSetup:
+def _setup(person: Any, faces: dict[int, rules.CardFace]) -> rules.FighterSetup:
     hand = tuple(faces[row.card_id] for row in person.arsenal.all())
-    return engine.FighterSetup(character_id=person.pk, name=person.name, hand=hand, condition="fit")
+    return rules.FighterSetup(character_id=person.pk, name=person.name, hand=hand, condition="fit")
 
 
 def _form(command: Any) -> dict[str, Any] | None:

@@ -41,7 +41,7 @@ def main() -> None:
     from lab.models import LabRun
     from lab.runner import execute
     from lab.simulate import LabSettings
-    from rules.commands import face_to_dict
+    from rules.cards import face_to_dict
 
     call_command("migrate", verbosity=0)
     event = demo.load()

@@ -84,7 +84,6 @@ def _timed(call: Any, repeat: int = 5) -> float:
 
 def replay(game: dict[str, Any]) -> dict[str, Any]:
     """Replay time by log length: from the database (read, decode, replay) and the engine alone."""
-    import rules as engine
     from bench.game import _fight
     from cards.faces import counter_rule_of, face_of
     from cards.models import ArsenalCard, Card, CounterRule
@@ -92,6 +91,7 @@ def replay(game: dict[str, Any]) -> dict[str, Any]:
     from duels.models import LogEntry, Situation
     from duels.services.kinds import KINDS
     from events.models import Character, Event
+    from rules import duel as engine
 
     kind = KINDS["duel"]
     event = Event.objects.get(pk=game["event"])

@@ -17,7 +17,7 @@ from django.utils import translation
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-import rules.magic as magic
+import rules.mass as magic
 from events.models import MAGIC_DECKS, Character, Event, new_link_token, parse_magic_decks
 
 MAX_COPIES = 50

@@ -26,7 +26,7 @@ import rules as engine
 from cards.models import Card, Effect
 from events.models import Condition, condition_set_label
 from helpers.ids import is_id
-from rules import state as engine_state
+from rules.duel import state as engine_state
 
 OUTCOME_LABELS: dict[str, Promise] = {
     engine.PARRIED: _("parried"),

@@ -18,8 +18,8 @@ from duels.battle_presenters import ACT_LABELS, RESULT_LABELS, ROLE_LABELS, SIDE
 from duels.log_words import LogLine, LogWords, log_lines, wording
 from duels.presenters import OUTCOME_LABELS, condition_label
 from rules import battle as B
-from rules import reactions as R
 from rules.battle import events as E
+from rules.battle import reactions as R
 from rules.battle.state import NO_ATTACKS_LEFT
 
 # R1: what drew an opportunity attack (the engine's trigger kinds); a readied action's

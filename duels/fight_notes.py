@@ -15,9 +15,10 @@ from typing import Any
 
 from django.utils.translation import gettext, ngettext
 
-import rules as engine
+import rules
 from duels.models import LogEntry
 from duels.presenters import FighterView, SituationView
+from rules import duel as engine
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,7 @@ def overtaken_by_clock(state: Any, command: Any) -> Note | None:
 
 def is_late_refusal(err: Exception) -> bool:
     """The engine's own D8 refusal of an answer (the window closed within this very request)."""
-    return isinstance(err, engine.RuleError) and err.rule_id == "D8"
+    return isinstance(err, rules.RuleError) and err.rule_id == "D8"
 
 
 def conversions(entries: Iterable[LogEntry], view: SituationView) -> list[Note]:

@@ -12,13 +12,14 @@ from typing import Any, cast
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-import rules as engine
+import rules
 from cards.arsenal import next_round_arsenal, pool_entries, prepared_ids
 from cards.forms import ArsenalSelectionForm
 from cards.models import PreparedArsenal
 from cards.words import explain
 from duels.presenters import OUTCOME_LABELS
 from events.models import Character, Condition
+from rules import duel as engine
 
 YES_NO = [("yes", _("yes")), ("no", _("no"))]
 REASON_MAX = 500
@@ -164,7 +165,7 @@ class RoundChoiceForm(DuelActionForm):
             ids = self.picked_cards(character)
         try:
             data["faces"] = next_round_arsenal(character, ids)
-        except engine.RuleError as err:
+        except rules.RuleError as err:
             # The rule travels as the code: the fight page shows it to referees as a link.
             raise forms.ValidationError(explain(err), code=err.rule_id) from None
         return data
@@ -201,7 +202,7 @@ class SearchForm(forms.Form):
     q = forms.CharField(label=_("Find a character"), max_length=120, required=False)
 
 
-FIT_TO_FIGHT = [c for c in Condition.values if engine.can_fight(c)]
+FIT_TO_FIGHT = [c for c in Condition.values if rules.can_fight(c)]
 RECENT_MAX = 4
 
 
@@ -296,5 +297,5 @@ class ConditionChangeForm(forms.Form):
     CHANGES = [("add", _("add: a blow outside a fight step")), ("clear", _("clear: healed or worn off"))]
 
     change = forms.ChoiceField(choices=CHANGES, label=_("change"))
-    condition = forms.ChoiceField(choices=[(c, Condition(c).label) for c in engine.CONDITIONS], label=_("condition"))
+    condition = forms.ChoiceField(choices=[(c, Condition(c).label) for c in rules.CONDITIONS], label=_("condition"))
     reason = forms.CharField(max_length=REASON_MAX, label=_("reason"))

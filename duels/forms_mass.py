@@ -7,7 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-import rules.magic as magic
+import rules.mass as magic
 from cards.models_mass import Army
 from duels.forms import REASON_MAX, UID_MAX, YES_NO, ActionForm
 

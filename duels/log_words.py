@@ -2,7 +2,7 @@
 
 Every event the engine can emit is a frozen dataclass registered with
 ``@event_type`` (``rules.events``, ``rules.battle.events``,
-``rules.magic.events``). Its log line is a function of that typed event,
+``rules.mass.events``). Its log line is a function of that typed event,
 registered here with ``@wording(EventClass)`` by the module that words its
 kind: ``duels/presenters_log.py`` (duels), ``duels/battle_log.py`` (battles),
 ``duels/presenters_mass_log.py`` (mass battles). The function also gets its

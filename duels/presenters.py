@@ -19,7 +19,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-import rules as engine
+import rules
 
 # The shared words (labels, card names) are the cards app's, defined once; the
 # fight pages keep importing them from here.
@@ -27,7 +27,8 @@ from cards.words import OUTCOME_LABELS as OUTCOME_LABELS
 from cards.words import RESULT_LABELS as RESULT_LABELS
 from cards.words import card_names as card_names
 from cards.words import condition_label as condition_label
-from rules import Duel, Situation
+from rules import duel as engine
+from rules.duel import Duel, Situation
 
 REFEREE = "referee"
 PLAYER = "player"
@@ -78,7 +79,7 @@ class CardView:
 
     @property
     def is_attack(self) -> bool:
-        return self.kind == engine.ATTACK
+        return self.kind == rules.ATTACK
 
     @property
     def full_effect_label(self) -> str:
@@ -296,7 +297,7 @@ class _Builder:
             id=fighter.character_id,
             name=fighter.name,
             condition=fighter.condition,
-            can_fight=engine.can_fight(fighter.condition),
+            can_fight=rules.can_fight(fighter.condition),
             hand_count=len(fighter.hand),
             discards=[self.card(uid) for uid in self.tail(fighter.discards)],
             focus=None if fighter.focus is None else self.card(fighter.focus, focused=True),

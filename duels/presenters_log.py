@@ -24,15 +24,15 @@ from duels.log_words import LogLine, LogWords, log_lines, read_events, wording
 from duels.presenters import OPENED_BY_LABELS, OUTCOME_LABELS, RESULT_LABELS, condition_label
 from duels.services.draws import REUSED, Repeat, repeats
 from events.models import Character
-from rules import EngineEvent, Situation
-from rules.events import (
+from rules import EngineEvent
+from rules.duel import Situation
+from rules.duel.events import (
     Answered,
     AnswerTimedOut,
     ArsenalChanged,
     AttackShown,
     CardDrawn,
     CardKept,
-    ConditionChanged,
     ConvertedToAggression,
     DuelEnded,
     DuelOpened,
@@ -49,6 +49,7 @@ from rules.events import (
     SituationEnded,
     StepCancelled,
 )
+from rules.events import ConditionChanged
 
 # Event fields that name a fighter (a character id).
 FIGHTER_FIELDS = ("fighter", "a", "b", "attacker", "victim")

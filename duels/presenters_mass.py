@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-import rules.magic as magic
+import rules.mass as magic
 from cards.models_mass import MagicCard, MagicType, Warrior
 
 REFEREE = "referee"

@@ -1,6 +1,6 @@
 """A mass battle's log in words, for the referee's tablet (who may see every card).
 
-Each magic-phase event's line is a function of the typed event (``rules.magic.events``)
+Each magic-phase event's line is a function of the typed event (``rules.mass.events``)
 in the one table of every fight kind (``duels/log_words.py``).
 """
 
@@ -11,12 +11,12 @@ from collections.abc import Iterable
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-import rules.magic as magic
+import rules.mass as magic
 from cards.models_mass import MagicCard
 from duels.log_words import LogLine, LogWords, log_lines, wording
 from duels.models import LogEntry
 from duels.presenters_mass import PLACE_LABELS, SOURCE_LABELS
-from rules.magic import events as M
+from rules.mass import events as M
 
 # How a warrior moved (``WarriorMoved.by``), with the rule that moved them.
 BY_LABELS = {

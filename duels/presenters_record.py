@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from django.core.paginator import Page, Paginator
 
 from duels.presenters import SPECTATOR, RecordView, Viewer, _Builder
-from rules import Situation
+from rules.duel import Situation
 
 RECORD_PAGE = 50
 

@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_GET, require_POST
 
-import rules as engine
+import rules
 from cards import arsenal as arsenal_services
 from duels import services
 from duels.forms import FocusForm
@@ -41,6 +41,7 @@ from duels.views_common import (
 from events.access import character_for_player, character_for_token
 from events.models import Character
 from helpers.requests import HtmxRequest
+from rules import duel as engine
 
 PLAYER_FRAGMENT = "duels/player_live.html#live"
 WATCH_FRAGMENT = "duels/watch.html#live"
@@ -191,7 +192,7 @@ def _focus(request: HtmxRequest, character: Character, token: str | None) -> Htt
             arsenal_services.set_focus(character, None if card is None else int(card))
     except services.StaleVersion:
         return _player_response(request, character, token, changed, 409)
-    except (engine.RuleError, services.ServiceError) as err:
+    except (rules.RuleError, services.ServiceError) as err:
         return _player_response(request, character, token, refusal(err), 422)
     if request.htmx:
         character.refresh_from_db()

@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
-import rules.magic as magic
+import rules.mass as magic
 from cards.models_mass import Army
 from duels import services
 from duels.forms import UndoForm

@@ -12,7 +12,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import get_language, gettext
 
-import rules as engine
+import rules
 from duels import services
 from duels.battle_presenters import present_battle
 from duels.forms import ChooseFightersForm, SearchForm, StartForm
@@ -32,6 +32,7 @@ from events.access import event_for_referee
 from events.models import Character, Event
 from events.search import name_matches
 from helpers.requests import HtmxRequest
+from rules import duel as engine
 
 SEARCH_LIMIT = 20
 RUNNING_TTL = 600
@@ -261,7 +262,7 @@ def start(request: HttpRequest, event_id: int) -> HttpResponse:
         if form.is_valid():
             try:
                 performed = _start(event, attacker, target, form, request.user)
-            except (engine.RuleError, services.ServiceError) as err:
+            except (rules.RuleError, services.ServiceError) as err:
                 alert, status = refusal(err), 422
             else:
                 return redirect("duels:situation", performed.situation.pk)

@@ -46,10 +46,10 @@ class NameFormField(forms.CharField):
         return normalize_name(text) if text else text
 
 
-class NameField(models.CharField):
+class NameField(models.CharField):  # type: ignore[type-arg]  # django-stubs' generic field
     """A CharField whose value is always stored normalized, whichever way it arrives (forms, imports, admin)."""
 
-    def pre_save(self, model_instance: models.Model, add: bool) -> str:
+    def pre_save(self, model_instance: models.Model, add: bool) -> Any:
         value = getattr(model_instance, self.attname)
         if isinstance(value, str):
             value = normalize_name(value)

@@ -8,8 +8,7 @@ from dataclasses import asdict
 from typing import Any
 
 from lab.simulate import Arsenal, LabSettings, Tally
-from rules.cards import CounterRule
-from rules.commands import face_from_dict, face_to_dict
+from rules.cards import CounterRule, face_from_dict, face_to_dict
 
 
 def arsenal_to_dict(arsenal: Arsenal) -> dict[str, Any]:

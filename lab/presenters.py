@@ -30,7 +30,7 @@ from lab.findings import (
 from lab.models import LabRun
 from lab.postgame import PostGame
 from lab.simulate import Tally
-from rules.commands import face_from_dict
+from rules.cards import face_from_dict
 
 ACTIVE = (LabRun.Status.QUEUED, LabRun.Status.RUNNING)
 OUTCOME_NAMES = dict(CounterRule.Outcome.choices)

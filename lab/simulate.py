@@ -1,7 +1,7 @@
 """The balance lab's duels: the real rules engine, played by simple fighters (issue 15).
 
 No Django here: the worker processes of a lab run import only this module and
-the engine. A duel is played with the same ``rules.apply`` a referee's tablet
+the engine. A duel is played with the same ``rules.duel.apply`` a referee's tablet
 uses - the same counter rules, aggression or an instant attack, answer windows
 that run out - so what the lab finds is what the game will see.
 
@@ -29,15 +29,16 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import rules as engine
-from rules.cards import CardFace, CounterRule, CounterTable
+from rules import duel as engine
+from rules.cards import NOT_PARRIED, PARRIED, SOFTENED, CardFace, CounterRule, CounterTable
 from rules.conditions import SEVERITY, can_fight
+from rules.fighters import FighterSetup
 
 RANDOM = "random"
 GREEDY = "greedy"
 POLICIES = (RANDOM, GREEDY)
 _SEVERITY_RANK = {condition: rank for rank, condition in enumerate(SEVERITY)}
-_OUTCOME_RANK = {engine.PARRIED: 2, engine.SOFTENED: 1, engine.NOT_PARRIED: 0}
+_OUTCOME_RANK = {PARRIED: 2, SOFTENED: 1, NOT_PARRIED: 0}
 START = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
 A, B = 1, 2  # the two fighters' ids inside a lab duel
 
@@ -142,10 +143,8 @@ def play(a: Arsenal, b: Arsenal, counters: Iterable[CounterRule], settings: LabS
     # F1: only a defence spell can be focused (the lab plays the rule's default, no abilities).
     defences_of_b = [face.card_id for face in b.cards if face.is_defence and face.is_spell]
     focus = rng.choice(defences_of_b) if focused and defences_of_b else None
-    state, _ = engine.apply(state, engine.Join(engine.FighterSetup(A, a.label, a.cards)), _now(clock))
-    state, _ = engine.apply(
-        state, engine.Join(engine.FighterSetup(B, b.label, b.cards, focus_card_id=focus)), _now(clock)
-    )
+    state, _ = engine.apply(state, engine.Join(FighterSetup(A, a.label, a.cards)), _now(clock))
+    state, _ = engine.apply(state, engine.Join(FighterSetup(B, b.label, b.cards, focus_card_id=focus)), _now(clock))
     attacks = engine.attack_cards(state, A)
     if instant and attacks:
         card = fighter.attack(state, A)
@@ -175,7 +174,7 @@ def play(a: Arsenal, b: Arsenal, counters: Iterable[CounterRule], settings: LabS
             if answer is not None:
                 tally.defence_outcomes[(answer.card_id, record.outcome)] += 1
             if record.instant:
-                kind = "succeeded" if record.outcome == engine.NOT_PARRIED else record.outcome
+                kind = "succeeded" if record.outcome == NOT_PARRIED else record.outcome
                 tally.instant[(focus is not None, kind)] += 1
         tally.steps += len(records)
         tally.rounds += duel.round

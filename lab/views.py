@@ -24,7 +24,7 @@ from lab.models import LabRun
 from lab.postgame import read
 from lab.simulate import LabSettings
 from lab.tasks import run_lab
-from rules.commands import face_to_dict
+from rules.cards import face_to_dict
 
 
 @login_required

@@ -1,14 +1,25 @@
 """Sumrak's rules engine: a functional core with no Django in it (DESIGN.md §3).
 
-State is plain dataclasses; ``apply(state, command, now, draw)`` returns a new
-state and a list of typed events (``rules.events``) or raises ``RuleError``; ``expire(state, now)``
-applies overdue deadlines. The rules are in /RULES.md, the readings chosen in
-docs/duel-rules.md.
+This package's top is the kernel every kind of fight shares: refusals
+(``errors``), typed events and their registry (``events``), card faces and
+counter rules (``cards``), conditions (``conditions``), arsenal checks
+(``arsenal``), the participant a fight takes in (``fighters``) and time
+(``clock``). Each kind has its engine beside it and imports the kernel, never
+another kind:
+
+- ``rules.duel``: combat situations of instant attacks, aggression and duels
+  (S, IA, F, AG, D, CR);
+- ``rules.battle``: battles, with opportunity and immediate actions (R0-R8, BP);
+- ``rules.mass``: the magic phase of mass battles (M1-M8).
+
+Every engine takes a state, a command and ``now`` (and the chance the
+services chose: a draw, a shuffle, dice) and returns a new state and typed
+events, or raises ``RuleError``. The rules are in RULES.md; the readings
+chosen in docs/duel-rules.md, docs/battle-rules.md, docs/mass-battle-rules.md.
 """
 
-from .apply import apply
-from .arsenal import check_arsenal, check_focus
-from .cards import (
+from rules.arsenal import check_arsenal, check_focus
+from rules.cards import (
     ATTACK,
     DEFENCE,
     NOT_PARRIED,
@@ -19,28 +30,12 @@ from .cards import (
     CounterRule,
     CounterTable,
     effect_of,
+    face_from_dict,
+    face_to_dict,
     propose,
 )
-from .commands import (
-    COMMAND_TYPES,
-    Answer,
-    Attack,
-    ChangeCondition,
-    Command,
-    ConfirmResult,
-    DeclareAggression,
-    EndDuel,
-    EndSituation,
-    FighterSetup,
-    InstantAttack,
-    Join,
-    RoundChoice,
-    SetFocus,
-    command_from_dict,
-    command_to_dict,
-    command_type,
-)
-from .conditions import (
+from rules.clock import utc
+from rules.conditions import (
     CONDITIONS,
     DEAD,
     FIT,
@@ -53,125 +48,54 @@ from .conditions import (
     SUBDUED,
     apply_effect,
     can_fight,
+    changed_condition,
     parts,
     without,
     written,
 )
-from .core import attack_cards, open_duel_of
-from .errors import RuleError, gettext_noop
-from .events import EVENT_CLASSES, EVENT_TYPES, EngineEvent, event_from_dict, event_type
-from .instant import answer_source, conversion_rule, draw_size_for, instant_attack_draw_size
-from .referee import changed_condition
-from .replay import LogEntry, replay
-from .situation import expire, next_deadline, open_situation, situation_deadline
-from .state import (
-    AGGRESSION,
-    ANSWER_BY_DECLINED,
-    ANSWER_BY_DRAW,
-    ANSWER_BY_FOCUS,
-    AWAIT_ANSWER,
-    AWAIT_ATTACK,
-    AWAIT_RESULT,
-    BETWEEN_ROUNDS,
-    ENDED,
-    INSTANT_ATTACK,
-    PHASES,
-    RESULTS,
-    Duel,
-    Fighter,
-    Settings,
-    Situation,
-    Step,
-    StepRecord,
-    from_dict,
-    to_dict,
-)
+from rules.errors import RuleError, gettext_noop
+from rules.events import EVENT_CLASSES, ConditionChanged, EngineEvent, event_from_dict, event_type
+from rules.fighters import FighterSetup
 
 __all__ = [
-    "AGGRESSION",
-    "ANSWER_BY_DECLINED",
-    "ANSWER_BY_DRAW",
-    "ANSWER_BY_FOCUS",
     "ATTACK",
-    "AWAIT_ANSWER",
-    "AWAIT_ATTACK",
-    "AWAIT_RESULT",
-    "BETWEEN_ROUNDS",
-    "COMMAND_TYPES",
     "CONDITIONS",
     "DEAD",
     "DEFENCE",
-    "ENDED",
     "EVENT_CLASSES",
-    "EVENT_TYPES",
     "FIT",
     "HEAVILY_WOUNDED",
     "HELPLESS",
-    "INSTANT_ATTACK",
     "LIGHTLY_WOUNDED",
     "NOT_PARRIED",
     "NO_EFFECT",
     "OUTCOMES",
     "PARALYSED",
     "PARRIED",
-    "PHASES",
-    "RESULTS",
     "SEVERITY",
     "SOFTENED",
     "SUBDUED",
-    "Answer",
-    "Attack",
     "CardFace",
-    "ChangeCondition",
-    "Command",
-    "ConfirmResult",
+    "ConditionChanged",
     "CounterRule",
     "CounterTable",
-    "DeclareAggression",
-    "Duel",
-    "EndDuel",
-    "EndSituation",
     "EngineEvent",
-    "Fighter",
     "FighterSetup",
-    "InstantAttack",
-    "Join",
-    "LogEntry",
-    "RoundChoice",
     "RuleError",
-    "SetFocus",
-    "Settings",
-    "Situation",
-    "Step",
-    "StepRecord",
-    "answer_source",
-    "apply",
     "apply_effect",
-    "attack_cards",
     "can_fight",
     "changed_condition",
     "check_arsenal",
     "check_focus",
-    "command_from_dict",
-    "command_to_dict",
-    "command_type",
-    "conversion_rule",
-    "draw_size_for",
     "effect_of",
     "event_from_dict",
     "event_type",
-    "expire",
-    "from_dict",
+    "face_from_dict",
+    "face_to_dict",
     "gettext_noop",
-    "instant_attack_draw_size",
-    "next_deadline",
-    "open_duel_of",
-    "open_situation",
     "parts",
     "propose",
-    "replay",
-    "situation_deadline",
-    "to_dict",
+    "utc",
     "without",
     "written",
 ]

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from .cards import CardFace
-from .errors import ARSENAL, RuleError, gettext_noop
+from rules.cards import CardFace
+from rules.errors import ARSENAL, RuleError, gettext_noop
 
 
 def check_arsenal(card_ids: Sequence[int], pool: Mapping[int, int], limit: int) -> None:

@@ -7,11 +7,11 @@ already running or being replayed.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
-from .conditions import NO_EFFECT, is_effect
+from rules.conditions import NO_EFFECT, is_effect
 
 ATTACK: Final = "attack"
 DEFENCE: Final = "defence"
@@ -138,3 +138,55 @@ def effect_of(outcome: str, attack: CardFace) -> str:
     if outcome == PARRIED:
         return NO_EFFECT
     raise ValueError(f"unknown outcome {outcome!r}")
+
+
+# --- the stored form of a face (the fight log keeps faces as they were when played) -----------
+
+
+def face_to_dict(face: CardFace) -> dict[str, Any]:
+    return {
+        "card_id": face.card_id,
+        "name": face.name,
+        "kind": face.kind,
+        "full_effect": face.full_effect,
+        "softened_effect": face.softened_effect,
+        "tags": list(face.tags),
+        "category": face.category,
+    }
+
+
+# Decoded faces, shared: a face is immutable, and a long fight's state holds
+# hundreds of copies of a few dozen faces (every step decodes them all).
+_FACES: dict[tuple[Any, ...], CardFace] = {}
+_FACES_MAX = 20_000
+
+
+def face_from_dict(d: Mapping[str, Any]) -> CardFace:
+    key = (
+        d["card_id"],
+        d["name"],
+        d["kind"],
+        d["full_effect"],
+        d["softened_effect"],
+        tuple(d["tags"]),
+        d.get("category"),
+    )
+    face = _FACES.get(key)
+    if face is None:
+        if len(_FACES) >= _FACES_MAX:
+            _FACES.clear()
+        face = _FACES[key] = _new_face(d)
+    return face
+
+
+def _new_face(d: Mapping[str, Any]) -> CardFace:
+    return CardFace(
+        card_id=int(d["card_id"]),
+        name=str(d["name"]),
+        kind=str(d["kind"]),
+        full_effect=str(d["full_effect"]),
+        softened_effect=str(d["softened_effect"]),
+        tags=tuple(str(t) for t in d["tags"]),
+        # Logs from before categories were recorded: every card counted as a spell.
+        category=str(d.get("category", SPELL)),
+    )

@@ -19,6 +19,8 @@ from collections.abc import Iterable
 from itertools import combinations
 from typing import Final
 
+from rules.errors import INPUT, RuleError, gettext_noop
+
 FIT: Final = "fit"
 LIGHTLY_WOUNDED: Final = "lightly_wounded"
 HEAVILY_WOUNDED: Final = "heavily_wounded"
@@ -106,3 +108,20 @@ def without(current: str, condition: str) -> str:
 def can_fight(condition: str) -> bool:
     """D11: heavily wounded, paralysed, subdued, helpless and dead are out - any one of them."""
     return not OUT_OF_FIGHT.intersection(parts(condition))
+
+
+def changed_condition(current: str, name: str, *, add: str = "", clear: str = "", reason: str = "") -> str:
+    """The condition after the referee adds one (a blow) or clears one (a healing); refused without a reason.
+
+    The one check for a change inside a fight of any kind and outside one (the services).
+    """
+    if not reason.strip():
+        raise RuleError("CR1", gettext_noop("Say why the condition changes."))
+    if bool(add) == bool(clear):
+        raise RuleError(INPUT, gettext_noop("Give one condition to add or one to clear."))
+    changed = add or clear
+    if changed not in CONDITIONS:
+        raise RuleError(INPUT, gettext_noop("Unknown condition %(condition)s."), condition=changed)
+    if clear and clear not in parts(current):
+        raise RuleError("CR1", gettext_noop("%(name)s is not %(condition)s."), name=name, condition=clear)
+    return apply_effect(current, add) if add else without(current, clear)

@@ -6,11 +6,11 @@ archive's SQLite-to-this-database test).
 
 from django.contrib.auth.models import User
 
-import rules as engine
 from cards.models import ArsenalCard, Catalogue
 from duels import services
 from duels.models import Situation
 from events.models import Character, Event
+from rules import duel as engine
 from tests.services.kit import nonce
 
 

@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
 
-import rules.magic as magic
+import rules.mass as magic
 from cards.models_mass import Army, MagicCard, Warrior
 from duels import services
 from duels.services.mass import start_mass_battle

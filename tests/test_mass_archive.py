@@ -7,7 +7,7 @@ import pytest
 from django.contrib.auth.models import User
 
 import demo
-import rules.magic as magic
+import rules.mass as magic
 from cards.models_mass import Army, MagicCard, Warrior, WarriorType
 from duels import services
 from duels.archive import dumps, export_event, import_event, replays

@@ -6,13 +6,14 @@ the engine gains or renames must show up here as a failure, not as a raw code
 on a page or a value the database refuses.
 """
 
-import rules as engine
+import rules
 from cards.models import Card, CounterRule, Effect, MagicType, Warrior
 from cards.words import EFFECT_LABELS, OUTCOME_LABELS, RESULT_LABELS
 from duels.presenters import OPENED_BY_LABELS, PHASE_LABELS
 from events.models import Condition
 from rules import conditions
-from rules.magic import MAGIC_TYPES, WARRIOR_PLACES
+from rules import duel as engine
+from rules.mass import MAGIC_TYPES, WARRIOR_PLACES
 
 
 def test_CR1_conditions_and_effects_are_the_engines():
@@ -23,9 +24,9 @@ def test_CR1_conditions_and_effects_are_the_engines():
 
 
 def test_CR2_card_kinds_and_outcomes_are_the_engines():
-    assert tuple(Card.Kind.values) == engine.cards.KINDS
-    assert tuple(CounterRule.Outcome.values) == engine.OUTCOMES
-    assert tuple(OUTCOME_LABELS) == engine.OUTCOMES
+    assert tuple(Card.Kind.values) == rules.cards.KINDS
+    assert tuple(CounterRule.Outcome.values) == rules.OUTCOMES
+    assert tuple(OUTCOME_LABELS) == rules.OUTCOMES
 
 
 def test_M2_magic_types_are_the_engines():

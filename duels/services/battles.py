@@ -35,8 +35,9 @@ from duels.services.kinds import KINDS
 from duels.services.start import active_situation_for
 from duels.services.store import Performed, Transition, actor_of, check_nonce, nonce_used
 from events.models import Character, Event
-from rules import EndSituation, FighterSetup, RuleError
+from rules import FighterSetup, RuleError
 from rules import battle as B
+from rules.duel import EndSituation
 from rules.errors import ARSENAL
 
 

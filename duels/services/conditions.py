@@ -15,11 +15,12 @@ import uuid
 from django.db import transaction
 from django.utils import timezone
 
-import rules as engine
+import rules
 from duels.services.commands import User, perform, state_of
 from duels.services.start import active_situation_for
 from duels.services.store import actor_of
 from events.models import Character, ConditionRecord
+from rules import duel as engine
 from rules.events import ConditionChanged
 
 
@@ -47,7 +48,7 @@ def change_condition(
         else:
             locked = Character.objects.select_for_update().get(pk=character.pk)
             old = locked.condition
-            new = engine.changed_condition(old, locked.name, add=add, clear=clear, reason=reason)
+            new = rules.changed_condition(old, locked.name, add=add, clear=clear, reason=reason)
             Character.objects.filter(pk=locked.pk).update(condition=new)
             situation_id = None
         character.condition = new

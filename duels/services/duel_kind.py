@@ -13,9 +13,10 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-import rules as engine
+import rules
 from duels.models import LogEntry, Situation
 from duels.services.draws import undone_draw
+from rules import duel as engine
 
 
 @dataclass(frozen=True)
@@ -35,7 +36,7 @@ class DuelKind:
     key = Situation.Kind.DUEL
 
     # --- state ---------------------------------------------------------------------------------
-    def open(self, settings: engine.Settings, counters: Iterable[engine.CounterRule], now: datetime) -> Any:
+    def open(self, settings: engine.Settings, counters: Iterable[rules.CounterRule], now: datetime) -> Any:
         return engine.open_situation(settings, counters, now)
 
     def to_dict(self, state: Any) -> dict[str, Any]:
@@ -45,10 +46,10 @@ class DuelKind:
         return engine.from_dict(data)
 
     # --- transitions -----------------------------------------------------------------------------
-    def apply(self, state: Any, command: Any, now: datetime, draw: int | None) -> tuple[Any, list[engine.EngineEvent]]:
+    def apply(self, state: Any, command: Any, now: datetime, draw: int | None) -> tuple[Any, list[rules.EngineEvent]]:
         return engine.apply(state, command, now, draw)
 
-    def expire(self, state: Any, now: datetime) -> tuple[Any, list[engine.EngineEvent]]:
+    def expire(self, state: Any, now: datetime) -> tuple[Any, list[rules.EngineEvent]]:
         return engine.expire(state, now)
 
     def chance(self, state: Any, command: Any, situation: Situation | None = None) -> tuple[Any, int | None]:

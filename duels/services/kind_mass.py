@@ -22,7 +22,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-import rules.magic as magic
+import rules.mass as magic
 from cards.models_mass import Warrior
 from duels.models import LogEntry, Situation
 from rules.events import EngineEvent
@@ -55,7 +55,7 @@ class MassBattleKind:
     def apply(
         self, state: magic.MassBattle, command: Any, now: datetime, draw: int | None
     ) -> tuple[magic.MassBattle, list[EngineEvent]]:
-        return magic.apply(state, command)  # typed events (rules/magic/events.py)
+        return magic.apply(state, command)  # typed events (rules/mass/events.py)
 
     def expire(self, state: magic.MassBattle, now: datetime) -> tuple[magic.MassBattle, list[EngineEvent]]:
         return state, []  # the magic phase has no deadlines

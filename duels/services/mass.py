@@ -1,7 +1,7 @@
 """Starting a mass battle (M1): two armies, the catalogue's magic cards, decks shuffled by the server.
 
 Everything after the start goes through ``perform`` / ``undo_last`` like any
-fight; the engine commands are ``rules.magic``'s.
+fight; the engine commands are ``rules.mass``'s.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-import rules.magic as magic
+import rules.mass as magic
 from cards.models_mass import Army, MagicCard, Warrior
 from duels.models import Situation
 from duels.services.commands import User

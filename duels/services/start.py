@@ -9,7 +9,7 @@ from typing import Any
 from django.db import IntegrityError
 from django.utils import timezone
 
-import rules as engine
+import rules
 from cards.faces import counter_rule_of, face_of
 from cards.models import ArsenalCard, Card, CounterRule
 from duels.models import Situation
@@ -26,6 +26,7 @@ from duels.services.kinds import KINDS, DuelKind
 from duels.services.live import META_FIELDS, remember_active
 from duels.services.store import Performed, Transition, actor_of, check_nonce, nonce_used
 from events.models import Character, Event
+from rules import duel as engine
 
 
 def start_instant_attack(
@@ -143,7 +144,7 @@ def _start(
     try:
         # A refusal (two separate situations, busy, a card not held, a rule) is
         # raised after the commit, so the deadlines applied on the way are kept.
-        with commit_then_refuse(SeparateSituations, InAnotherFight, CharacterBusy, CardNotHeld, engine.RuleError):
+        with commit_then_refuse(SeparateSituations, InAnotherFight, CharacterBusy, CardNotHeld, rules.RuleError):
             # Openings in one event go one at a time, so two referees cannot
             # open two situations for the same people (see store.py for the
             # lock order).
@@ -191,7 +192,7 @@ def _strike(
             if character.pk not in tx.state.fighters:
                 tx.command(engine.Join(_setup(character)), actor=actor_of(user))
         tx.command(build(kind, tx.state), actor=actor_of(user), nonce=nonce)
-    except (engine.RuleError, CharacterBusy, CardNotHeld):
+    except (rules.RuleError, CharacterBusy, CardNotHeld):
         # A refused start keeps only its expiries (the joins go too), which
         # commit with the refusal (commit_then_refuse).
         tx.restore(mark)
@@ -242,9 +243,9 @@ def _busy_check(kind: DuelKind, state: Any, first: Character, second: Character)
             raise CharacterBusy(name=me.name, other=state.fighters[opponent].name)
 
 
-def _setup(character: Character) -> engine.FighterSetup:
+def _setup(character: Character) -> rules.FighterSetup:
     """The character as they come into the fight: current arsenal, focus (F1), condition."""
-    hand: list[engine.CardFace] = []
+    hand: list[rules.CardFace] = []
     rows = ArsenalCard.objects.filter(character=character).select_related("card").order_by("card__kind", "card_id")
     for row in rows:
         hand.extend([face_of(row.card)] * row.copies)
@@ -257,7 +258,7 @@ def _setup(character: Character) -> engine.FighterSetup:
         # keep the character out of every fight until someone noticed. The
         # same for an ability focused before the event stopped allowing it.
         focus = None
-    return engine.FighterSetup(
+    return rules.FighterSetup(
         character_id=character.pk,
         name=character.name,
         hand=tuple(hand),

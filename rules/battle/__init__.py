@@ -5,8 +5,17 @@ command, now)`` -> (state, events), ``expire(state, now)``, ``replay``. The
 readings are in docs/battle-rules.md.
 """
 
-from .apply import MIN_COMBATANTS, apply, expire, gap_deadline, next_deadline, open_battle, replay, running_windows
-from .commands import (
+from rules.battle.apply import (
+    MIN_COMBATANTS,
+    apply,
+    expire,
+    gap_deadline,
+    next_deadline,
+    open_battle,
+    replay,
+    running_windows,
+)
+from rules.battle.commands import (
     COMMAND_TYPES,
     Act,
     AnswerAttack,
@@ -25,9 +34,9 @@ from .commands import (
     command_from_dict,
     command_to_dict,
 )
-from .flow import default_order, fit, holds_attack, sides_standing
-from .frames import check_immediate, check_opportunity, top
-from .state import (
+from rules.battle.flow import default_order, fit, holds_attack, sides_standing
+from rules.battle.frames import check_immediate, check_opportunity, top
+from rules.battle.state import (
     AREA,
     ATTACK,
     BETWEEN_ROUNDS,

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from ..cards import OUTCOMES, CounterTable, effect_of
-from ..conditions import apply_effect, can_fight
-from ..errors import INPUT, RuleError, gettext_noop
-from . import events as E
-from .flow import Events, check_sides
-from .frames import _hand_card, _in_turns, _top_frame, finish_part, settle
-from .state import Battle, Frame, Part, StepRecord, Window
+from rules.battle import events as E
+from rules.battle.flow import Events, check_sides
+from rules.battle.frames import _hand_card, _in_turns, _top_frame, finish_part, settle
+from rules.battle.state import Battle, Frame, Part, StepRecord, Window
+from rules.cards import OUTCOMES, CounterTable, effect_of
+from rules.conditions import apply_effect, can_fight
+from rules.errors import INPUT, RuleError, gettext_noop
 
 
 def _window(state: Battle, number: int, defender: int) -> tuple[Frame, Part, Window]:

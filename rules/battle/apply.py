@@ -12,14 +12,10 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
-from ..cards import CounterRule
-from ..conditions import can_fight, is_condition
-from ..core import utc
-from ..errors import INPUT, RuleError, gettext_noop
-from . import answers as A
-from . import events as E
-from . import stack as S
-from .commands import (
+from rules.battle import answers as A
+from rules.battle import events as E
+from rules.battle import stack as S
+from rules.battle.commands import (
     Act,
     AnswerAttack,
     BattleCommand,
@@ -35,9 +31,9 @@ from .commands import (
     SetSide,
     StartRound,
 )
-from .flow import Events, check_order, default_order, end_battle, end_turn, next_order, start_round
-from .frames import top
-from .state import (
+from rules.battle.flow import Events, check_order, default_order, end_battle, end_turn, next_order, start_round
+from rules.battle.frames import top
+from rules.battle.state import (
     BETWEEN_ROUNDS,
     ENDED,
     ENDED_BY_REFEREE,
@@ -49,6 +45,10 @@ from .state import (
     BattleSettings,
     Combatant,
 )
+from rules.cards import CounterRule
+from rules.clock import utc
+from rules.conditions import can_fight, is_condition
+from rules.errors import INPUT, RuleError, gettext_noop
 
 MIN_COMBATANTS = 3
 

@@ -10,17 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from ..commands import (
-    FighterSetup,
-    Join,
-)
-from ..commands import (
-    command_from_dict as duel_command_from_dict,
-)
-from ..commands import (
-    command_to_dict as duel_command_to_dict,
-)
-from .state import BattleCard, card_from_dict, card_to_dict
+from rules.battle.state import BattleCard, card_from_dict, card_to_dict
+from rules.fighters import FighterSetup, setup_from_dict, setup_to_dict
 
 
 @dataclass(frozen=True)
@@ -182,7 +173,7 @@ def command_to_dict(command: BattleCommand) -> dict[str, Any]:
         value = getattr(command, f.name)
         out[f.name] = list(value) if isinstance(value, tuple) else value
     if isinstance(command, JoinBattle):
-        out["fighter"] = duel_command_to_dict(Join(command.fighter))["fighter"]
+        out["fighter"] = setup_to_dict(command.fighter)
         out["cards"] = [card_to_dict(c) for c in command.cards]
     elif isinstance(command, NewArsenal):
         out["arsenal"] = [card_to_dict(c) for c in command.arsenal]
@@ -193,10 +184,10 @@ def command_from_dict(d: Mapping[str, Any]) -> BattleCommand:
     data = dict(d)
     cls = COMMAND_TYPES[data.pop("type")]
     if cls is JoinBattle:
-        join = duel_command_from_dict({"type": "join", "fighter": data["fighter"]})
-        assert isinstance(join, Join)
         return JoinBattle(
-            fighter=join.fighter, side=str(data["side"]), cards=tuple(card_from_dict(c) for c in data["cards"])
+            fighter=setup_from_dict(data["fighter"]),
+            side=str(data["side"]),
+            cards=tuple(card_from_dict(c) for c in data["cards"]),
         )
     if cls is NewArsenal:
         data["arsenal"] = tuple(card_from_dict(c) for c in data["arsenal"])

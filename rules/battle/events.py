@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..events import EngineEvent, event_type
+from rules.events import EngineEvent, event_type
 
 
 @event_type("battle_joined")

@@ -14,11 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 
-from ..conditions import can_fight
-from ..errors import INPUT, RuleError, gettext_noop
-from ..events import EngineEvent
-from . import events as E
-from .state import (
+from rules.battle import events as E
+from rules.battle.state import (
     BETWEEN_ROUNDS,
     ENDED,
     MAX_ROUNDS,
@@ -28,6 +25,9 @@ from .state import (
     Battle,
     Frame,
 )
+from rules.conditions import can_fight
+from rules.errors import INPUT, RuleError, gettext_noop
+from rules.events import EngineEvent
 
 Events = list[EngineEvent]
 

@@ -6,7 +6,7 @@ interrupts, whose answer windows are suspended with the time they had left;
 the top frame always resolves first (last in, first out). A response (R7) is
 queued on the frame it answers and runs once that frame's current part is
 done, in the order responses were called, before the frame's next part (R8).
-The allowed-or-not checks are those of ``rules.reactions``, asked about a view
+The allowed-or-not checks are those of ``rules.battle.reactions``, asked about a view
 of this battle.
 """
 
@@ -14,11 +14,10 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from .. import reactions as R
-from ..errors import INPUT, RuleError, gettext_noop
-from . import events as E
-from .flow import Events, fit
-from .state import (
+from rules.battle import events as E
+from rules.battle import reactions as R
+from rules.battle.flow import Events, fit
+from rules.battle.state import (
     AREA,
     ATTACK,
     INTERRUPT,
@@ -34,6 +33,7 @@ from .state import (
     Part,
     Window,
 )
+from rules.errors import INPUT, RuleError, gettext_noop
 
 _REACH_TRIGGER = {RANGED: R.RANGED_ATTACK, AREA: R.AREA_ATTACK}
 

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from ..errors import INPUT, RuleError, gettext_noop
-from . import events as E
-from .flow import Events
-from .frames import (
+from rules.battle import events as E
+from rules.battle.flow import Events
+from rules.battle.frames import (
     _check_targets,
     _combatant,
     _declared,
@@ -33,7 +32,7 @@ from .frames import (
     suspend,
     top,
 )
-from .state import (
+from rules.battle.state import (
     ATTACK,
     INTERRUPT,
     MAIN,
@@ -49,6 +48,7 @@ from .state import (
     Part,
     Readied,
 )
+from rules.errors import INPUT, RuleError, gettext_noop
 
 # --- commands ------------------------------------------------------------------------------------
 

@@ -20,8 +20,7 @@ from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import Any, Final
 
-from ..cards import CardFace, CounterRule
-from ..commands import face_from_dict, face_to_dict
+from rules.cards import CardFace, CounterRule, face_from_dict, face_to_dict
 
 # Card action kinds in battles (the catalogue's ``action_kind``).
 STANDARD: Final = "standard"

@@ -6,9 +6,9 @@ import re
 import pytest
 from playwright.sync_api import Dialog, Page, expect
 
-import rules as engine
 from duels import services
 from events.models import Character, Event
+from rules import duel as engine
 from tests.services.kit import nonce
 from tests.web.duels_kit import drive, uid_of
 

@@ -170,7 +170,7 @@ def test_a_kept_tap_is_dropped_with_a_message_when_the_fight_moved_on(
     expect(page.locator("#net-banner [data-net=kept]")).to_be_visible()
     # Meanwhile another referee ends the duel.
     row = Situation.objects.get(pk=situation.pk)
-    from rules import EndDuel
+    from rules.duel import EndDuel
 
     services.perform(row.pk, EndDuel(duel=0, reason="stopped"), user=referee, seen_version=row.version, nonce=nonce())
     page.context.set_offline(False)

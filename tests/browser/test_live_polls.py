@@ -6,8 +6,8 @@ from urllib.parse import urlparse
 import pytest
 from playwright.sync_api import expect
 
-import rules as engine
 from duels import services
+from rules import duel as engine
 from tests.services.kit import nonce
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("secret_hands")]

@@ -16,7 +16,7 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
-import rules.magic as magic
+import rules.mass as magic
 from duels import services
 from duels.models import LogEntry, Situation
 from tests.services.mass_kit import armies, in_catalogue_order, magic_cards

@@ -3,9 +3,9 @@
 import pytest
 from playwright.sync_api import expect
 
-import rules as engine
 from duels import services
 from events.models import Character
+from rules import duel as engine
 from tests.services.kit import SECRET_ANTON, SECRET_ZAVULON, nonce
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("secret_hands")]

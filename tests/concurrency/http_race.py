@@ -39,11 +39,11 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-import rules as engine
 from cards.models import ArsenalCard, Card, Catalogue, CounterRule, PoolEntry
 from duels import services
 from duels.models import LogEntry, Situation
 from events.models import Character, Event, StaffRole
+from rules import duel as engine
 
 CSRF = re.compile(r'"X-CSRFToken"\s*:\s*"([^"]+)"')
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-import rules.magic as magic
+import rules.mass as magic
 from duels import services
 from duels.models import LogEntry, Situation
 from tests.concurrency.race_kit import race

@@ -7,10 +7,10 @@ import pytest
 from django.db import connection, transaction
 from django.utils import timezone
 
-import rules as engine
 from duels import services
 from duels.models import LogEntry, Situation
 from events.models import Character
+from rules import duel as engine
 from tests.concurrency.race_kit import race
 from tests.services.kit import arm, nonce, uid
 

@@ -26,12 +26,12 @@ import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-import rules as engine
 from cards.models import ArsenalCard, Card, Catalogue, CounterRule, PoolEntry
 from duels import services
 from duels.models import Situation
 from events.models import Character, Event, StaffRole
 from lab.postgame import read
+from rules import duel as engine
 
 pytestmark = pytest.mark.django_db
 

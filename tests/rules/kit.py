@@ -10,8 +10,6 @@ import pytest
 
 from rules import (
     ATTACK,
-    AWAIT_ANSWER,
-    AWAIT_RESULT,
     DEFENCE,
     HEAVILY_WOUNDED,
     HELPLESS,
@@ -21,13 +19,17 @@ from rules import (
     PARRIED,
     SOFTENED,
     CardFace,
-    Command,
     CounterRule,
     EngineEvent,
     FighterSetup,
+    RuleError,
+)
+from rules.duel import (
+    AWAIT_ANSWER,
+    AWAIT_RESULT,
+    Command,
     Join,
     LogEntry,
-    RuleError,
     Settings,
     Situation,
     apply,

@@ -2,7 +2,7 @@
 
 from hypothesis import strategies as st
 
-import rules.magic as magic
+import rules.mass as magic
 
 CARDS = [
     magic.MagicFace(f"{cid}.{n}", cid, deck, kind, negative=neg, keepable=keep)

@@ -3,18 +3,15 @@
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-from rules import (
+from rules import LIGHTLY_WOUNDED, NO_EFFECT, OUTCOMES, CardFace
+from rules.duel import (
     AWAIT_ANSWER,
     AWAIT_ATTACK,
     AWAIT_RESULT,
     BETWEEN_ROUNDS,
     ENDED,
-    LIGHTLY_WOUNDED,
-    NO_EFFECT,
-    OUTCOMES,
     Answer,
     Attack,
-    CardFace,
     ConfirmResult,
     DeclareAggression,
     EndDuel,

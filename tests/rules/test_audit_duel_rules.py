@@ -6,39 +6,31 @@ Each test names the rule it checks and ends, where the fight ran through the
 
 from __future__ import annotations
 
-from rules import (
+from rules import DEFENCE, LIGHTLY_WOUNDED, NOT_PARRIED, PARALYSED, PARRIED, SOFTENED, CardFace, CounterRule, can_fight
+from rules.duel import (
     AGGRESSION,
     AWAIT_ANSWER,
     AWAIT_ATTACK,
     AWAIT_RESULT,
     BETWEEN_ROUNDS,
-    DEFENCE,
     ENDED,
     INSTANT_ATTACK,
-    LIGHTLY_WOUNDED,
-    NOT_PARRIED,
-    PARALYSED,
-    PARRIED,
-    SOFTENED,
     Answer,
     Attack,
-    CardFace,
     ChangeCondition,
     ConfirmResult,
-    CounterRule,
     DeclareAggression,
     EndDuel,
     InstantAttack,
     RoundChoice,
     SetFocus,
     Settings,
-    can_fight,
     draw_size_for,
     replay,
     situation_deadline,
     to_dict,
 )
-from rules.events import CardKept, ConvertedToAggression, Passed, RoundStarted
+from rules.duel.events import CardKept, ConvertedToAggression, Passed, RoundStarted
 
 from .kit import ANTON, DART, FIRE, HEAL, OLGA, SHIELD, SLEEP, WARD, ZAVULON, Fight, at, first, setup
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-import rules.magic as magic
+import rules.mass as magic
 from rules.errors import RuleError
 
 CARDS = [

@@ -14,10 +14,10 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules import (
+from rules import RuleError
+from rules.duel import (
     InstantAttack,
     Join,
-    RuleError,
     Settings,
     apply,
     expire,
@@ -26,8 +26,8 @@ from rules import (
     replay,
     to_dict,
 )
-from rules.replay import LogEntry
-from rules.state import clone
+from rules.duel.replay import LogEntry
+from rules.duel.state import clone
 
 from .kit import COUNTERS, DART, FIRE, SHIELD, at, setup
 from .property_kit import GAPS, PROPERTY_SETTINGS, candidates, light_hand, small_hand

@@ -2,13 +2,13 @@
 
 import random
 
-from rules import (
+from rules import RuleError
+from rules.duel import (
     Answer,
     ConfirmResult,
     DeclareAggression,
     EndDuel,
     InstantAttack,
-    RuleError,
     apply,
     draw_size_for,
     instant_attack_draw_size,

@@ -2,17 +2,13 @@
 
 import pytest
 
-from rules import (
+from rules import HEAVILY_WOUNDED, LIGHTLY_WOUNDED, NOT_PARRIED, PARRIED, SOFTENED
+from rules.duel import (
     AWAIT_ANSWER,
     AWAIT_ATTACK,
     AWAIT_RESULT,
     BETWEEN_ROUNDS,
     ENDED,
-    HEAVILY_WOUNDED,
-    LIGHTLY_WOUNDED,
-    NOT_PARRIED,
-    PARRIED,
-    SOFTENED,
     Answer,
     Attack,
     ConfirmResult,
@@ -22,7 +18,7 @@ from rules import (
     RoundChoice,
     attack_cards,
 )
-from rules.events import FighterOut, Passed, ResultApplied, ResultProposed, RoundStarted
+from rules.duel.events import FighterOut, Passed, ResultApplied, ResultProposed, RoundStarted
 
 from .kit import ANTON, DART, FIRE, HEAL, OLGA, SHIELD, SLEEP, WARD, ZAVULON, Fight, at, first, setup, the, types
 

@@ -2,23 +2,17 @@
 
 import pytest
 
-from rules import (
+from rules import HEAVILY_WOUNDED, HELPLESS, LIGHTLY_WOUNDED, NOT_PARRIED, PARRIED, SOFTENED, CardFace
+from rules.duel import (
     AGGRESSION,
     AWAIT_ANSWER,
     AWAIT_ATTACK,
     AWAIT_RESULT,
     BETWEEN_ROUNDS,
     ENDED,
-    HEAVILY_WOUNDED,
-    HELPLESS,
     INSTANT_ATTACK,
-    LIGHTLY_WOUNDED,
-    NOT_PARRIED,
-    PARRIED,
-    SOFTENED,
     Answer,
     Attack,
-    CardFace,
     ConfirmResult,
     DeclareAggression,
     InstantAttack,
@@ -26,7 +20,7 @@ from rules import (
     SetFocus,
     instant_attack_draw_size,
 )
-from rules.events import ConvertedToAggression, FighterOut
+from rules.duel.events import ConvertedToAggression, FighterOut
 
 from .kit import ANTON, DART, FIRE, HEAL, OLGA, SHIELD, SLEEP, WARD, ZAVULON, Fight, at, first, setup, the, types
 

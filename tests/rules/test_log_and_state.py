@@ -5,7 +5,8 @@ import json
 
 import pytest
 
-from rules import (
+from rules import RuleError, event_from_dict
+from rules.duel import (
     COMMAND_TYPES,
     EVENT_TYPES,
     Answer,
@@ -19,19 +20,17 @@ from rules import (
     InstantAttack,
     Join,
     RoundChoice,
-    RuleError,
     SetFocus,
     apply,
     command_from_dict,
     command_to_dict,
     command_type,
-    event_from_dict,
     from_dict,
     next_deadline,
     replay,
     to_dict,
 )
-from rules.events import AnswerTimedOut, ArsenalChanged
+from rules.duel.events import AnswerTimedOut, ArsenalChanged
 
 from .kit import ANTON, DART, FIRE, HEAL, OLGA, SHIELD, WARD, ZAVULON, Fight, at, setup
 

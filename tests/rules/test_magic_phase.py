@@ -8,7 +8,7 @@ and test_mass_chance.py, not here.
 
 import pytest
 
-import rules.magic as magic
+import rules.mass as magic
 from rules.errors import RuleError
 
 CARDS = [

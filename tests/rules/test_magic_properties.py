@@ -8,7 +8,7 @@ holds a card twice, and replaying the accepted commands gives the same state.
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import rules.magic as magic
+import rules.mass as magic
 from rules.errors import RuleError
 from tests.rules.magic_kit import CARDS, WARRIORS, command_for, taps
 

@@ -12,11 +12,11 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules import (
+from rules import RuleError
+from rules.duel import (
     InstantAttack,
     Join,
     LogEntry,
-    RuleError,
     Settings,
     apply,
     command_from_dict,

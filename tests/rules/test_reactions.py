@@ -5,8 +5,7 @@ import pytest
 from rules.battle import AnswerAttack as BattleAnswer
 from rules.battle import Immediate as BattleImmediate
 from rules.battle import Opportunity as BattleOpportunity
-from rules.errors import RuleError
-from rules.reactions import (
+from rules.battle.reactions import (
     AREA_ATTACK,
     INTERRUPT,
     LEAVES_REACH,
@@ -23,6 +22,7 @@ from rules.reactions import (
     resolve_part,
     start_turn,
 )
+from rules.errors import RuleError
 
 from . import battle_kit as K
 from .battle_kit import Fight

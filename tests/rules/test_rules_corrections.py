@@ -14,26 +14,29 @@ from rules import (
     PARALYSED,
     PARRIED,
     SOFTENED,
+    CardFace,
+    RuleError,
+    can_fight,
+    check_focus,
+)
+from rules.cards import ABILITY, DEFENCE
+from rules.duel import (
     Answer,
     Attack,
-    CardFace,
     ChangeCondition,
     ConfirmResult,
     DeclareAggression,
     EndDuel,
     InstantAttack,
     RoundChoice,
-    RuleError,
     SetFocus,
     Settings,
-    can_fight,
-    check_focus,
     draw_size_for,
     next_deadline,
 )
-from rules.cards import ABILITY, DEFENCE
-from rules.events import CardDrawn, ConditionChanged
-from rules.state import ANSWER_BY_DECLINED, ANSWER_BY_DRAW, ANSWER_BY_FOCUS
+from rules.duel.events import CardDrawn
+from rules.duel.state import ANSWER_BY_DECLINED, ANSWER_BY_DRAW, ANSWER_BY_FOCUS
+from rules.events import ConditionChanged
 
 from .kit import ANTON, DART, FIRE, HEAL, SHIELD, SLEEP, WARD, ZAVULON, Fight, at, first, setup, the, types
 

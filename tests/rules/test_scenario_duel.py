@@ -7,12 +7,8 @@ import pytest
 
 from rules import (
     ATTACK,
-    AWAIT_ATTACK,
-    AWAIT_RESULT,
-    BETWEEN_ROUNDS,
     DEAD,
     DEFENCE,
-    ENDED,
     FIT,
     HEAVILY_WOUNDED,
     HELPLESS,
@@ -22,11 +18,17 @@ from rules import (
     PARRIED,
     SOFTENED,
     SUBDUED,
+    CardFace,
+    CounterRule,
+)
+from rules.duel import (
+    AWAIT_ATTACK,
+    AWAIT_RESULT,
+    BETWEEN_ROUNDS,
+    ENDED,
     Answer,
     Attack,
-    CardFace,
     ConfirmResult,
-    CounterRule,
     DeclareAggression,
     EndDuel,
     RoundChoice,
@@ -36,7 +38,7 @@ from rules import (
     replay,
     to_dict,
 )
-from rules.events import Passed, ResultApplied, ResultProposed, RoundStarted, SituationEnded
+from rules.duel.events import Passed, ResultApplied, ResultProposed, RoundStarted, SituationEnded
 
 from .kit import (
     ANTON,

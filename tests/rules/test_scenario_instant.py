@@ -8,29 +8,31 @@ same state (DESIGN.md §4).
 import pytest
 
 from rules import (
-    AGGRESSION,
     ATTACK,
-    AWAIT_ANSWER,
-    AWAIT_ATTACK,
-    BETWEEN_ROUNDS,
     DEAD,
     DEFENCE,
-    ENDED,
     FIT,
     HEAVILY_WOUNDED,
     HELPLESS,
-    INSTANT_ATTACK,
     LIGHTLY_WOUNDED,
     NO_EFFECT,
     NOT_PARRIED,
     PARALYSED,
     PARRIED,
     SOFTENED,
+    CardFace,
+    CounterRule,
+)
+from rules.duel import (
+    AGGRESSION,
+    AWAIT_ANSWER,
+    AWAIT_ATTACK,
+    BETWEEN_ROUNDS,
+    ENDED,
+    INSTANT_ATTACK,
     Answer,
     Attack,
-    CardFace,
     ConfirmResult,
-    CounterRule,
     DeclareAggression,
     EndDuel,
     InstantAttack,
@@ -42,7 +44,7 @@ from rules import (
     replay,
     to_dict,
 )
-from rules.events import CardKept, ConvertedToAggression, DuelEnded, FighterOut, Passed, ResultApplied
+from rules.duel.events import CardKept, ConvertedToAggression, DuelEnded, FighterOut, Passed, ResultApplied
 
 from .kit import ANTON, DART, FIRE, HEAL, OLGA, SHIELD, SLEEP, WARD, ZAVULON, Fight, at, first, setup, the, types
 

@@ -1,12 +1,11 @@
 """The combat situation and its clocks: S1, S2, D8, F1, and expire/next_deadline."""
 
-from rules import (
+from rules import HEAVILY_WOUNDED, NOT_PARRIED
+from rules.duel import (
     AGGRESSION,
     AWAIT_ANSWER,
     AWAIT_ATTACK,
-    HEAVILY_WOUNDED,
     INSTANT_ATTACK,
-    NOT_PARRIED,
     Answer,
     Attack,
     ConfirmResult,

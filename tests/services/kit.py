@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-import rules as engine
 from cards.models import ArsenalCard, Card, CounterRule, PoolEntry
 from duels import services
 from duels.models import LogEntry, Situation
 from events.models import Character
+from rules import duel as engine
 
 # D4: the names of the cards in ``secret_hands`` (tests/conftest.py), never played.
 SECRET_ANTON = ("Покров тайны", "Veil of Secrets")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-import rules.magic as magic
+import rules.mass as magic
 from cards.models_mass import Army, MagicCard, Warrior, WarriorType
 from duels import services
 from duels.models import Situation

@@ -7,12 +7,13 @@ import datetime as dt
 
 import pytest
 
-import rules as engine
+import rules
 from cards import arsenal as arsenal_service
 from cards.models import Card
 from duels import services
 from duels.models import LogEntry
 from events.models import Character
+from rules import duel as engine
 from tests.services.kit import act, arm, arsenal, assert_replays, instant_attack, nonce, record_draws, state
 
 pytestmark = pytest.mark.django_db
@@ -80,7 +81,7 @@ def test_S2_IA5_the_arsenal_is_frozen_during_the_situation_and_restorable_once_i
     Character.objects.filter(pk=zavulon.pk).update(focus_card=defence_card)  # F1: the shield answers
     done = instant(anton, zavulon, attack_card, referee, 0)
     act(done.situation, engine.ConfirmResult(duel=0), referee, now=at(1))
-    with pytest.raises(engine.RuleError) as err:
+    with pytest.raises(rules.RuleError) as err:
         arsenal_service.restore_arsenal(anton)
     assert err.value.rule_id == "D3"
     act(done.situation, engine.EndDuel(duel=0, reason="they parted"), referee, now=at(5))
@@ -102,13 +103,13 @@ def test_D8_the_server_clock_decides_an_answer_at_15_s_counts_and_later_the_full
     shield = next(u for u in state(shown).fighters[zavulon.pk].hand if state(shown).cards[u].card_id == defence_card.pk)
     clock.move_to(at(15))
     act(shown, engine.Answer(duel=0, fighter=zavulon.pk, card=shield), referee)  # server time: 15 s
-    assert state(shown).duels[0].step.proposed == engine.PARRIED
+    assert state(shown).duels[0].step.proposed == rules.PARRIED
     act(shown, engine.ConfirmResult(duel=0), referee)
     # Round 1 goes on: Zavulon attacks Anton with Spark; Anton does not answer in time.
     spark = next(u for u in state(shown).fighters[zavulon.pk].hand if state(shown).cards[u].is_attack)
     act(shown, engine.Attack(duel=0, fighter=zavulon.pk, card=spark), referee)
     clock.move_to(at(30.1))
-    with pytest.raises(engine.RuleError) as err:
+    with pytest.raises(rules.RuleError) as err:
         act(shown, engine.Answer(duel=0, fighter=anton.pk, card=None), referee)
     assert err.value.rule_id == "D8"
     st = state(shown)
@@ -137,7 +138,7 @@ def test_S2_D3_an_arsenal_built_at_a_round_break_is_the_one_restored_after_the_s
     act(shown, engine.ConfirmResult(duel=0), referee, now=at(5))  # Anton lightly wounded, still fighting
     act(shown, engine.Attack(duel=0, fighter=anton.pk, card=held(anton, attack_card)), referee, now=at(6))
     act(shown, engine.Answer(duel=0, fighter=zavulon.pk, card=None), referee, now=at(7))
-    act(shown, engine.ConfirmResult(duel=0, outcome=engine.PARRIED, reason="he ducked"), referee, now=at(8))
+    act(shown, engine.ConfirmResult(duel=0, outcome=rules.PARRIED, reason="he ducked"), referee, now=at(8))
     assert state(shown).duels[0].phase == engine.BETWEEN_ROUNDS  # D11: no attack card left
     new = arsenal_service.next_round_arsenal(zavulon, [spark.pk])
     act(shown, engine.RoundChoice(duel=0, fighter=zavulon.pk, go_on=True, arsenal=new), referee, now=at(9))

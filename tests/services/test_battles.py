@@ -10,7 +10,6 @@ import pytest
 import time_machine
 from django.utils import timezone
 
-import rules as engine
 from cards.models import ArsenalCard
 from duels import services
 from duels.export import export_situation
@@ -20,6 +19,7 @@ from duels.services.kinds import KINDS
 from events.models import Character
 from rules import RuleError
 from rules import battle as B
+from rules import duel as engine
 from tests.services.battle_kit import battle_state, begin, buid, party, passes, top
 from tests.services.kit import act, nonce
 

@@ -23,12 +23,12 @@ from collections import Counter
 import pytest
 from django.utils import timezone
 
-import rules as engine
 from cards.models import Card
 from duels.models import LogEntry, Situation
 from duels.services.kinds import KINDS
 from duels.services.start import _open, _setup, _uid
 from duels.services.store import Transition
+from rules import duel as engine
 from tests.services.kit import arm
 
 pytestmark = pytest.mark.django_db

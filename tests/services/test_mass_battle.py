@@ -3,7 +3,7 @@
 import pytest
 from django.core.exceptions import ValidationError
 
-import rules.magic as magic
+import rules.mass as magic
 from cards.models_mass import MagicCard, Warrior
 from cards.words import explain
 from duels import services

@@ -11,7 +11,7 @@ from collections import Counter
 
 import pytest
 
-import rules.magic as magic
+import rules.mass as magic
 from cards.models_mass import MagicCard
 from duels.models import LogEntry
 from tests.services.mass_kit import act, armies, events, start, undo

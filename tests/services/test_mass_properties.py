@@ -13,7 +13,7 @@ from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import rules.magic as magic
+import rules.mass as magic
 from cards.models_mass import Warrior
 from duels import services
 from duels.models import Situation

@@ -2,10 +2,11 @@
 
 import pytest
 
-import rules as engine
+import rules
 from cards.words import explain
 from duels import services
 from duels.models import LogEntry, Situation
+from rules import duel as engine
 from tests.services.kit import act, assert_replays, kinds, nonce, state, uid
 
 pytestmark = pytest.mark.django_db
@@ -58,7 +59,7 @@ def test_D7_a_rule_error_saves_nothing(shown, character, referee):
     situation = Situation.objects.get(pk=shown.pk)
     before = (situation.version, situation.state, LogEntry.objects.count())
     token = nonce()
-    with pytest.raises(engine.RuleError) as err:
+    with pytest.raises(rules.RuleError) as err:
         # Only the defender answers (D7).
         act(shown, engine.Answer(duel=0, fighter=character.pk, card=None), referee, nonce=token)
     assert err.value.rule_id == "D7"

@@ -14,10 +14,11 @@ import time_machine
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import rules as engine
+import rules
 from duels import services
 from duels.models import LogEntry, Situation
 from events.models import Character
+from rules import duel as engine
 from tests.services.kit import arm, assert_replays, nonce
 
 pytestmark = pytest.mark.django_db
@@ -85,7 +86,7 @@ def test_state_is_always_the_replay_of_the_log_and_refusals_change_nothing(
                 else:
                     command = command_for(tap, pick, state, referee)
                     services.perform(situation.pk, command, user=referee, seen_version=situation.version, nonce=nonce())
-            except (engine.RuleError, services.ServiceError):
+            except (rules.RuleError, services.ServiceError):
                 fresh = Situation.objects.get(pk=situation.pk)
                 entries = list(LogEntry.objects.filter(situation=situation).order_by("seq"))
                 if fresh.version != before[0]:

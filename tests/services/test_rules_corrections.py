@@ -8,7 +8,7 @@ import datetime as dt
 
 import pytest
 
-import rules as engine
+import rules
 from cards import arsenal as arsenal_service
 from cards.models import ArsenalCard, Card
 from duels import services
@@ -18,6 +18,7 @@ from duels.presenters_log import describe
 from duels.services.conditions import change_condition
 from duels.services.draws import related_undone
 from events.models import Character, ConditionRecord
+from rules import duel as engine
 from tests.services.kit import act, arm, instant_attack, nonce, record_draws, state
 
 pytestmark = pytest.mark.django_db
@@ -124,7 +125,7 @@ def test_F1_a_defence_ability_is_focused_only_if_the_event_allows_it(armed, cata
         catalogue=catalogue, name_ru="Уклонение", name_en="Dodge", kind="defence", category="ability"
     )
     arm(anton, dodge)
-    with pytest.raises(engine.RuleError) as err:
+    with pytest.raises(rules.RuleError) as err:
         arsenal_service.set_focus(anton, dodge.pk)
     assert err.value.rule_id == "F1"
     event.focus_abilities = True
@@ -184,7 +185,7 @@ def test_D11_a_blow_recorded_in_a_running_fight_goes_into_the_fight_and_its_log(
 
 def test_CR1_a_change_without_a_reason_is_refused_and_changes_nothing(armed, referee):
     _anton, zavulon = armed
-    with pytest.raises(engine.RuleError) as err:
+    with pytest.raises(rules.RuleError) as err:
         change_condition(zavulon, add="dead", reason="  ", user=referee)
     assert err.value.rule_id == "CR1"
     zavulon.refresh_from_db()

@@ -10,14 +10,15 @@ import datetime as dt
 
 import pytest
 
-import rules as engine
+import rules
 from cards import arsenal as arsenal_service
 from cards.faces import face_of
 from cards.models import Card, CounterRule
 from duels import services
 from duels.models import LogEntry, Situation
 from events.models import Character
-from rules.events import ConvertedToAggression
+from rules import duel as engine
+from rules.duel.events import ConvertedToAggression
 from tests.services.kit import act, arm, arsenal, assert_replays, instant_attack, kinds, nonce, state, uid
 
 pytestmark = pytest.mark.django_db
@@ -36,7 +37,7 @@ def do(situation, command, referee, t):
 def refused(situation, command, referee, t):
     """The command is refused; nothing of its own is saved."""
     situation.refresh_from_db()
-    with pytest.raises(engine.RuleError) as info:
+    with pytest.raises(rules.RuleError) as info:
         act(situation, command, referee, now=at(t))
     return info.value
 
@@ -165,7 +166,7 @@ def test_S2_the_next_action_after_the_gap_starts_a_new_situation_with_the_restor
     do(situation, engine.ConfirmResult(duel=0, outcome="not_parried", reason="shield vs a spark"), referee, 7)
     # During the situation the arsenal is frozen (AG2/S2): restoring is refused.
     assert services.in_active_situation(anton, now=at(100))
-    with pytest.raises(engine.RuleError):
+    with pytest.raises(rules.RuleError):
         arsenal_service.restore_arsenal(anton)
     # Exactly 3 minutes is still the same situation; a moment more and it is over.
     assert later(situation, 187).ended is False

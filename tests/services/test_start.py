@@ -5,12 +5,13 @@ import json
 
 import pytest
 
-import rules as engine
+import rules
 from cards.words import explain
 from duels import services
 from duels.models import LogEntry, Situation
 from events.models import Character
-from rules.events import CardDrawn, ConvertedToAggression, ResultProposed
+from rules import duel as engine
+from rules.duel.events import CardDrawn, ConvertedToAggression, ResultProposed
 from tests.rules.kit import first
 from tests.services.kit import arm, assert_replays, event_types, kinds, nonce, record_draws, state
 
@@ -54,7 +55,7 @@ def test_the_opening_snapshot_keeps_event_settings_and_counter_rules(armed, refe
     situation = services.declare_aggression(anton.event, anton, zavulon, None, user=referee, nonce=nonce()).situation
     opening = engine.from_dict(situation.opening)
     assert opening.settings.answer_window_s == 7
-    assert opening.counters == [engine.CounterRule(defence_card.pk, None, "fire", "parried")]
+    assert opening.counters == [rules.CounterRule(defence_card.pk, None, "fire", "parried")]
     # Later catalogue edits never reach a running fight.
     defence_card.counters.all().delete()
     assert engine.from_dict(Situation.objects.get().opening).counters == opening.counters
@@ -123,7 +124,7 @@ def test_a_repeated_start_nonce_opens_nothing_more(armed, referee, attack_card):
 
 def test_a_refused_start_saves_nothing(armed, referee, attack_card):
     anton, _zavulon = armed
-    with pytest.raises(engine.RuleError) as err:
+    with pytest.raises(rules.RuleError) as err:
         services.declare_aggression(anton.event, anton, anton, attack_card.pk, user=referee, nonce=nonce())
     assert err.value.rule_id == "D1"
     assert not Situation.objects.exists() and not LogEntry.objects.exists()

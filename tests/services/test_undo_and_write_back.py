@@ -5,11 +5,11 @@ import json
 
 import pytest
 
-import rules as engine
 from cards.models import ArsenalCard
 from duels import services
 from duels.export import export_situation
 from duels.models import LogEntry, Situation
+from rules import duel as engine
 from tests.services.kit import act, arsenal, assert_replays, kinds, nonce, uid
 
 # ``shown`` (tests/conftest.py) is built at T0.

@@ -11,11 +11,11 @@ import time_machine
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-import rules as engine
 from bench.fights import extend
 from duels import services
 from duels.models import Situation
 from duels.services import commands
+from rules import duel as engine
 from tests.services.kit import act, assert_replays, kinds, nonce
 
 pytestmark = pytest.mark.django_db

@@ -23,10 +23,10 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-import rules as engine
 from duels import services
 from duels.models import LogEntry, Situation
 from events.models import Character
+from rules import duel as engine
 from tests.services.kit import nonce
 
 # The timers really reach the broker here (no ``no_broker``).

@@ -4,10 +4,11 @@ import datetime as dt
 
 import pytest
 
-import rules as engine
+import rules
 from duels import services
 from duels.models import LogEntry, Situation
 from duels.services.timers import expire_situation, sweep_deadlines
+from rules import duel as engine
 from tests.services.kit import act, arm, assert_replays, kinds, nonce, state, uid
 
 # ``shown`` (tests/conftest.py) is built at T0 with the timer requests recorded.
@@ -40,7 +41,7 @@ def test_D8_an_answer_at_15_1_s_is_refused_and_the_attack_takes_full_effect(show
     shield = uid(shown, rival, defence_card)
     version = Situation.objects.get(pk=shown.pk).version
     clock.shift(dt.timedelta(seconds=15.1))
-    with pytest.raises(engine.RuleError) as err:
+    with pytest.raises(rules.RuleError) as err:
         services.perform(
             shown.pk,
             engine.Answer(duel=0, fighter=rival.pk, card=shield),
@@ -198,7 +199,7 @@ def test_S2_a_command_after_the_situation_ended_is_refused_and_saves_nothing(sho
     situation = services.refresh(Situation.objects.get(pk=shown.pk))
     assert situation.ended
     before = (situation.version, LogEntry.objects.count())
-    with pytest.raises(engine.RuleError) as err:
+    with pytest.raises(rules.RuleError) as err:
         act(situation, engine.EndDuel(duel=0, reason="too late"), referee)
     assert err.value.rule_id == "S2"
     situation.refresh_from_db()

@@ -25,9 +25,9 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-import rules as engine
 from duels import services
 from duels.models import LogEntry, Situation
+from rules import duel as engine
 from tests.services.kit import nonce
 
 pytestmark = pytest.mark.celery_worker

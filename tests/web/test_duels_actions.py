@@ -6,11 +6,11 @@ import pytest
 from django import forms
 from django.urls import reverse
 
-import rules as engine
 from cards.models import PreparedArsenal, PreparedArsenalCard
 from duels.models import LogEntry, Situation
 from duels.views_common import form_problem
 from events.models import Character
+from rules import duel as engine
 from tests.services.kit import nonce
 from tests.web.duels_kit import drive, post_action, rendered_nonces, state_of, uid_of
 

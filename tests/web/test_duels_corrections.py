@@ -4,10 +4,10 @@ and a character's condition set with its records (CR1, D11)."""
 import pytest
 from django.urls import reverse
 
-import rules as engine
 from duels import services
 from duels.forms import StartForm
 from events.models import Character, ConditionRecord
+from rules import duel as engine
 from tests.services.kit import nonce
 from tests.web.duels_kit import state_of
 

@@ -17,11 +17,11 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-import rules as engine
 from bench.fights import extend
 from duels.presenters import LIVE_RECENT
 from duels.presenters_record import RECORD_PAGE
 from events.models import StaffRole
+from rules import duel as engine
 from tests.web.duels_kit import rendered_nonces
 
 pytestmark = pytest.mark.django_db

@@ -6,11 +6,11 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-import rules as engine
 from cards.models import Card, PoolEntry
 from duels import services
 from duels.models import LogEntry, Situation
 from events.models import Character
+from rules import duel as engine
 from tests.services.kit import nonce
 from tests.web.duels_kit import state_of, uid_of
 

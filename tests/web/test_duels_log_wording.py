@@ -28,7 +28,7 @@ from django.utils.formats import time_format
 from django.utils.timezone import localtime
 from django.utils.translation import override
 
-import rules.magic as magic
+import rules.mass as magic
 from cards.models_mass import MagicCard
 from duels.battle_log import ROUND_END_LABELS, TRIGGER_LABELS, BattleWords
 from duels.battle_presenters import ACT_LABELS, ROLE_LABELS, SIDE_LABELS
@@ -38,23 +38,13 @@ from duels.presenters import OPENED_BY_LABELS, OUTCOME_LABELS, RESULT_LABELS, co
 from duels.presenters_log import Words
 from duels.presenters_mass import PLACE_LABELS, SOURCE_LABELS
 from duels.presenters_mass_log import MassWords
-from rules import (
-    NOT_PARRIED,
-    PARRIED,
-    Answer,
-    Attack,
-    ChangeCondition,
-    ConfirmResult,
-    EndDuel,
-    EngineEvent,
-    InstantAttack,
-    RoundChoice,
-    SetFocus,
-)
+from rules import NOT_PARRIED, PARRIED, EngineEvent
 from rules import battle as B
 from rules.battle import events as BE
-from rules.events import EVENT_CLASSES, ArsenalChanged
-from rules.magic import events as ME
+from rules.duel import Answer, Attack, ChangeCondition, ConfirmResult, EndDuel, InstantAttack, RoundChoice, SetFocus
+from rules.duel.events import ArsenalChanged
+from rules.events import EVENT_CLASSES
+from rules.mass import events as ME
 from tests.rules import battle_kit
 from tests.rules.battle_kit import ANNA, BLADE, BORIS, COUNTER, GLEB, VERA
 from tests.rules.battle_kit import SHIELD as BATTLE_SHIELD
@@ -333,7 +323,7 @@ def test_every_registered_event_type_has_a_wording_and_a_case():
     """A new event kind (of any fight) must come with its log line and with a case here."""
     registered = set(EVENT_CLASSES.values())
     kinds = {cls.__module__ for cls in registered}
-    assert kinds == {"rules.events", "rules.battle.events", "rules.magic.events"}, kinds
+    assert kinds == {"rules.events", "rules.battle.events", "rules.mass.events"}, kinds
     assert len(registered) >= 22 + 24 + 18
     assert set(WORDING) == registered, registered ^ set(WORDING)
     cased = {type(event) for event, _words, _expected in CASES}

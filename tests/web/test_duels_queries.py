@@ -18,10 +18,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-import rules as engine
 from bench.fights import extend
 from duels import services
 from duels.models import Situation
+from rules import duel as engine
 from tests.services.kit import nonce
 
 pytestmark = pytest.mark.django_db

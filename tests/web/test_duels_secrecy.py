@@ -3,10 +3,10 @@
 import pytest
 from django.urls import reverse
 
-import rules as engine
 from cards.models import Card
 from duels import services
 from events.models import Character
+from rules import duel as engine
 from tests.services.kit import SECRET_ANTON, SECRET_ZAVULON, nonce
 from tests.web.duels_kit import drive, uid_of
 

@@ -6,10 +6,10 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-import rules as engine
 from duels import services
 from duels.models import LogEntry, Situation
 from events.models import Character
+from rules import duel as engine
 from tests.services.kit import SECRET_ZAVULON, nonce
 from tests.web.duels_kit import state_of
 

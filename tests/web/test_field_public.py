@@ -6,10 +6,10 @@ import datetime as dt
 import pytest
 from django.urls import reverse
 
-import rules as engine
 from duels import services
 from duels.models import Situation
-from rules import EndDuel
+from rules import duel as engine
+from rules.duel import EndDuel
 from tests.services.kit import SECRET_ANTON, SECRET_ZAVULON, nonce
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("secret_hands")]

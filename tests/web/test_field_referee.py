@@ -6,11 +6,11 @@ import datetime as dt
 import pytest
 from django.urls import reverse
 
-import rules as engine
 from cards.models import PreparedArsenal, PreparedArsenalCard
 from duels import services
 from duels.models import LogEntry, Situation
 from events.models import Character
+from rules import duel as engine
 from tests.services.kit import nonce
 from tests.web.duels_kit import drive, post_action, state_of, uid_of
 

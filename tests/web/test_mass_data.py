@@ -130,7 +130,7 @@ def test_an_organizer_gives_an_army_a_new_secret_link(as_user, organizer, refere
 
 
 def test_M2_the_catalogue_and_the_armlist_speak_the_engines_words():
-    import rules.magic as magic
+    import rules.mass as magic
     from cards.models_mass import MagicType
 
     assert tuple(MagicType.values) == magic.MAGIC_TYPES

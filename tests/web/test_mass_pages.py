@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
 
-import rules.magic as magic
+import rules.mass as magic
 from duels import services
 from duels.models import LogEntry, Situation
 from tests.services.mass_kit import act, armies, in_catalogue_order, ready, start, state, wid

@@ -16,10 +16,10 @@ import pytest
 from django.http import Http404
 from django.urls import reverse
 
-import rules as engine
 from duels import services
 from events.access import character_for_token, link_holder
 from events.models import Character
+from rules import duel as engine
 from tests.services.kit import nonce
 from tests.web.duels_kit import poll_with_queries
 

@@ -12,10 +12,10 @@ import pytest
 from django.http import Http404
 from django.urls import reverse
 
-import rules as engine
 from duels import services
 from duels.views_common import situation_for_staff, staff_meta
 from events.models import StaffRole
+from rules import duel as engine
 from tests.services.kit import nonce
 from tests.web.duels_kit import poll_with_queries
 

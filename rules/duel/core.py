@@ -6,20 +6,14 @@ helpers here mutate freely; a refusal raised half-way just drops the copy.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 
-from .cards import CardFace
-from .conditions import can_fight
-from .errors import INPUT, RuleError, gettext_noop
-from .events import DuelEnded, EngineEvent
-from .state import ENDED, Duel, Fighter, Situation
-
-
-def utc(now: datetime) -> datetime:
-    """Times are compared as instants, stored as UTC ISO strings."""
-    if now.tzinfo is None or now.utcoffset() is None:
-        raise ValueError("now must be an aware datetime")
-    return now.astimezone(UTC)
+from rules.cards import CardFace
+from rules.conditions import can_fight
+from rules.duel.events import DuelEnded
+from rules.duel.state import ENDED, Duel, Fighter, Situation
+from rules.errors import INPUT, RuleError, gettext_noop
+from rules.events import EngineEvent
 
 
 def get_fighter(state: Situation, character_id: int) -> Fighter:

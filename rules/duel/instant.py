@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from .commands import InstantAttack
-from .core import get_fighter, require_attack_card
-from .duel import check_can_open, check_max_rounds, new_duel, open_aggression
-from .errors import RuleError, gettext_noop
-from .events import CardDrawn, ConvertedToAggression, EngineEvent, ParryDeclined, ResultProposed
-from .state import (
+from rules.duel.commands import InstantAttack
+from rules.duel.core import get_fighter, require_attack_card
+from rules.duel.events import CardDrawn, ConvertedToAggression, ParryDeclined, ResultProposed
+from rules.duel.opening import check_can_open, check_max_rounds, new_duel, open_aggression
+from rules.duel.state import (
     ANSWER_BY_DECLINED,
     ANSWER_BY_DRAW,
     ANSWER_BY_FOCUS,
@@ -17,7 +16,9 @@ from .state import (
     INSTANT_ATTACK,
     Situation,
 )
-from .steps import begin_round, propose_for, show_attack
+from rules.duel.steps import begin_round, propose_for, show_attack
+from rules.errors import RuleError, gettext_noop
+from rules.events import EngineEvent
 
 
 def instant_attack_draw_size(state: Situation, victim: int) -> int:

@@ -20,7 +20,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Final
 
-from .errors import INPUT, RuleError, gettext_noop
+from rules.errors import INPUT, RuleError, gettext_noop
 
 # Trigger kinds (R1 lists the three of an opportunity action).
 LEAVES_REACH: Final = "leaves_reach"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .commands import (
+from rules.mass.commands import (
     COMMAND_TYPES,
     CarryOut,
     ChooseStarter,
@@ -26,8 +26,8 @@ from .commands import (
     command_from_dict,
     command_to_dict,
 )
-from .phase import apply, deck_contents
-from .state import (
+from rules.mass.phase import apply, deck_contents
+from rules.mass.state import (
     CHOOSE,
     DEAD,
     DECKS,

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Final
 
-from .cards import CardFace, CounterRule, CounterTable
-from .commands import RoundChoice, command_from_dict, command_to_dict, face_from_dict, face_to_dict
+from rules.cards import CardFace, CounterRule, CounterTable, face_from_dict, face_to_dict
+from rules.duel.commands import RoundChoice, command_from_dict, command_to_dict
 
 # Duel phases: whose move it is.
 AWAIT_ATTACK: Final = "await_attack"  # the duel's ``attacker`` shows a card (D6)

@@ -6,10 +6,10 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Literal
 
-from .apply import apply_in_place
-from .commands import Command
-from .situation import expire_in_place
-from .state import Situation, clone
+from rules.duel.apply import apply_in_place
+from rules.duel.commands import Command
+from rules.duel.situation import expire_in_place
+from rules.duel.state import Situation, clone
 
 CommandEntry = tuple[Literal["command"], Command, datetime, int | None]
 ExpireEntry = tuple[Literal["expire"], datetime]

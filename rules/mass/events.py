@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..events import EngineEvent, event_type
+from rules.events import EngineEvent, event_type
 
 
 @event_type("mass_decks_shuffled")

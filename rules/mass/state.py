@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Final
 
-from ..errors import INPUT, RuleError, gettext_noop
+from rules.errors import INPUT, RuleError, gettext_noop
 
 DECKS: Final[tuple[int, ...]] = (2, 4, 5, 6)  # M1
 UNIVERSAL: Final = "universal"

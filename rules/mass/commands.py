@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from ..errors import INPUT, RuleError, gettext_noop
+from rules.errors import INPUT, RuleError, gettext_noop
 
 
 @dataclass(frozen=True)

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from .cards import NOT_PARRIED, OUTCOMES, PARRIED, SOFTENED, CardFace, effect_of
-from .commands import Answer, Attack, ConfirmResult
-from .conditions import apply_effect
-from .core import (
+from rules.cards import NOT_PARRIED, OUTCOMES, PARRIED, SOFTENED, CardFace, effect_of
+from rules.conditions import apply_effect
+from rules.duel.commands import Answer, Attack, ConfirmResult
+from rules.duel.core import (
     attack_cards,
     combat_action,
     discard,
@@ -24,14 +24,11 @@ from .core import (
     require_attack_card,
     require_open,
 )
-from .errors import INPUT, RuleError, gettext_noop
-from .events import (
+from rules.duel.events import (
     Answered,
     AnswerTimedOut,
     AttackShown,
     CardKept,
-    ConditionChanged,
-    EngineEvent,
     FighterOut,
     Passed,
     ResultApplied,
@@ -39,7 +36,7 @@ from .events import (
     RoundEnded,
     RoundStarted,
 )
-from .state import (
+from rules.duel.state import (
     AWAIT_ANSWER,
     AWAIT_ATTACK,
     AWAIT_RESULT,
@@ -52,9 +49,11 @@ from .state import (
     StepRecord,
     counter_table,
 )
-from .state import (
+from rules.duel.state import (
     FIGHTER_OUT as RESULT_FIGHTER_OUT,
 )
+from rules.errors import INPUT, RuleError, gettext_noop
+from rules.events import ConditionChanged, EngineEvent
 
 
 def choose_attacker(state: Situation, duel: Duel, preferred: int, events: list[EngineEvent]) -> int:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from .commands import DeclareAggression
-from .conditions import can_fight
-from .core import attack_cards, get_fighter, open_duel_of, require_attack_card
-from .errors import RuleError, gettext_noop
-from .events import DuelOpened, EngineEvent
-from .state import AGGRESSION, Duel, Fighter, Situation
-from .steps import begin_round, show_attack
+from rules.conditions import can_fight
+from rules.duel.commands import DeclareAggression
+from rules.duel.core import attack_cards, get_fighter, open_duel_of, require_attack_card
+from rules.duel.events import DuelOpened
+from rules.duel.state import AGGRESSION, Duel, Fighter, Situation
+from rules.duel.steps import begin_round, show_attack
+from rules.errors import RuleError, gettext_noop
+from rules.events import EngineEvent
 
 
 def check_can_open(state: Situation, first: int, second: int) -> tuple[Fighter, Fighter]:

@@ -10,29 +10,13 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from .commands import ChangeCondition
-from .conditions import CONDITIONS, apply_effect, parts, without
-from .core import end_duel, fighters_out, get_fighter, open_duel_of
-from .errors import INPUT, RuleError, gettext_noop
-from .events import ConditionChanged, EngineEvent, FighterOut
-from .state import AWAIT_ATTACK, BETWEEN_ROUNDS, FIGHTER_OUT, Situation
-
-
-def changed_condition(current: str, name: str, *, add: str = "", clear: str = "", reason: str = "") -> str:
-    """The condition after the referee adds one (a blow) or clears one (a healing); refused without a reason.
-
-    The one check for a change inside a fight (``change_condition``) and outside one (the services).
-    """
-    if not reason.strip():
-        raise RuleError("CR1", gettext_noop("Say why the condition changes."))
-    if bool(add) == bool(clear):
-        raise RuleError(INPUT, gettext_noop("Give one condition to add or one to clear."))
-    changed = add or clear
-    if changed not in CONDITIONS:
-        raise RuleError(INPUT, gettext_noop("Unknown condition %(condition)s."), condition=changed)
-    if clear and clear not in parts(current):
-        raise RuleError("CR1", gettext_noop("%(name)s is not %(condition)s."), name=name, condition=clear)
-    return apply_effect(current, add) if add else without(current, clear)
+from rules.conditions import changed_condition
+from rules.duel.commands import ChangeCondition
+from rules.duel.core import end_duel, fighters_out, get_fighter, open_duel_of
+from rules.duel.events import FighterOut
+from rules.duel.state import AWAIT_ATTACK, BETWEEN_ROUNDS, FIGHTER_OUT, Situation
+from rules.errors import RuleError, gettext_noop
+from rules.events import ConditionChanged, EngineEvent
 
 
 def change_condition(state: Situation, cmd: ChangeCondition, now: datetime, events: list[EngineEvent]) -> None:

@@ -11,16 +11,18 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 
-from .arsenal import check_focus
-from .cards import CounterRule
-from .commands import Join, SetFocus
-from .conditions import is_condition
-from .core import conditions_of, end_duel, get_fighter, hand_card, mint, utc
-from .errors import INPUT, RuleError, gettext_noop
-from .events import EngineEvent, FighterJoined, FocusSet, SituationEnded
-from .state import AWAIT_ANSWER, BETWEEN_ROUNDS, ENDED, STEP_OPEN, Fighter, Settings, Situation, clone
-from .state import SITUATION_ENDED as RESULT_SITUATION_ENDED
-from .steps import timeout_step
+from rules.arsenal import check_focus
+from rules.cards import CounterRule
+from rules.clock import utc
+from rules.conditions import is_condition
+from rules.duel.commands import Join, SetFocus
+from rules.duel.core import conditions_of, end_duel, get_fighter, hand_card, mint
+from rules.duel.events import FighterJoined, FocusSet, SituationEnded
+from rules.duel.state import AWAIT_ANSWER, BETWEEN_ROUNDS, ENDED, STEP_OPEN, Fighter, Settings, Situation, clone
+from rules.duel.state import SITUATION_ENDED as RESULT_SITUATION_ENDED
+from rules.duel.steps import timeout_step
+from rules.errors import INPUT, RuleError, gettext_noop
+from rules.events import EngineEvent
 
 
 def open_situation(settings: Settings, counters: Iterable[CounterRule], now: datetime) -> Situation:

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from .cards import CardFace
-from .commands import EndDuel, EndSituation, RoundChoice
-from .conditions import can_fight
-from .core import attack_cards, end_duel, get_duel, mint, require_open
-from .errors import INPUT, RuleError, gettext_noop
-from .events import ArsenalChanged, EngineEvent, RoundChoiceMade, StepCancelled
-from .situation import end_situation
-from .state import (
+from rules.cards import CardFace
+from rules.conditions import can_fight
+from rules.duel.commands import EndDuel, EndSituation, RoundChoice
+from rules.duel.core import attack_cards, end_duel, get_duel, mint, require_open
+from rules.duel.events import ArsenalChanged, RoundChoiceMade, StepCancelled
+from rules.duel.situation import end_situation
+from rules.duel.state import (
     AGGRESSION,
     BETWEEN_ROUNDS,
     ENDED,
@@ -23,7 +22,9 @@ from .state import (
     Fighter,
     Situation,
 )
-from .steps import begin_round
+from rules.duel.steps import begin_round
+from rules.errors import INPUT, RuleError, gettext_noop
+from rules.events import EngineEvent
 
 
 def round_choice(state: Situation, cmd: RoundChoice, now: datetime, events: list[EngineEvent]) -> None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from .commands import (
+from rules.clock import utc
+from rules.duel.commands import (
     Answer,
     Attack,
     ChangeCondition,
@@ -18,16 +19,16 @@ from .commands import (
     RoundChoice,
     SetFocus,
 )
-from .core import combat_action, utc
-from .duel import declare_aggression
-from .errors import INPUT, RuleError, gettext_noop
-from .events import EngineEvent
-from .instant import instant_attack
-from .referee import change_condition
-from .rounds import end_duel_command, end_situation_command, round_choice
-from .situation import check_current, is_held, join, set_focus
-from .state import Situation, clone
-from .steps import answer, attack, confirm_result
+from rules.duel.core import combat_action
+from rules.duel.instant import instant_attack
+from rules.duel.opening import declare_aggression
+from rules.duel.referee import change_condition
+from rules.duel.rounds import end_duel_command, end_situation_command, round_choice
+from rules.duel.situation import check_current, is_held, join, set_focus
+from rules.duel.state import Situation, clone
+from rules.duel.steps import answer, attack, confirm_result
+from rules.errors import INPUT, RuleError, gettext_noop
+from rules.events import EngineEvent
 
 # S2: the commands that are combat actions (attack shown, instant attack, declared aggression, answer).
 COMBAT_ACTIONS = (InstantAttack, DeclareAggression, Attack, Answer)

@@ -18,10 +18,10 @@ import copy
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..errors import INPUT, RuleError, gettext_noop
-from ..events import EngineEvent
-from . import events as ev
-from .commands import (
+from rules.errors import INPUT, RuleError, gettext_noop
+from rules.events import EngineEvent
+from rules.mass import events as ev
+from rules.mass.commands import (
     CarryOut,
     ChooseStarter,
     EndBattle,
@@ -34,7 +34,7 @@ from .commands import (
     UseKept,
     UsePoints,
 )
-from .state import (
+from rules.mass.state import (
     CHOOSE,
     DEAD,
     DECKS,

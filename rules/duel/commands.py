@@ -10,19 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from .cards import SPELL, CardFace
-from .conditions import FIT
-
-
-@dataclass(frozen=True)
-class FighterSetup:
-    """A participant as the caller builds them from the database."""
-
-    character_id: int
-    name: str
-    hand: tuple[CardFace, ...] = ()  # copies repeated
-    focus_card_id: int | None = None
-    condition: str = FIT
+from rules.cards import CardFace, face_from_dict, face_to_dict
+from rules.fighters import FighterSetup, setup_from_dict, setup_to_dict
 
 
 @dataclass(frozen=True)
@@ -145,55 +134,6 @@ COMMAND_TYPES: dict[str, type[Command]] = {
 _TYPE_NAMES: dict[type[Command], str] = {cls: name for name, cls in COMMAND_TYPES.items()}
 
 
-def face_to_dict(face: CardFace) -> dict[str, Any]:
-    return {
-        "card_id": face.card_id,
-        "name": face.name,
-        "kind": face.kind,
-        "full_effect": face.full_effect,
-        "softened_effect": face.softened_effect,
-        "tags": list(face.tags),
-        "category": face.category,
-    }
-
-
-# Decoded faces, shared: a face is immutable, and a long fight's state holds
-# hundreds of copies of a few dozen faces (every step decodes them all).
-_FACES: dict[tuple[Any, ...], CardFace] = {}
-_FACES_MAX = 20_000
-
-
-def face_from_dict(d: Mapping[str, Any]) -> CardFace:
-    key = (
-        d["card_id"],
-        d["name"],
-        d["kind"],
-        d["full_effect"],
-        d["softened_effect"],
-        tuple(d["tags"]),
-        d.get("category"),
-    )
-    face = _FACES.get(key)
-    if face is None:
-        if len(_FACES) >= _FACES_MAX:
-            _FACES.clear()
-        face = _FACES[key] = _new_face(d)
-    return face
-
-
-def _new_face(d: Mapping[str, Any]) -> CardFace:
-    return CardFace(
-        card_id=int(d["card_id"]),
-        name=str(d["name"]),
-        kind=str(d["kind"]),
-        full_effect=str(d["full_effect"]),
-        softened_effect=str(d["softened_effect"]),
-        tags=tuple(str(t) for t in d["tags"]),
-        # Logs from before categories were recorded: every card counted as a spell.
-        category=str(d.get("category", SPELL)),
-    )
-
-
 def command_type(command: Command) -> str:
     return _TYPE_NAMES[type(command)]
 
@@ -203,14 +143,7 @@ def command_to_dict(command: Command) -> dict[str, Any]:
     for f in fields(command):
         out[f.name] = getattr(command, f.name)
     if isinstance(command, Join):
-        setup = command.fighter
-        out["fighter"] = {
-            "character_id": setup.character_id,
-            "name": setup.name,
-            "hand": [face_to_dict(face) for face in setup.hand],
-            "focus_card_id": setup.focus_card_id,
-            "condition": setup.condition,
-        }
+        out["fighter"] = setup_to_dict(command.fighter)
     elif isinstance(command, RoundChoice):
         out["arsenal"] = None if command.arsenal is None else [face_to_dict(face) for face in command.arsenal]
     return out
@@ -220,16 +153,7 @@ def command_from_dict(d: Mapping[str, Any]) -> Command:
     data = dict(d)
     cls = COMMAND_TYPES[data.pop("type")]
     if cls is Join:
-        s = data["fighter"]
-        return Join(
-            FighterSetup(
-                character_id=int(s["character_id"]),
-                name=str(s["name"]),
-                hand=tuple(face_from_dict(face) for face in s["hand"]),
-                focus_card_id=s["focus_card_id"],
-                condition=str(s["condition"]),
-            )
-        )
+        return Join(setup_from_dict(data["fighter"]))
     if cls is RoundChoice and data.get("arsenal") is not None:
         data["arsenal"] = tuple(face_from_dict(face) for face in data["arsenal"])
     return cls(**data)
