@@ -21,6 +21,7 @@ import sys
 from typing import Any
 
 import rules
+from duels.duel.start import declare_aggression
 from rules import duel as engine
 
 CHARACTERS = 2000
@@ -232,7 +233,6 @@ def pending_windows(count: int, first_s: float, spread_s: float) -> list[dict[st
     from django.contrib.auth import get_user_model
 
     from cards.models import ArsenalCard
-    from duels import services
     from events.models import Character, Event
 
     base = Event.objects.get(name="Bench event")
@@ -256,7 +256,7 @@ def pending_windows(count: int, first_s: float, spread_s: float) -> list[dict[st
         Character.objects.filter(pk__in=[a.pk, b.pk]).update(event=event)
         a.event, b.event = event, event
         card = ArsenalCard.objects.filter(character=a, card__kind="attack").first()
-        performed = services.declare_aggression(event, a, b, card.card_id, user=user, nonce=secrets.token_hex(16))
+        performed = declare_aggression(event, a, b, card.card_id, user=user, nonce=secrets.token_hex(16))
         made.append({"id": performed.situation.pk, "deadline": performed.situation.next_deadline.isoformat()})
     return made
 

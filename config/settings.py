@@ -77,7 +77,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # An unchanged spectator's or player's live poll answered here, its 304 exactly the full path's.
-    "duels.poll_shortcut.UnchangedPollMiddleware",
+    "duels.web.shortcut.UnchangedPollMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

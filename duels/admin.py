@@ -7,8 +7,8 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext_lazy as _
 
-from duels.export import export_situation
 from duels.models import LogEntry, Situation
+from duels.services.export import export_situation
 
 
 class LogEntryInline(admin.TabularInline):

@@ -47,7 +47,7 @@ from cards.models import (
 )
 from cards.models_mass import Army, MagicCard, Warrior, WarriorType
 from duels.models import LogEntry, Situation
-from duels.services.kinds import kind_of
+from duels.services.kinds import kind_of, replay
 from events.models import Character, Event, StaffRole, new_link_token
 
 FORMAT = "sumrak-event"
@@ -261,7 +261,7 @@ def replays(situation: Situation) -> bool:
     """DESIGN §4: the fight's log, replayed, gives its stored state."""
     kind = kind_of(situation)
     try:
-        state = kind.replay(situation.opening, situation.log.order_by("seq"))
+        state = replay(kind, situation.opening, situation.log.order_by("seq"))
     except Exception:  # a log the engine refuses is as broken as one that replays to another state
         return False
     return kind.to_dict(state) == situation.state

@@ -1,17 +1,11 @@
 from django.urls import path
 
-from duels import (
-    views_archive,
-    views_battle,
-    views_conditions,
-    views_fight,
-    views_live,
-    views_log_table,
-    views_mass,
-    views_mass_live,
-    views_public,
-    views_referee,
-)
+from duels import views_archive, views_conditions, views_log_table, views_public, views_referee
+from duels.battle import views as views_battle
+from duels.duel import live as views_live
+from duels.duel import views as views_fight
+from duels.mass import live as views_mass_live
+from duels.mass import views as views_mass
 
 app_name = "duels"
 

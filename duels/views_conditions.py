@@ -7,10 +7,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 import rules as engine
-from duels.forms import ConditionChangeForm
 from duels.services.conditions import change_condition
 from duels.services.errors import ServiceError
-from duels.views_common import form_problem, refusal
+from duels.web.alerts import form_problem, refusal
+from duels.web.forms import ConditionChangeForm
 from events.access import event_for_referee
 from events.models import Character, Condition
 

@@ -1,6 +1,6 @@
 """A fight's log as a table (CSV or XLSX), for organizers and referees after the game.
 
-The same lines as the log page (duels/presenters_log.py), one row per line, and
+The same lines as the log page (duels/duel/log.py), one row per line, and
 through the exports' one helper (helpers/tables.py): a card or character name
 that a spreadsheet would run as a formula is written as text.
 """
@@ -14,9 +14,9 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from duels import services
-from duels.presenters import card_ids, card_names
-from duels.presenters_log import describe
-from duels.views_common import situation_for_staff
+from duels.duel.log import describe
+from duels.duel.presenters import card_ids, card_names
+from duels.web.access import situation_for_staff
 from helpers.tables import CONTENT_TYPES, export_bytes
 
 COLUMNS = ["seq", "at", "actor", "kind", "undone", "line"]

@@ -18,9 +18,10 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from duels import services
+from duels.duel.presenters import SituationView, card_ids, card_names, present
 from duels.models import LogEntry, Situation
-from duels.presenters import SPECTATOR, SituationView, Viewer, card_ids, card_names, present
-from duels.views_common import quoted_hash, render_live, situation_etag
+from duels.web.live import quoted_hash, render_live, situation_etag
+from duels.web.viewers import SPECTATOR, Viewer
 from events.access import ORGANIZER, REFEREE, character_for_staff, event_for_referee
 from events.models import Character, Event
 from events.public_url import public_url as public_address

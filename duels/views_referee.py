@@ -14,20 +14,14 @@ from django.utils.translation import get_language, gettext
 
 import rules
 from duels import services
-from duels.battle_presenters import present_battle
-from duels.forms import ChooseFightersForm, SearchForm, StartForm
+from duels.battle.presenters import present_battle
+from duels.duel.forms import ChooseFightersForm, SearchForm, StartForm
+from duels.duel.presenters import card_ids, card_names, present
+from duels.duel.start import declare_aggression, start_instant_attack
 from duels.models import LogEntry, Situation
-from duels.presenters import REFEREE, CardView, Viewer, card_ids, card_names, present
-from duels.views_common import (
-    Alert,
-    arsenal_hand,
-    form_problem,
-    live_headers,
-    new_nonce,
-    not_modified,
-    quoted_hash,
-    refusal,
-)
+from duels.web.alerts import Alert, form_problem, refusal
+from duels.web.live import live_headers, new_nonce, not_modified, quoted_hash
+from duels.web.viewers import REFEREE, CardView, Viewer, arsenal_hand
 from events.access import event_for_referee
 from events.models import Character, Event
 from events.search import name_matches
@@ -188,7 +182,7 @@ def _starting_fighter(character: Character) -> StartingFighter:
 def _start(event: Event, attacker: Character, target: Character, form: StartForm, user: Any) -> Any:
     d = form.cleaned_data
     if d["kind"] == "instant":
-        return services.start_instant_attack(
+        return start_instant_attack(
             event,
             attacker,
             target,
@@ -201,7 +195,7 @@ def _start(event: Event, attacker: Character, target: Character, form: StartForm
             user=user,
             nonce=d["nonce"],
         )
-    return services.declare_aggression(
+    return declare_aggression(
         event, attacker, target, d["card"], max_rounds=d["max_rounds"], user=user, nonce=d["nonce"]
     )
 
@@ -246,7 +240,7 @@ def start(request: HttpRequest, event_id: int) -> HttpResponse:
     )
     context: dict[str, Any] = {"event": event, "choose": choose, "new_nonce": new_nonce}
     if not (a and b and choose.is_valid()):
-        return render(request, "duels/start.html", context, status=400 if request.method == "POST" else 200)
+        return render(request, "duels/duel/start.html", context, status=400 if request.method == "POST" else 200)
     attacker, target = choose.cleaned_data["a"], choose.cleaned_data["b"]
     fighters = (_starting_fighter(attacker), _starting_fighter(target))
     cards = fighters[0].attack_choices
@@ -289,4 +283,4 @@ def start(request: HttpRequest, event_id: int) -> HttpResponse:
         instant_form=forms["instant"],
         posted=posted,
     )
-    return render(request, "duels/start.html", context, status=status)
+    return render(request, "duels/duel/start.html", context, status=status)

@@ -285,7 +285,7 @@ class EventForm(forms.ModelForm):
         self.fields["situation_gap_s"].help_text = _(
             "S2: a combat situation ends after this long without a combat action."
         )
-        # Only these two are copied into a situation when it opens (duels.services.start).
+        # Only these two are copied into a situation when it opens (duels.duel.start).
         for name in ("answer_window_s", "situation_gap_s"):
             field = self.fields[name]
             field.help_text = f"{field.help_text} {self.SNAPSHOT_NOTE}"

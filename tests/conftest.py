@@ -17,7 +17,7 @@ from django.utils import timezone, translation
 
 import demo
 from cards.models import Card, Catalogue
-from duels import services
+from duels.duel.start import declare_aggression
 from events.models import Character, Event, Side, StaffRole
 from tests.services.battle_kit import begin, party
 from tests.services.kit import SECRET_ANTON, SECRET_ZAVULON, arm, nonce, parries
@@ -166,16 +166,14 @@ def bystander(event) -> Character:
 def fight(armed, referee):
     """Aggression by a spoken declaration: Anton attacks first (AG1, D5), nothing shown yet."""
     anton, zavulon = armed
-    return services.declare_aggression(anton.event, anton, zavulon, None, user=referee, nonce=nonce()).situation
+    return declare_aggression(anton.event, anton, zavulon, None, user=referee, nonce=nonce()).situation
 
 
 @pytest.fixture
 def shown(armed, referee, attack_card):
     """Anton has shown a Fireball to Zavulon (AG1); the answer window is open (D8)."""
     anton, zavulon = armed
-    return services.declare_aggression(
-        anton.event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce()
-    ).situation
+    return declare_aggression(anton.event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce()).situation
 
 
 @pytest.fixture
@@ -201,7 +199,7 @@ def clock(request):
 def running(armed, event, referee, attack_card):
     """A fight on the spectators' list: Anton has shown a Fireball to Zavulon (AG1); the answer window is open."""
     anton, zavulon = armed
-    return services.declare_aggression(event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce()).situation
+    return declare_aggression(event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce()).situation
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ from django.contrib.auth.models import User
 
 from cards.models import ArsenalCard, Catalogue
 from duels import services
+from duels.duel.start import declare_aggression, start_instant_attack
 from duels.models import Situation
 from events.models import Character, Event
 from rules import duel as engine
@@ -46,7 +47,7 @@ def play_the_demo(event: Event) -> None:
     referee = User.objects.get(username="referee")
     anton = Character.objects.get(event=event, player__username="anton")
     zavulon = Character.objects.get(event=event, player__username="zavulon")
-    duel = services.declare_aggression(event, anton, zavulon, None, user=referee, nonce=nonce()).situation
+    duel = declare_aggression(event, anton, zavulon, None, user=referee, nonce=nonce()).situation
     for _ in range(7):
         if not step_once(duel, referee):
             break
@@ -59,7 +60,7 @@ def play_the_demo(event: Event) -> None:
         if (attack := ArsenalCard.objects.filter(character=character, card__kind="attack").first()) is not None
     ]
     (attacker, attack), (victim, _) = armed[:2]
-    services.start_instant_attack(
+    start_instant_attack(
         event, attacker, victim, attack.card_id, out_of_sight=True, within_reach=True, user=referee, nonce=nonce()
     )
 

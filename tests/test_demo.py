@@ -183,7 +183,7 @@ def test_loading_again_never_resets_an_existing_accounts_password():
 
 def test_R1_R4_the_battle_group_can_fight_a_battle_with_reactions_at_once(demo_event, django_user_model):
     """Three Light against two Dark, holding ranged, area, interrupt, response and opportunity cards."""
-    from duels.services.battles import start_battle
+    from duels.battle.start import start_battle
     from rules import battle as B
 
     group = [demo_event.characters.get(name=data["name"]) for data in demo.battle.BATTLE_GROUP]

@@ -9,7 +9,7 @@ from django.core.management import call_command
 import rules.mass as magic
 from cards.models_mass import Army, MagicCard, Warrior
 from duels import services
-from duels.services.mass import start_mass_battle
+from duels.mass.start import start_mass_battle
 
 pytestmark = pytest.mark.django_db
 

@@ -11,8 +11,8 @@ import rules.mass as magic
 from cards.models_mass import Army, MagicCard, Warrior, WarriorType
 from duels import services
 from duels.archive import dumps, export_event, import_event, replays
+from duels.mass.start import start_mass_battle
 from duels.models import Situation
-from duels.services.mass import start_mass_battle
 from tests.demo_kit import remove_everything
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ on a page or a value the database refuses.
 import rules
 from cards.models import Card, CounterRule, Effect, MagicType, Warrior
 from cards.words import EFFECT_LABELS, OUTCOME_LABELS, RESULT_LABELS
-from duels.presenters import OPENED_BY_LABELS, PHASE_LABELS
+from duels.duel.presenters import OPENED_BY_LABELS, PHASE_LABELS
 from events.models import Condition
 from rules import conditions
 from rules import duel as engine

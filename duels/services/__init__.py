@@ -5,17 +5,18 @@ overdue deadlines first (``expire``), then the engine command, and appends both
 to the append-only log. The rules themselves are the engine's (rules/);
 nothing here decides a rule.
 
-Starting a fight (the referee's "new fight" form)
-    ``start_instant_attack(event, attacker, victim, card_id, *, out_of_sight, within_reach,
-    max_rounds=None, user, nonce)`` and
-    ``declare_aggression(event, declarer, target, card_id=None, *, max_rounds=None, user, nonce)``
-    take ``Character`` objects and a *catalogue* card id from the attacker's
-    current arsenal. They find the two characters' unfinished situation (or
-    the one either is in, or open a new one), ``Join`` whoever is not in yet
-    with their current ``ArsenalCard`` rows, ``focus_card`` and ``condition``,
-    and apply the opening command. IA1 failures and IA6 convert to aggression
-    inside the engine (see the ``converted_to_aggression`` event). The blind
-    draw (IA3) is chosen with ``secrets`` and logged. Return ``Performed``.
+This package is the situation core: it names no kind of fight. Each kind
+is a wing (``duels/duel/``, ``duels/battle/``, ``duels/mass/``) whose
+``kind.py`` answers the ``SituationKind`` Protocol (``kinds.py``) and is
+registered by ``DuelsConfig.ready``; ``kind_of(situation)`` finds it.
+
+Starting a fight
+    Each wing's ``start.py`` (e.g. ``duels.duel.start.start_instant_attack``,
+    ``duels.battle.start.start_battle``, ``duels.mass.start.start_mass_battle``)
+    runs its checks inside the one opening path (``opening.opening``: the
+    event's lock, the nonce, a repeat hands back what the first one opened),
+    opens the row (``opening.new_situation``), joins the fighters and applies
+    the opening command. Return ``Performed``.
 
 Commands inside a situation (the fight page's buttons)
     ``perform(situation_id, command, *, user, seen_version, nonce)`` with an
@@ -35,7 +36,7 @@ Reading
     ``situation.log.order_by("seq")`` is the log (``LogEntry``); undone
     entries stay in it with ``undone=True``, and ``kind == "undo"`` entries
     carry the reason and ``command == {"undid": [seq, ...]}``.
-    ``duels.export.export_situation(situation)`` for post-game review.
+    ``duels.services.export.export_situation(situation)`` for post-game review.
 
 Outcomes and refusals
     ``Performed(situation, events, repeated)``: the row after the change, the
@@ -74,6 +75,7 @@ Timers
     every ``refresh`` catch anything a worker missed.
 """
 
+from duels.services.active import active_situation_for, in_active_situation
 from duels.services.commands import perform, refresh, refresh_by_id, replayed, state_of, sweep, undo_last
 from duels.services.errors import (
     BadNonce,
@@ -89,7 +91,6 @@ from duels.services.errors import (
     SituationNotFound,
     StaleVersion,
 )
-from duels.services.start import active_situation_for, declare_aggression, in_active_situation, start_instant_attack
 from duels.services.store import Performed
 from rules import RuleError
 
@@ -109,13 +110,11 @@ __all__ = [
     "SituationNotFound",
     "StaleVersion",
     "active_situation_for",
-    "declare_aggression",
     "in_active_situation",
     "perform",
     "refresh",
     "refresh_by_id",
     "replayed",
-    "start_instant_attack",
     "state_of",
     "sweep",
     "undo_last",

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from duels.models import LogEntry, Situation
 from duels.services.errors import NothingToUndo, ReasonRequired, SituationEnded, StaleVersion
-from duels.services.kinds import kind_of
+from duels.services.kinds import SituationKind, kind_of, replay
 from duels.services.store import (
     RECENT_ENTRIES,
     Performed,
@@ -151,7 +151,7 @@ def _plan_undo(situation_id: int) -> _UndoPlan | None:
     if not targets:
         return None
     undone = {e.seq for e in targets}
-    after = kind.replay(row.opening, [e for e in log if e.seq not in undone])
+    after = replay(kind, row.opening, [e for e in log if e.seq not in undone])
     return _UndoPlan(row.version, log[-1].seq, targets, after)
 
 
@@ -235,12 +235,12 @@ def _undo(
             reason=reason,
         )
         if after is None:
-            after = kind.replay(situation.opening, log)
+            after = replay(kind, situation.opening, log)
         store_state(situation, kind, before, after, now)
     return Performed(situation, state=after)
 
 
-def _undo_targets(log: list[LogEntry], kind: Any) -> list[LogEntry]:
+def _undo_targets(log: list[LogEntry], kind: SituationKind) -> list[LogEntry]:
     live = [e for e in log if not e.undone and e.kind != LogEntry.Kind.UNDO]
     last = next((i for i in range(len(live) - 1, -1, -1) if live[i].kind == LogEntry.Kind.COMMAND), None)
     if last is None:
@@ -346,4 +346,4 @@ class ReplayRow(NamedTuple):
 def replayed(situation: Situation) -> Any:
     """The state rebuilt from the log alone: equals ``state_of`` (tests, audits, bench/probe.py)."""
     rows = situation.log.order_by("seq").values_list(*ReplayRow._fields)
-    return kind_of(situation).replay(situation.opening, [ReplayRow(*row) for row in rows])
+    return replay(kind_of(situation), situation.opening, [ReplayRow(*row) for row in rows])

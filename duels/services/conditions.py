@@ -16,8 +16,8 @@ from django.db import transaction
 from django.utils import timezone
 
 import rules
+from duels.services.active import active_situation_for
 from duels.services.commands import User, perform, state_of
-from duels.services.start import active_situation_for
 from duels.services.store import actor_of
 from events.models import Character, ConditionRecord
 from rules import duel as engine

@@ -1,30 +1,171 @@
-"""Everything that depends on the kind of a situation, behind one small interface.
+"""The kind Protocol: what the situation core asks of every kind of fight, and the registry.
 
-The persistence code (lock, log, version, timers, write-back) is the same for
-every kind of fight; what a state looks like, which commands exist and who
-holds which card is the kind's business. Today there is one kind, the duel
-situation; battles and mass battles will add their own ``SituationKind``.
+The core (lock, log, version, nonce, undo, replay, timers, write-back, export)
+is the same for every kind; what a state looks like, which commands exist,
+where chance comes in and who is in the fight is the kind's business. A kind
+is a class in its wing (``duels/duel/kind.py``, ``duels/battle/kind.py``,
+``duels/mass/kind.py``) that ``DuelsConfig.ready`` registers here; the core
+never imports a wing, it asks ``kind_of(situation)``.
+
+mypy checks every registered kind against ``SituationKind``: a kind that lacks
+a method, or answers one with the wrong type, fails the type check at its
+``register`` call (tests/test_kinds_protocol.py proves it can).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol
 
-from duels.models import Situation
-from duels.services.battle_kind import BattleKind
-from duels.services.duel_kind import DuelKind, FighterResult
-from duels.services.kind_mass import MassBattleKind
-
-__all__ = ["KINDS", "DuelKind", "FighterResult", "kind_of"]
-
-# The registry of fight kinds: the one place a new kind is added (docs/architecture.md).
-# Every kind implements DuelKind's interface (the mass battle's without subclassing it).
-KINDS: dict[str, Any] = {
-    Situation.Kind.DUEL: DuelKind(),
-    Situation.Kind.BATTLE: BattleKind(),
-    Situation.Kind.MASS_BATTLE: MassBattleKind(),
-}
+from duels.models import LogEntry, Situation
+from rules import EngineEvent
 
 
-def kind_of(situation: Situation) -> Any:
+@dataclass(frozen=True)
+class FighterResult:
+    """What a fighter carries out of a situation, for the write-back to ``Character``."""
+
+    condition: str
+    hand: list[int]  # card ids, one per copy
+    focus_card_id: int | None
+    # S2, D3: the arsenal the fighter last composed in the fight (at a break between bouts), if any.
+    composed: list[int] | None = None
+
+
+# A log step as a kind's engine replays it: ("expire", at) or ("command", command, at, draw).
+Step = tuple[Any, ...]
+
+
+class SituationKind(Protocol):
+    """One kind of fight, as the situation core sees it. Every method is pure but ``after_save``."""
+
+    @property
+    def key(self) -> str:
+        """Its ``Situation.Kind`` value."""
+        ...
+
+    # --- the state ------------------------------------------------------------------------------
+    def to_dict(self, state: Any) -> dict[str, Any]: ...
+
+    def from_dict(self, data: dict[str, Any]) -> Any: ...
+
+    # --- transitions ----------------------------------------------------------------------------
+    def apply(self, state: Any, command: Any, now: datetime, draw: int | None) -> tuple[Any, list[EngineEvent]]:
+        """The engine's answer to one command; a refusal raises ``RuleError`` and changes nothing."""
+        ...
+
+    def expire(self, state: Any, now: datetime) -> tuple[Any, list[EngineEvent]]:
+        """Every deadline overdue at ``now`` applied (D8, S2); idempotent."""
+        ...
+
+    def chance(self, state: Any, command: Any, situation: Situation | None) -> tuple[Any, int | None]:
+        """The command as it is to be logged and applied, and the log's ``draw`` column.
+
+        Chance is chosen here with ``secrets`` (never in the engine): the blind
+        draw of an instant attack (IA3), a deck order (M1), dice (M4, M8).
+        """
+        ...
+
+    def next_deadline(self, state: Any) -> datetime | None: ...
+
+    def is_ended(self, state: Any) -> bool:
+        """The situation is over (S2's gap, or the referee closed it): the row closes for good."""
+        ...
+
+    def is_empty(self, state: Any) -> bool:
+        """Nobody is in it any more (an undo took the start back): the row is closed."""
+        ...
+
+    def ended_at(self, state: Any) -> datetime | None: ...
+
+    def after_save(self, situation: Situation, before: Any, after: Any) -> None:
+        """Rows outside the situation that follow its state (besides the characters' write-back)."""
+        ...
+
+    # --- the log --------------------------------------------------------------------------------
+    def encode(self, command: Any) -> dict[str, Any]: ...
+
+    def decode(self, data: dict[str, Any]) -> Any: ...
+
+    def reason_of(self, command: Any) -> str:
+        """The reason a command states (an override, the referee ending a fight), or ""."""
+        ...
+
+    def is_join(self, command: dict[str, Any] | None) -> bool:
+        """A logged command that belongs to the start it was logged with: undone only with it."""
+        ...
+
+    def replay_steps(self, opening: Any, steps: list[Step]) -> Any:
+        """The state the live log steps lead to from the opening state (``replay`` in the core)."""
+        ...
+
+    def review(self, situation: Situation, log: list[LogEntry]) -> dict[str, Any]:
+        """What the post-game export adds for this kind (e.g. the blind draws' figures, IA3)."""
+        ...
+
+    # --- who is in it ---------------------------------------------------------------------------
+    def participants(self, state: Any) -> list[int]:
+        """The characters in the fight (a mass battle's warriors are not characters: none)."""
+        ...
+
+    def conditions(self, state: Any) -> dict[int, str]:
+        """Each participant's condition now: written onto the character whenever it changes."""
+        ...
+
+    def results(self, state: Any) -> dict[int, FighterResult]:
+        """What each participant carries out when the situation ends."""
+        ...
+
+    def condition_command(self, state: Any, character_id: int, *, add: str, clear: str, reason: str) -> Any:
+        """The engine command recording a condition change of a participant (CR1, D11), or None.
+
+        None: the kind has no such participant, and the change is the character's alone.
+        """
+        ...
+
+
+KINDS: dict[str, SituationKind] = {}
+
+
+def register(kind: SituationKind) -> SituationKind:
+    """Add a kind of fight (``DuelsConfig.ready``); a second kind under the same key is a bug."""
+    if kind.key in KINDS and type(KINDS[kind.key]) is not type(kind):
+        raise ValueError(f"two kinds of fight are registered as {kind.key!r}")
+    KINDS[kind.key] = kind
+    return kind
+
+
+def kind_for(key: str) -> SituationKind:
+    return KINDS[key]
+
+
+def kind_of(situation: Situation) -> SituationKind:
     return KINDS[situation.kind]
+
+
+def replay(kind: SituationKind, opening: dict[str, Any], entries: Iterable[Any]) -> Any:
+    """The state a log leads to: its live entries (not undone, no undo rows) in order, for every kind.
+
+    ``entries`` are ``LogEntry`` rows or rows of the same fields (``ReplayRow``).
+    """
+    steps: list[Step] = []
+    for entry in entries:
+        if entry.undone or entry.kind == LogEntry.Kind.UNDO:
+            continue
+        if entry.kind == LogEntry.Kind.EXPIRE:
+            steps.append(("expire", entry.at))
+        else:
+            steps.append(("command", kind.decode(entry.command or {}), entry.at, entry.draw))
+    return kind.replay_steps(kind.from_dict(opening), steps)
+
+
+def stated_reason(command: Any) -> str:
+    """A command's ``reason`` field, stripped (an override, CR2; an end, D2; an undo): "" without one."""
+    return str(getattr(command, "reason", "") or "").strip()
+
+
+def is_join_type(command: dict[str, Any] | None) -> bool:
+    """The duel's and the battle's joins are logged as type "join" (the write-back finds them so)."""
+    return bool(command) and command.get("type") == "join"  # type: ignore[union-attr]

@@ -19,12 +19,12 @@ from typing import Any
 from celery import current_app
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, QuerySet
 
 from cards.models import ArsenalCard, Card
 from duels.models import LogEntry, Situation
 from duels.services.errors import BadNonce, SituationNotFound
-from duels.services.kinds import DuelKind, kind_of
+from duels.services.kinds import SituationKind, is_join_type, kind_of
 from duels.services.live import publish
 from events.models import Character
 from rules import EngineEvent
@@ -112,7 +112,7 @@ class Transition:
 
     def __init__(self, situation: Situation, now: dt.datetime, *, next_seq: int | None = None) -> None:
         self.situation = situation
-        self.kind: Any = kind_of(situation)
+        self.kind: SituationKind = kind_of(situation)
         self.now = now
         self.before = self.kind.from_dict(situation.state)
         self.state = self.before
@@ -175,7 +175,7 @@ class Transition:
         return True
 
 
-def store_state(situation: Situation, kind: DuelKind, before: Any, after: Any, now: dt.datetime) -> None:
+def store_state(situation: Situation, kind: SituationKind, before: Any, after: Any, now: dt.datetime) -> None:
     """Save a new state on the locked row and everything that follows from it."""
     old_deadline = situation.next_deadline
     situation.state = kind.to_dict(after)
@@ -202,7 +202,7 @@ def store_state(situation: Situation, kind: DuelKind, before: Any, after: Any, n
         schedule_expiry(situation.pk, situation.next_deadline)
 
 
-def write_back(situation: Situation, kind: DuelKind, before: Any, after: Any) -> None:
+def write_back(situation: Situation, kind: SituationKind, before: Any, after: Any) -> None:
     """The fight's outcome onto the characters (see the package docstring, "Write-back").
 
     A condition is written whenever the fight changes it (so a fighter who is
@@ -218,13 +218,13 @@ def write_back(situation: Situation, kind: DuelKind, before: Any, after: Any) ->
     gone = old.keys() - new.keys()
     if gone:
         # An undo took their join back: they leave with the condition they came in with.
-        came_with = kind.joined_conditions(kind.joins(situation))
+        came_with = joined_conditions(joins(situation))
         for cid in gone:
             if cid in came_with and came_with[cid] != old[cid]:
                 Character.objects.filter(pk=cid).update(condition=came_with[cid])
     if not kind.is_ended(after) or kind.is_ended(before):
         return
-    joined = kind.joined_arsenals(kind.joins(situation))
+    joined = joined_arsenals(joins(situation))
     results = kind.results(after)
     wanted = {card_id for r in results.values() for card_id in r.hand} | {
         r.focus_card_id for r in results.values() if r.focus_card_id is not None
@@ -247,6 +247,36 @@ def write_back(situation: Situation, kind: DuelKind, before: Any, after: Any) ->
         composed = [card_id for card_id in result.composed or [] if card_id in existing]
         original = composed or originals.get(cid) or joined.get(cid, [])
         Character.objects.filter(pk=cid).update(focus_card_id=focus, restorable_arsenal=original)
+
+
+def joins(situation: Situation) -> QuerySet[LogEntry]:
+    """The log's joins, undone ones too, in order: all the write-back needs, however long the fight."""
+    return situation.log.filter(kind=LogEntry.Kind.COMMAND, command__type="join").order_by("seq")
+
+
+def joined_arsenals(entries: Iterable[LogEntry]) -> dict[int, list[int]]:
+    """Card ids each fighter held when they joined: "restore to the original" (S2)."""
+    found: dict[int, list[int]] = {}
+    for entry in entries:
+        if entry.undone or entry.kind != LogEntry.Kind.COMMAND or not is_join_type(entry.command):
+            continue
+        fighter = (entry.command or {})["fighter"]
+        found[int(fighter["character_id"])] = sorted(int(face["card_id"]) for face in fighter["hand"])
+    return found
+
+
+def joined_conditions(entries: Iterable[LogEntry]) -> dict[int, str]:
+    """The condition each fighter brought in with their latest join, undone or not.
+
+    An undo that takes a join back (with the start it belonged to) removes
+    the fighter from the state; this is the condition to give them back.
+    """
+    found: dict[int, str] = {}
+    for entry in entries:
+        if entry.kind == LogEntry.Kind.COMMAND and is_join_type(entry.command):
+            fighter = (entry.command or {})["fighter"]
+            found[int(fighter["character_id"])] = str(fighter["condition"])
+    return found
 
 
 def schedule_expiry(situation_id: int, deadline: dt.datetime) -> None:

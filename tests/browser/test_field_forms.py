@@ -6,7 +6,7 @@ import re
 import pytest
 from playwright.sync_api import Dialog, Page, expect
 
-from duels import services
+from duels.duel.start import declare_aggression
 from events.models import Character, Event
 from rules import duel as engine
 from tests.services.kit import nonce
@@ -28,9 +28,7 @@ def test_D8_a_tablet_whose_clock_lags_gets_the_D8_words_for_a_late_answer(
     event.refresh_from_db()
     page = tablet(locale=locale)
     log_in_as(page, referee)
-    situation = services.declare_aggression(
-        event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce()
-    ).situation
+    situation = declare_aggression(event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce()).situation
     page.goto(url("duels:situation", situation.pk))
     # A tablet whose clock is behind and whose polls do not get through: its page would still let the
     # referee tap after the window closed.
@@ -53,9 +51,7 @@ def test_D3_building_a_new_arsenal_with_no_card_is_refused_on_the_tablet(
     tablet, log_in_as, url, screenshot, referee, armed, event, attack_card, defence_card, spark, locale
 ):
     anton, zavulon = armed
-    situation = services.declare_aggression(
-        event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce()
-    ).situation
+    situation = declare_aggression(event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce()).situation
     drive(
         situation,
         referee,

@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 
 from cards.models import Card
 from duels import services
+from duels.duel.start import declare_aggression
 from duels.models import LogEntry, Situation
 from events.models import Event
 from tests.services.kit import arm, nonce, parries
@@ -63,7 +64,7 @@ def test_D6_D7_CR2_every_control_of_a_step_is_on_screen_without_scrolling(
     event.refresh_from_db()
     page = tablet(**(PORTRAIT if orientation == "portrait" else {}))
     log_in_as(page, referee)
-    situation = services.declare_aggression(event, anton, zavulon, None, user=referee, nonce=nonce()).situation
+    situation = declare_aggression(event, anton, zavulon, None, user=referee, nonce=nonce()).situation
     _open(page, url, situation.pk)
 
     # Tap 1: the attacker's card (D6) - the attack buttons are in view.
@@ -98,9 +99,7 @@ def test_D8_the_answer_buttons_close_at_zero_and_the_signal_stays_until_dismisse
     event.refresh_from_db()
     page = tablet()
     log_in_as(page, referee)
-    situation = services.declare_aggression(
-        event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce()
-    ).situation
+    situation = declare_aggression(event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce()).situation
     _open(page, url, situation.pk)
     # Until the window has closed, no live update reaches the page: what closes the buttons is its own clock.
     polls = re.compile(r".*/fights/\d+/$")
@@ -130,7 +129,7 @@ def test_a_tap_without_a_connection_is_kept_and_applied_exactly_once(
     event.refresh_from_db()
     page = tablet()
     log_in_as(page, referee)
-    situation = services.declare_aggression(event, anton, zavulon, None, user=referee, nonce=nonce()).situation
+    situation = declare_aggression(event, anton, zavulon, None, user=referee, nonce=nonce()).situation
     _open(page, url, situation.pk)
     commands = LogEntry.objects.filter(situation=situation, kind="command")
     before = commands.count()
@@ -163,7 +162,7 @@ def test_a_kept_tap_is_dropped_with_a_message_when_the_fight_moved_on(
     event.refresh_from_db()
     page = tablet()
     log_in_as(page, referee)
-    situation = services.declare_aggression(event, anton, zavulon, None, user=referee, nonce=nonce()).situation
+    situation = declare_aggression(event, anton, zavulon, None, user=referee, nonce=nonce()).situation
     _open(page, url, situation.pk)
     page.context.set_offline(True)
     page.locator("form[data-action=attack] button[name=card]").first.click()
@@ -196,7 +195,7 @@ def test_D8_the_defenders_phone_signals_the_time_out_and_vibrates_only_when_swit
     )
     log_in_as(page, other_player)
     page.goto(url("duels:player-live", zavulon.pk))
-    services.declare_aggression(event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce())
+    declare_aggression(event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce())
     expect(page.locator("#my-duel [data-closes]")).to_be_visible(timeout=6000)
     banner = page.locator("#signal-banner")
     expect(banner).to_be_visible(timeout=8000)
@@ -215,9 +214,7 @@ def test_D8_a_time_out_that_a_live_update_brings_first_is_still_signalled(
     event.refresh_from_db()
     page = tablet()
     log_in_as(page, referee)
-    situation = services.declare_aggression(
-        event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce()
-    ).situation
+    situation = declare_aggression(event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce()).situation
     _open(page, url, situation.pk)
     page.wait_for_timeout(300)  # the page has seen the window open
     page.evaluate("document.querySelectorAll('[data-closes]').forEach(e => e.removeAttribute('data-closes'))")

@@ -4,6 +4,7 @@ import pytest
 from playwright.sync_api import expect
 
 from duels import services
+from duels.duel.start import declare_aggression
 from duels.models import LogEntry
 from tests.services.kit import nonce
 
@@ -14,9 +15,7 @@ def test_two_referees_answer_the_same_step_and_only_one_applies(
     tablet, log_in_as, url, screenshot, referee, organizer, armed, event, attack_card, defence_card
 ):
     anton, zavulon = armed
-    situation = services.declare_aggression(
-        event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce()
-    ).situation
+    situation = declare_aggression(event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce()).situation
     st = services.state_of(situation)
     shield = next(u for u in st.fighters[zavulon.pk].hand if st.cards[u].card_id == defence_card.pk)
 

@@ -4,6 +4,7 @@ import pytest
 from playwright.sync_api import expect
 
 from duels import services
+from duels.duel.start import declare_aggression
 from events.models import Character
 from rules import duel as engine
 from tests.services.kit import SECRET_ANTON, SECRET_ZAVULON, nonce
@@ -16,7 +17,7 @@ def test_D4_F1_the_spectator_page_never_contains_an_unplayed_card(
 ):
     anton, zavulon = armed
     Character.objects.filter(pk=anton.pk).update(focus_card=defence_card)
-    situation = services.declare_aggression(event, anton, zavulon, None, user=referee, nonce=nonce()).situation
+    situation = declare_aggression(event, anton, zavulon, None, user=referee, nonce=nonce()).situation
 
     page = phone()  # anonymous: the link is public
     page.goto(url("duels:watch", situation.pk))

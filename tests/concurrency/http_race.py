@@ -41,6 +41,7 @@ from django.utils import timezone
 
 from cards.models import ArsenalCard, Card, Catalogue, CounterRule, PoolEntry
 from duels import services
+from duels.duel.start import declare_aggression
 from duels.models import LogEntry, Situation
 from events.models import Character, Event, StaffRole
 from rules import duel as engine
@@ -153,7 +154,7 @@ def new_duel(world: World, n: int) -> tuple[Situation, Character, Character]:
         for card, copies in ((world.fireball, 2), (world.shield, 1)):
             PoolEntry.objects.create(character=character, card=card, copies=copies)
             ArsenalCard.objects.create(character=character, card=card, copies=copies)
-    done = services.declare_aggression(
+    done = declare_aggression(
         world.event, anton, zavulon, world.fireball.pk, user=world.referees[0], nonce=uuid.uuid4().hex
     )
     return done.situation, anton, zavulon

@@ -8,6 +8,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from duels import services
+from duels.duel.start import declare_aggression
 from duels.models import LogEntry, Situation
 from events.models import Character
 from rules import duel as engine
@@ -24,7 +25,7 @@ def new_fight(event, referee, attack_card, defence_card, spark, n: int) -> tuple
     zavulon = Character.objects.create(event=event, name=f"Zavulon {n}")
     arm(anton, attack_card)
     arm(zavulon, spark, defence_card)
-    done = services.declare_aggression(event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce())
+    done = declare_aggression(event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce())
     return done.situation, anton, zavulon
 
 
@@ -77,7 +78,7 @@ def test_S2_two_referees_starting_the_same_fight_at_once_open_one_situation(
         arm(zavulon, spark, defence_card)
 
         def start(anton=anton, zavulon=zavulon):
-            return services.declare_aggression(event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce())
+            return declare_aggression(event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce())
 
         results = race(start, start)
         won = [r for r in results if isinstance(r, services.Performed)]

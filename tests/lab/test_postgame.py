@@ -28,6 +28,7 @@ from django.utils import timezone
 
 from cards.models import ArsenalCard, Card, Catalogue, CounterRule, PoolEntry
 from duels import services
+from duels.duel.start import declare_aggression, start_instant_attack
 from duels.models import Situation
 from events.models import Character, Event, StaffRole
 from lab.postgame import read
@@ -88,19 +89,19 @@ def test_the_report_of_five_fights_matches_the_hand_count(game):
     anton = character(event, "Anton", fireball, shield, copies=2)
     zavulon = character(event, "Zavulon", spark, shield, copies=2)
     # 1
-    duel = services.declare_aggression(event, anton, zavulon, fireball.pk, user=referee, nonce=nonce()).situation
+    duel = declare_aggression(event, anton, zavulon, fireball.pk, user=referee, nonce=nonce()).situation
     act(duel, engine.Answer(duel=0, fighter=zavulon.pk, card=uid(duel, zavulon, shield)), referee)
     act(duel, engine.ConfirmResult(duel=0), referee)
     act(duel, engine.EndDuel(duel=0, reason="they parted"), referee)
     # 2
-    second = services.declare_aggression(event, zavulon, anton, spark.pk, user=referee, nonce=nonce()).situation
+    second = declare_aggression(event, zavulon, anton, spark.pk, user=referee, nonce=nonce()).situation
     assert second.pk == duel.pk  # the same combat situation (S2)
     act(duel, engine.Answer(duel=1, fighter=anton.pk, card=None), referee)
     act(duel, engine.ConfirmResult(duel=1, outcome="softened", reason="he ducked"), referee)
     act(duel, engine.EndDuel(duel=1, reason="they parted"), referee)
     # 3
     olga, igor = character(event, "Olga", fireball), character(event, "Igor", shield)
-    surprise = services.start_instant_attack(
+    surprise = start_instant_attack(
         event, olga, igor, fireball.pk, out_of_sight=True, within_reach=True, user=referee, nonce=nonce()
     ).situation
     state = services.state_of(Situation.objects.get(pk=surprise.pk))
@@ -109,7 +110,7 @@ def test_the_report_of_five_fights_matches_the_hand_count(game):
     act(surprise, engine.EndDuel(duel=0, reason="they parted"), referee)
     # 4
     svetlana, egor = character(event, "Svetlana", fireball), character(event, "Egor", shield)
-    timed = services.declare_aggression(event, svetlana, egor, fireball.pk, user=referee, nonce=nonce()).situation
+    timed = declare_aggression(event, svetlana, egor, fireball.pk, user=referee, nonce=nonce()).situation
     later = timezone.now() + dt.timedelta(seconds=event.answer_window_s + 5)
     services.refresh(Situation.objects.get(pk=timed.pk), now=later)
     state = services.state_of(Situation.objects.get(pk=timed.pk))
@@ -117,7 +118,7 @@ def test_the_report_of_five_fights_matches_the_hand_count(game):
         act(timed, engine.ConfirmResult(duel=0), referee, now=later)
     # 5
     boris, gleb = character(event, "Boris", spark), character(event, "Gleb")
-    spoken = services.declare_aggression(event, boris, gleb, None, user=referee, nonce=nonce()).situation
+    spoken = declare_aggression(event, boris, gleb, None, user=referee, nonce=nonce()).situation
     act(spoken, engine.EndDuel(duel=0, reason="no fight after all"), referee)
 
     report = read(event)

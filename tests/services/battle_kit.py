@@ -11,8 +11,8 @@ from typing import Any
 
 from cards.models import Card, Catalogue
 from duels import services
+from duels.battle.start import start_battle
 from duels.models import Situation
-from duels.services.battles import start_battle
 from events.models import Character, Event, Side
 from rules import battle as B
 from tests.services.kit import arm, nonce, parries

@@ -10,6 +10,7 @@ import pytest
 
 from cards.models import ArsenalCard, Card, CounterRule, PoolEntry
 from duels import services
+from duels.duel.start import start_instant_attack
 from duels.models import LogEntry, Situation
 from events.models import Character
 from rules import duel as engine
@@ -37,7 +38,7 @@ def record_draws(monkeypatch: pytest.MonkeyPatch, choose: Callable[[int], int] =
 
 def instant_attack(attacker: Character, victim: Character, card: Card, referee: Any, now: Any, **options: Any) -> Any:
     """IA through the services at ``now``: unseen and within reach unless ``sight``/``reach`` say otherwise (IA1)."""
-    return services.start_instant_attack(
+    return start_instant_attack(
         attacker.event,
         attacker,
         victim,

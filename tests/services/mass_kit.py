@@ -15,8 +15,8 @@ from typing import Any
 import rules.mass as magic
 from cards.models_mass import Army, MagicCard, Warrior, WarriorType
 from duels import services
+from duels.mass.start import start_mass_battle
 from duels.models import Situation
-from duels.services.mass import start_mass_battle
 from events.models import Event
 
 CARDS = [
@@ -84,7 +84,7 @@ def in_catalogue_order(monkeypatch, *on_top: MagicCard) -> None:
 
         return tuple(sorted(uids, key=key))
 
-    monkeypatch.setattr("duels.services.kind_mass.shuffled", ordered)
+    monkeypatch.setattr("duels.mass.kind.shuffled", ordered)
 
 
 def start(event: Event, user: Any, red: Army, blue: Army) -> Situation:

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from duels import services
+from duels.duel.start import declare_aggression
 from duels.models import LogEntry
 from tests.services.kit import nonce
 
@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db
 
 def test_admin_lists_shows_and_exports_situations_but_cannot_change_the_log(admin_client_, armed, referee):
     anton, zavulon = armed
-    situation = services.declare_aggression(anton.event, anton, zavulon, None, user=referee, nonce=nonce()).situation
+    situation = declare_aggression(anton.event, anton, zavulon, None, user=referee, nonce=nonce()).situation
     assert admin_client_.get("/admin/duels/situation/").status_code == 200
     page = admin_client_.get(f"/admin/duels/situation/{situation.pk}/change/")
     assert page.status_code == 200 and b"declare_aggression" in page.content
@@ -33,7 +33,7 @@ def test_a_situations_admin_page_costs_the_same_queries_however_long_its_log(
     admin_client_, armed, referee, entries, django_assert_max_num_queries
 ):
     anton, zavulon = armed
-    situation = services.declare_aggression(anton.event, anton, zavulon, None, user=referee, nonce=nonce()).situation
+    situation = declare_aggression(anton.event, anton, zavulon, None, user=referee, nonce=nonce()).situation
     last = situation.log.latest("seq")
     LogEntry.objects.bulk_create(
         LogEntry(situation=situation, seq=last.seq + 1 + i, kind="command", command={}, at=last.at, actor=referee)

@@ -11,6 +11,7 @@ import rules
 from cards import arsenal as arsenal_service
 from cards.models import Card
 from duels import services
+from duels.duel.start import declare_aggression
 from duels.models import LogEntry
 from events.models import Character
 from rules import duel as engine
@@ -97,7 +98,7 @@ def test_D8_the_server_clock_decides_an_answer_at_15_s_counts_and_later_the_full
 ):
     """D8: the window is the server's; at 15 s the answer counts, at 15.1 s it is refused and the timeout stays."""
     anton, zavulon = armed
-    shown = services.declare_aggression(
+    shown = declare_aggression(
         anton.event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce(), now=at(0)
     ).situation
     shield = next(u for u in state(shown).fighters[zavulon.pk].hand if state(shown).cards[u].card_id == defence_card.pk)
@@ -128,7 +129,7 @@ def test_S2_D3_an_arsenal_built_at_a_round_break_is_the_one_restored_after_the_s
         st = state(shown)
         return next(u for u in st.fighters[who.pk].hand if st.cards[u].card_id == card.pk)
 
-    shown = services.declare_aggression(
+    shown = declare_aggression(
         anton.event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce(), now=at(0)
     ).situation
     act(shown, engine.Answer(duel=0, fighter=zavulon.pk, card=held(zavulon, defence_card)), referee, now=at(1))

@@ -12,9 +12,10 @@ from django.utils import timezone
 
 from cards.models import ArsenalCard
 from duels import services
-from duels.export import export_situation
+from duels.battle.start import add_combatant, start_battle
+from duels.duel.start import declare_aggression
 from duels.models import LogEntry, Situation
-from duels.services.battles import add_combatant, start_battle
+from duels.services.export import export_situation
 from duels.services.kinds import KINDS
 from events.models import Character
 from rules import RuleError
@@ -359,17 +360,17 @@ def test_a_duel_cannot_be_started_against_someone_in_a_battle(event, people, ref
     situation = begin(event, people[:3], referee)
     outsider = party(event, 1, first=5)[0]
     with pytest.raises(services.ServiceError):
-        services.declare_aggression(event, outsider, people[0], user=referee, nonce=nonce())
+        declare_aggression(event, outsider, people[0], user=referee, nonce=nonce())
     assert battle_state(situation).combatants.keys() == {p.pk for p in people[:3]}
 
 
 def test_a_third_other_turns_a_running_duel_into_a_battle(event, people, referee):
     """IA6 reading: the third Other's attack is an ordinary attack; the duel's situation closes and a battle
     opens with everyone holding what they held (a shown card went back), the declarer first (D5)."""
-    from duels.services.battles import grow_into_battle
+    from duels.battle.start import grow_into_battle
 
     anna, boris, vera, _ = people
-    duel = services.declare_aggression(event, anna, vera, user=referee, nonce=nonce()).situation
+    duel = declare_aggression(event, anna, vera, user=referee, nonce=nonce()).situation
     st = services.state_of(duel)
     blade = next(u for u in st.fighters[anna.pk].hand if st.cards[u].name == "Blade")
     act(duel, engine.Attack(0, anna.pk, blade), referee)

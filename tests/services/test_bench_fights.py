@@ -13,7 +13,7 @@ import pytest
 import time_machine
 
 from bench.fights import extend
-from duels import services
+from duels.duel.start import declare_aggression
 from tests.services.kit import assert_replays, nonce
 
 pytestmark = pytest.mark.django_db
@@ -25,9 +25,7 @@ def test_D3_a_fight_extended_across_round_breaks_keeps_the_arsenal_it_came_in_wi
     anton, zavulon = armed
     came_in_with = {anton.pk: 3, zavulon.pk: 2}  # conftest's armed: 2 x Fireball + Shield; Spark + Shield
     with time_machine.travel(T0, tick=False):
-        situation = services.declare_aggression(
-            anton.event, anton, zavulon, None, user=referee, nonce=nonce()
-        ).situation
+        situation = declare_aggression(anton.event, anton, zavulon, None, user=referee, nonce=nonce()).situation
     rounds_seen = set()
     for chunk in range(6):  # extended again and again, as the benchmark builds its 500-entry fights
         state = extend(situation, 7, actor=referee)  # each chunk goes on from the log's last entry

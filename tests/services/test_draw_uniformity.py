@@ -24,9 +24,9 @@ import pytest
 from django.utils import timezone
 
 from cards.models import Card
-from duels.models import LogEntry, Situation
-from duels.services.kinds import KINDS
-from duels.services.start import _open, _setup, _uid
+from duels.duel.kind import KIND
+from duels.duel.start import _open, _setup, _uid
+from duels.models import LogEntry
 from duels.services.store import Transition
 from rules import duel as engine
 from tests.services.kit import arm
@@ -54,9 +54,9 @@ def five_card_victim(armed, catalogue):
 
 def recorded_draws(anton, zavulon, attack_card, referee, trials: int) -> Counter[int]:
     """The card each instant attack drew, as its log entry records it; only the last trial is saved."""
-    kind = KINDS[Situation.Kind.DUEL]
+    kind = KIND
     now = timezone.now()
-    tx = Transition(_open(anton.event, kind, now), now)
+    tx = Transition(_open(anton.event, now), now)
     for character in (anton, zavulon):
         tx.command(engine.Join(_setup(character)), actor=referee)
     command = engine.InstantAttack(anton.pk, zavulon.pk, _uid(kind, tx.state, anton, attack_card.pk), True, True)

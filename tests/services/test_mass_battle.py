@@ -7,8 +7,8 @@ import rules.mass as magic
 from cards.models_mass import MagicCard, Warrior
 from cards.words import explain
 from duels import services
+from duels.mass.start import KeepableInWrongDeck, MassBattlesOff, NoMagicCards, start_mass_battle
 from duels.models import LogEntry
-from duels.services.mass import KeepableInWrongDeck, MassBattlesOff, NoMagicCards, start_mass_battle
 from rules.errors import RuleError
 from tests.services.mass_kit import (
     act,

@@ -5,6 +5,7 @@ import pytest
 import rules
 from cards.words import explain
 from duels import services
+from duels.duel.start import declare_aggression
 from duels.models import LogEntry, Situation
 from rules import duel as engine
 from tests.services.kit import act, assert_replays, kinds, nonce, state, uid
@@ -91,9 +92,7 @@ def test_every_command_of_a_whole_duel_keeps_state_equal_to_the_replay(
     armed, referee, attack_card, defence_card, spark
 ):
     anton, zavulon = armed
-    situation = services.declare_aggression(
-        anton.event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce()
-    ).situation
+    situation = declare_aggression(anton.event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce()).situation
     steps = [
         lambda: engine.Answer(duel=0, fighter=zavulon.pk, card=uid(situation, zavulon, defence_card)),
         lambda: engine.ConfirmResult(duel=0),

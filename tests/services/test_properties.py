@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 import rules
 from duels import services
+from duels.duel.start import declare_aggression
 from duels.models import LogEntry, Situation
 from events.models import Character
 from rules import duel as engine
@@ -65,9 +66,7 @@ def test_state_is_always_the_replay_of_the_log_and_refusals_change_nothing(
     arm(anton, (attack_card, 2), defence_card)
     arm(zavulon, (spark, 2), defence_card)
     with time_machine.travel(T0, tick=False) as clock:
-        situation = services.declare_aggression(
-            event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce()
-        ).situation
+        situation = declare_aggression(event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce()).situation
         seen_entries = set(LogEntry.objects.filter(situation=situation).values_list("pk", flat=True))
         for tap, pick, pause in taps:
             clock.shift(dt.timedelta(seconds=pause))
@@ -81,7 +80,7 @@ def test_state_is_always_the_replay_of_the_log_and_refusals_change_nothing(
                     )
                 elif tap == 5 or situation.ended:
                     # A new fight between the same two: the same situation or, after S2, a new one.
-                    done = services.declare_aggression(event, zavulon, anton, None, user=referee, nonce=nonce())
+                    done = declare_aggression(event, zavulon, anton, None, user=referee, nonce=nonce())
                     situation = done.situation
                 else:
                     command = command_for(tap, pick, state, referee)

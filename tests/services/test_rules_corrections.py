@@ -12,11 +12,12 @@ import rules
 from cards import arsenal as arsenal_service
 from cards.models import ArsenalCard, Card
 from duels import services
-from duels.export import export_situation
+from duels.duel.draws import related_undone
+from duels.duel.log import describe
+from duels.duel.start import declare_aggression
 from duels.models import LogEntry, Situation
-from duels.presenters_log import describe
 from duels.services.conditions import change_condition
-from duels.services.draws import related_undone
+from duels.services.export import export_situation
 from events.models import Character, ConditionRecord
 from rules import duel as engine
 from tests.services.kit import act, arm, instant_attack, nonce, record_draws, state
@@ -168,9 +169,7 @@ def test_D11_a_blow_recorded_in_a_running_fight_goes_into_the_fight_and_its_log(
     armed, referee, attack_card, defence_card, clock
 ):
     anton, zavulon = armed
-    situation = services.declare_aggression(
-        anton.event, anton, zavulon, None, user=referee, nonce=nonce(), now=at(0)
-    ).situation
+    situation = declare_aggression(anton.event, anton, zavulon, None, user=referee, nonce=nonce(), now=at(0)).situation
     record = change_condition(zavulon, add="helpless", reason="a finishing blow", user=referee, now=at(2))
     assert record.situation_id == situation.pk
     st = state(situation)

@@ -15,6 +15,7 @@ from cards import arsenal as arsenal_service
 from cards.faces import face_of
 from cards.models import Card, CounterRule
 from duels import services
+from duels.duel.start import declare_aggression
 from duels.models import LogEntry, Situation
 from events.models import Character
 from rules import duel as engine
@@ -47,7 +48,7 @@ def instant(attacker, victim, card, referee, t, **options):
 
 
 def aggression(declarer, target, card, referee, t, **kw):
-    return services.declare_aggression(
+    return declare_aggression(
         declarer.event,
         declarer,
         target,

@@ -7,8 +7,8 @@ import pytest
 
 from cards.models import ArsenalCard
 from duels import services
-from duels.export import export_situation
 from duels.models import LogEntry, Situation
+from duels.services.export import export_situation
 from rules import duel as engine
 from tests.services.kit import act, arsenal, assert_replays, kinds, nonce, uid
 

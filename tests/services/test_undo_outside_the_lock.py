@@ -13,6 +13,7 @@ from django.test.utils import CaptureQueriesContext
 
 from bench.fights import extend
 from duels import services
+from duels.duel.start import declare_aggression
 from duels.models import Situation
 from duels.services import commands
 from rules import duel as engine
@@ -28,9 +29,7 @@ def long_fight(armed, referee):
     """A fight with a 300-entry log (the conftest's ``fight`` has none)."""
     anton, zavulon = armed
     with time_machine.travel(T0, tick=False):
-        situation = services.declare_aggression(
-            anton.event, anton, zavulon, None, user=referee, nonce=nonce()
-        ).situation
+        situation = declare_aggression(anton.event, anton, zavulon, None, user=referee, nonce=nonce()).situation
     extend(situation, 300, actor=referee, start=T0 + dt.timedelta(seconds=1))
     return situation
 

@@ -6,6 +6,7 @@ from typing import Any
 import pytest
 
 from duels import services
+from duels.duel.start import declare_aggression
 from duels.models import LogEntry, Situation
 from tests.services.kit import nonce
 
@@ -28,7 +29,7 @@ def test_S2_ending_a_long_situation_on_read_loads_its_joins_not_its_whole_log(
 ):
     anton, zavulon = armed
     time_machine.move_to(T0, tick=False)
-    situation = services.declare_aggression(anton.event, anton, zavulon, None, user=referee, nonce=nonce()).situation
+    situation = declare_aggression(anton.event, anton, zavulon, None, user=referee, nonce=nonce()).situation
     _pad(situation, 300)
     loaded: list[int] = []
     from_db = LogEntry.from_db  # bound to LogEntry, the only class loaded through it here

@@ -23,7 +23,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from duels import services
+from duels.duel.start import declare_aggression
 from duels.models import LogEntry, Situation
 from events.models import Character
 from rules import duel as engine
@@ -146,7 +146,7 @@ def shown_briefly(armed, referee, attack_card, event):
     event.answer_window_s = WINDOW_S
     event.save()
     anton.refresh_from_db()
-    done = services.declare_aggression(event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce())
+    done = declare_aggression(event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce())
     step = engine.from_dict(Situation.objects.get(pk=done.situation.pk).state).duels[0].step
     assert step is not None
     return done.situation, step.answer_deadline

@@ -6,6 +6,7 @@ import pytest
 
 import rules
 from duels import services
+from duels.duel.start import declare_aggression
 from duels.models import LogEntry, Situation
 from duels.services.timers import expire_situation, sweep_deadlines
 from rules import duel as engine
@@ -99,9 +100,7 @@ def test_S2_the_situation_ends_after_the_gap_and_the_next_attack_opens_a_new_one
     rival.refresh_from_db()
     assert rival.condition == "heavily_wounded"
     arm(bystander, spark)
-    new = services.declare_aggression(
-        character.event, bystander, character, spark.pk, user=referee, nonce=nonce()
-    ).situation
+    new = declare_aggression(character.event, bystander, character, spark.pk, user=referee, nonce=nonce()).situation
     assert new.pk != situation.pk
     assert Situation.objects.filter(ended=False).get().pk == new.pk
     assert_replays(new)
@@ -113,7 +112,7 @@ def test_S2_a_gap_that_runs_out_during_a_start_closes_the_old_situation_first(
     arm(bystander, spark)
     clock.shift(dt.timedelta(seconds=15 + 181))
     # Nobody read the fight since; the start itself applies both deadlines.
-    new = services.declare_aggression(character.event, bystander, character, spark.pk, user=referee, nonce=nonce())
+    new = declare_aggression(character.event, bystander, character, spark.pk, user=referee, nonce=nonce())
     old = Situation.objects.get(pk=shown.pk)
     assert old.ended and new.situation.pk != old.pk
     assert kinds(old)[-1] == "expire"
@@ -125,7 +124,7 @@ def test_the_sweeper_applies_overdue_deadlines_and_leaves_the_rest(shown, event,
     other = Character.objects.create(event=event, name="Igor")
     arm(bystander, spark)
     clock.shift(dt.timedelta(seconds=10))
-    later = services.declare_aggression(event, bystander, other, spark.pk, user=referee, nonce=nonce()).situation
+    later = declare_aggression(event, bystander, other, spark.pk, user=referee, nonce=nonce()).situation
     clock.shift(dt.timedelta(seconds=6))  # T0 + 16 s: the first window is over, the second not
     assert sweep_deadlines.apply().get() == 1
     assert state(Situation.objects.get(pk=shown.pk)).duels[0].steps_done[-1].timed_out
@@ -163,7 +162,7 @@ def test_a_timer_is_scheduled_after_commit_for_each_new_deadline(
 ):
     anton, zavulon = armed
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        situation = services.declare_aggression(
+        situation = declare_aggression(
             anton.event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce()
         ).situation
     # One timer (the other callback publishes the new version to the polls' cache).
@@ -190,7 +189,7 @@ def test_a_broker_that_is_down_does_not_fail_the_command(
 
     monkeypatch.setattr(expire_situation, "apply_async", down)
     with django_capture_on_commit_callbacks(execute=True):
-        done = services.declare_aggression(anton.event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce())
+        done = declare_aggression(anton.event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce())
     assert Situation.objects.get(pk=done.situation.pk).version == 1
 
 

@@ -25,7 +25,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from duels import services
+from duels.duel.start import declare_aggression
 from duels.models import LogEntry, Situation
 from rules import duel as engine
 from tests.services.kit import nonce
@@ -149,7 +149,7 @@ def test_D8_a_killed_worker_or_beat_is_restarted_and_the_deadline_applies_once(
     event.answer_window_s = WINDOW_S
     event.save()
     anton, zavulon = armed
-    done = services.declare_aggression(event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce())
+    done = declare_aggression(event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce())
     situation_id = done.situation.pk
     step = engine.from_dict(Situation.objects.get(pk=situation_id).state).duels[0].step
     assert step is not None and step.answer_deadline is not None

@@ -6,6 +6,7 @@ import logging
 import pytest
 
 from duels import services
+from duels.duel.start import declare_aggression
 from duels.models import Situation
 from events.models import Character
 from tests.services.kit import arm, nonce, state
@@ -23,7 +24,7 @@ def three_shown(event, referee, spark, clock) -> list[Situation]:
         a = Character.objects.create(event=event, name=f"A{n}")
         b = Character.objects.create(event=event, name=f"B{n}")
         arm(a, spark)
-        shown.append(services.declare_aggression(event, a, b, spark.pk, user=referee, nonce=nonce()).situation)
+        shown.append(declare_aggression(event, a, b, spark.pk, user=referee, nonce=nonce()).situation)
         clock.shift(dt.timedelta(seconds=1))
     return shown
 

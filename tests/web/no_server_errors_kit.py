@@ -33,6 +33,7 @@ from cards.models import (
 )
 from cards.printing.models import PrintRun
 from duels import services
+from duels.duel.start import declare_aggression
 from duels.models import LogEntry, Situation
 from events.creators import allow_event_creation
 from events.models import Character, Event, Side, StaffRole
@@ -123,12 +124,10 @@ def build_world(personas: dict[str, User | None], event: Event, other_event: Eve
     Character.objects.filter(pk=free.pk).update(focus_card=defence_card)
 
     earlier = timezone.now() - dt.timedelta(hours=2)
-    opened = services.declare_aggression(event, character, rival, None, user=referee, nonce=nonce(), now=earlier)
+    opened = declare_aggression(event, character, rival, None, user=referee, nonce=nonce(), now=earlier)
     finished = services.refresh(opened.situation, now=earlier + dt.timedelta(hours=1))
     assert finished.ended
-    running = services.declare_aggression(
-        event, character, rival, attack_card.pk, user=referee, nonce=nonce()
-    ).situation
+    running = declare_aggression(event, character, rival, attack_card.pk, user=referee, nonce=nonce()).situation
 
     # The twin world of another event.
     other_catalogue = Catalogue.objects.create(name="Other catalogue")
@@ -142,7 +141,7 @@ def build_world(personas: dict[str, User | None], event: Event, other_event: Eve
     arm(stranger, o_attack, o_defence)
     arm(stranger2, o_attack, o_defence)
     other_prepared = _prepared(stranger, o_attack)
-    other_running = services.declare_aggression(
+    other_running = declare_aggression(
         other_event, stranger, stranger2, o_attack.pk, user=other_organizer, nonce=nonce()
     ).situation
 
@@ -244,7 +243,7 @@ def build_world(personas: dict[str, User | None], event: Event, other_event: Eve
 
 def _mass_battle(event: Event, user: User | None) -> Situation:
     from cards.models_mass import Army, MagicCard, Warrior, WarriorType
-    from duels.services.mass import start_mass_battle
+    from duels.mass.start import start_mass_battle
 
     Event.objects.filter(pk=event.pk).update(mass_battles_on=True)
     event.refresh_from_db()

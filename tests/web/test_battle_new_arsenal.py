@@ -14,8 +14,8 @@ from django.utils import translation
 from cards.models import Card
 from cards.words import explain
 from duels import services
-from duels.battle_log import describe_battle
-from duels.services.battles import build_between_rounds
+from duels.battle.log import describe_battle
+from duels.battle.start import build_between_rounds
 from events.models import Character
 from rules import RuleError
 from rules import battle as B

@@ -9,6 +9,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from duels import services
+from duels.duel.start import declare_aggression
 from duels.models import Situation
 from rules import battle as B
 from tests.services.battle_kit import battle_state, begin, buid, party, passes, top
@@ -275,7 +276,7 @@ def test_bad_input_is_refused_in_words_and_changes_nothing(as_user, referee, bat
 
 
 def test_a_duel_id_on_a_battle_url_goes_to_the_duel_page(as_user, referee, event, people):
-    duel = services.declare_aggression(event, people[0], people[2], user=referee, nonce=nonce()).situation
+    duel = declare_aggression(event, people[0], people[2], user=referee, nonce=nonce()).situation
     response = as_user(referee).get(reverse("duels:battle", args=[duel.pk]))
     assert response.status_code == 302 and response["Location"] == reverse("duels:situation", args=[duel.pk])
 
@@ -323,7 +324,7 @@ def test_D3_between_rounds_a_combatant_takes_a_prepared_arsenal(as_user, referee
 
 def test_a_running_duel_grows_into_a_battle_from_its_page(as_user, referee, event, people):
     anna, boris, vera, _ = people
-    duel = services.declare_aggression(event, anna, vera, user=referee, nonce=nonce()).situation
+    duel = declare_aggression(event, anna, vera, user=referee, nonce=nonce()).situation
     client = as_user(referee)
     fight_page = client.get(reverse("duels:situation", args=[duel.pk])).content.decode()
     assert reverse("duels:battle-grow", args=[duel.pk]) in fight_page

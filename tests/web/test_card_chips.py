@@ -11,8 +11,8 @@ import pytest
 from django.template import Context, Template
 from django.utils import translation
 
-from duels.presenters import CardView
 from duels.templatetags.fight_cards import card_buttons, card_chips, chip
+from duels.web.viewers import CardView
 
 # duels/_card.html as it was before the chips moved to Python: the reference markup.
 CARD_TEMPLATE = (

@@ -14,7 +14,7 @@ from django.utils import translation
 from cards import arsenal, hooks
 from cards.faces import face_of
 from cards.models import ArsenalCard, Card, Catalogue, PoolEntry, PreparedArsenal, PreparedArsenalCard
-from duels import services
+from duels.duel.start import declare_aggression
 from events.models import Character
 
 
@@ -187,7 +187,7 @@ def test_AG2_the_fight_guard_is_the_fights_apps_own(org, pool, rival, referee, a
     """A real unfinished situation (AG1: a spoken declaration) freezes the arsenal on the builder too."""
     ArsenalCard.objects.create(character=pool, card=healing, copies=1)
     ArsenalCard.objects.create(character=rival, card=attack_card, copies=1)
-    services.declare_aggression(pool.event, pool, rival, None, user=referee, nonce=uuid.uuid4().hex)
+    declare_aggression(pool.event, pool, rival, None, user=referee, nonce=uuid.uuid4().hex)
     response = select(org, pool, **{str(attack_card.pk): 1})
     assert "is in a fight that has not ended" in response.content.decode()
     assert hand(pool) == {healing.pk: 1}
@@ -322,11 +322,9 @@ def test_AG2_the_builder_refuses_while_a_real_fight_is_open(org, pool, rival, re
     """The guard asks the fights app: after an aggression is declared the hand is frozen."""
     import uuid
 
-    from duels import services
-
     ArsenalCard.objects.create(character=pool, card=healing, copies=1)
     ArsenalCard.objects.create(character=rival, card=attack_card, copies=1)
-    services.declare_aggression(event, pool, rival, None, user=referee, nonce=uuid.uuid4().hex)
+    declare_aggression(event, pool, rival, None, user=referee, nonce=uuid.uuid4().hex)
     response = select(org, pool, **{str(attack_card.pk): 1})
     assert "Anton is in a fight that has not ended" in response.content.decode()
     assert hand(pool) == {healing.pk: 1}

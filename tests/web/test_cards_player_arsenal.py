@@ -15,6 +15,7 @@ from django.urls import reverse
 
 from cards.models import ArsenalCard, Card, PoolEntry, PreparedArsenal, PreparedArsenalCard
 from duels import services
+from duels.duel.start import declare_aggression
 from events.models import Character
 
 ROLES = ["anonymous", "player", "other_player", "referee", "organizer", "other_organizer"]
@@ -71,7 +72,7 @@ def post_action(client: Client, url: str, action: str, attack_card: Card, **kwar
 def in_a_fight(anton, rival, referee, attack_card):
     """AG1: an aggression declared by a spoken declaration; the situation is open."""
     ArsenalCard.objects.create(character=rival, card=attack_card, copies=1)
-    services.declare_aggression(anton.event, anton, rival, None, user=referee, nonce=uuid.uuid4().hex)
+    declare_aggression(anton.event, anton, rival, None, user=referee, nonce=uuid.uuid4().hex)
     assert services.in_active_situation(anton)
 
 

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from cards.models import PreparedArsenal, PreparedArsenalCard
 from duels.models import LogEntry, Situation
-from duels.views_common import form_problem
+from duels.web.alerts import form_problem
 from events.models import Character
 from rules import duel as engine
 from tests.services.kit import nonce

@@ -5,7 +5,8 @@ import pytest
 from django.urls import reverse
 
 from duels import services
-from duels.forms import StartForm
+from duels.duel.forms import StartForm
+from duels.duel.start import start_instant_attack
 from events.models import Character, ConditionRecord
 from rules import duel as engine
 from tests.services.kit import nonce
@@ -15,7 +16,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _instant(anton, zavulon, attack_card, referee, **kw):
-    return services.start_instant_attack(
+    return start_instant_attack(
         anton.event,
         anton,
         zavulon,

@@ -18,8 +18,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from bench.fights import extend
-from duels.presenters import LIVE_RECENT
-from duels.presenters_record import RECORD_PAGE
+from duels.duel.presenters import LIVE_RECENT
+from duels.duel.record import RECORD_PAGE
 from events.models import StaffRole
 from rules import duel as engine
 from tests.web.duels_kit import rendered_nonces

@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from cards.models import Card, PoolEntry
 from duels import services
+from duels.duel.start import declare_aggression
 from duels.models import LogEntry, Situation
 from events.models import Character
 from rules import duel as engine
@@ -59,9 +60,7 @@ def test_D8_an_overdue_answer_window_is_applied_on_read(as_user, referee, armed,
     anton, zavulon = armed
     start = timezone.now()
     time_machine.move_to(start, tick=False)
-    situation = services.declare_aggression(
-        anton.event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce()
-    ).situation
+    situation = declare_aggression(anton.event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce()).situation
     time_machine.move_to(start + dt.timedelta(seconds=anton.event.answer_window_s + 1), tick=False)
     html = as_user(referee).get(reverse("duels:situation", args=[situation.pk]), headers=HX).content.decode()
     assert "did not answer in time" in html

@@ -2,7 +2,7 @@
 
 Every event class registered with ``@event_type`` (duels, battles, mass battles)
 is a case here: a registered type with no wording in the one table
-(``duels/log_words.py``) or no case fails the test, so a new event kind must
+(``duels/web/log.py``) or no case fails the test, so a new event kind must
 come with its log line. The duel's events come from real fights run through
 the engine; the battle's and the magic phase's are built by hand on a real
 state (their engines reach many of them only deep into a fight).
@@ -30,14 +30,14 @@ from django.utils.translation import override
 
 import rules.mass as magic
 from cards.models_mass import MagicCard
-from duels.battle_log import ROUND_END_LABELS, TRIGGER_LABELS, BattleWords
-from duels.battle_presenters import ACT_LABELS, ROLE_LABELS, SIDE_LABELS
-from duels.battle_presenters import RESULT_LABELS as BATTLE_RESULT_LABELS
-from duels.log_words import WORDING, LogWords
-from duels.presenters import OPENED_BY_LABELS, OUTCOME_LABELS, RESULT_LABELS, condition_label
-from duels.presenters_log import Words
-from duels.presenters_mass import PLACE_LABELS, SOURCE_LABELS
-from duels.presenters_mass_log import MassWords
+from duels.battle.log import ROUND_END_LABELS, TRIGGER_LABELS, BattleWords
+from duels.battle.presenters import ACT_LABELS, ROLE_LABELS, SIDE_LABELS
+from duels.battle.presenters import RESULT_LABELS as BATTLE_RESULT_LABELS
+from duels.duel.log import Words
+from duels.duel.presenters import OPENED_BY_LABELS, OUTCOME_LABELS, RESULT_LABELS, condition_label
+from duels.mass.log import MassWords
+from duels.mass.presenters import PLACE_LABELS, SOURCE_LABELS
+from duels.web.log import WORDING, LogWords
 from rules import NOT_PARRIED, PARRIED, EngineEvent
 from rules import battle as B
 from rules.battle import events as BE

@@ -5,6 +5,7 @@ from django.urls import reverse
 
 from cards.models import Card
 from duels import services
+from duels.duel.start import declare_aggression, start_instant_attack
 from events.models import Character
 from rules import duel as engine
 from tests.services.kit import SECRET_ANTON, SECRET_ZAVULON, nonce
@@ -69,7 +70,7 @@ def test_F1_a_focused_card_is_public(client, armed, referee, catalogue):
     anton, zavulon = armed
     mirror = Card.objects.get(name_en=SECRET_ZAVULON[1])
     Character.objects.filter(pk=zavulon.pk).update(focus_card=mirror)
-    situation = services.declare_aggression(anton.event, anton, zavulon, None, user=referee, nonce=nonce()).situation
+    situation = declare_aggression(anton.event, anton, zavulon, None, user=referee, nonce=nonce()).situation
     html = _get(client, reverse("duels:watch", args=[situation.pk]), "en")
     assert "Dark Mirror" in html  # held openly (F1)
     assert "Veil of Secrets" not in html and "Spark" not in html
@@ -78,7 +79,7 @@ def test_F1_a_focused_card_is_public(client, armed, referee, catalogue):
 def test_IA4_the_drawn_card_is_shown_and_every_other_card_stays_secret(client, armed, referee, attack_card):
     """Reading: the card drawn blind is shown to all (IA4), so the public record names it; nothing else is named."""
     anton, zavulon = armed
-    situation = services.start_instant_attack(
+    situation = start_instant_attack(
         anton.event, anton, zavulon, attack_card.pk, out_of_sight=True, within_reach=True, user=referee, nonce=nonce()
     ).situation
     st = services.state_of(situation)

@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from duels import services
+from duels.duel.start import declare_aggression
 from duels.models import LogEntry, Situation
 from events.models import Character
 from rules import duel as engine
@@ -45,7 +45,7 @@ def test_S2_search_links_to_a_running_fight_only_until_its_gap_runs_out(
     as_user, referee, armed, event, character, rival, time_machine
 ):
     time_machine.move_to(timezone.now(), tick=False)
-    situation = services.declare_aggression(event, character, rival, None, user=referee, nonce=nonce()).situation
+    situation = declare_aggression(event, character, rival, None, user=referee, nonce=nonce()).situation
     client = as_user(referee)
     url = reverse("duels:referee-home", args=[event.pk])
     fight_url = reverse("duels:situation", args=[situation.pk])

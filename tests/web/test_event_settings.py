@@ -18,6 +18,7 @@ from django.urls import reverse
 
 from cards.models import ArsenalCard, Catalogue, PoolEntry
 from duels import services
+from duels.duel.start import declare_aggression
 from events.creators import allow_event_creation
 from events.models import Event, StaffRole
 from tests.web.event_form_kit import event_data
@@ -287,7 +288,7 @@ def test_D8_S2_a_running_fight_keeps_the_answer_window_it_opened_with(
     for fighter, card in ((character, attack_card), (rival, defence_card)):
         PoolEntry.objects.create(character=fighter, card=card, copies=1)
         ArsenalCard.objects.create(character=fighter, card=card, copies=1)
-    situation = services.declare_aggression(
+    situation = declare_aggression(
         event, character, rival, attack_card.pk, user=referee, nonce=uuid.uuid4().hex
     ).situation
     before = services.state_of(situation)

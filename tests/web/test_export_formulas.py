@@ -25,6 +25,7 @@ from cards.models import (
     PreparedArsenalCard,
     WarriorType,
 )
+from duels.duel.start import declare_aggression
 from events.models import Character
 from helpers import tables
 
@@ -40,7 +41,7 @@ EXPORTS = {
     "cards:mass-export:warrior_types": lambda fmt: {"what": "warrior_types", "file_format": fmt},
 }
 # JSON only, for replay and moving an event, never opened by a spreadsheet: a fight's log and
-# state (duels/views_fight.py) and a whole event (duels/views_archive.py).
+# state (duels/duel/views.py) and a whole event (duels/views_archive.py).
 NOT_SPREADSHEETS = {"duels:export", "duels:event-export"}
 # Exports of one fight (by its id, not the event's): tested below with a real fight.
 PER_FIGHT = {"duels:log-export-csv", "duels:log-export-xlsx"}
@@ -125,13 +126,12 @@ def test_one_helper_neutralizes_and_the_import_takes_it_back(value):
 @pytest.mark.parametrize("table", ["characters"])  # the fight has no resolved step: only this table has rows
 def test_the_post_game_report_tables_are_neutralized_too(as_user, referee, hostile_event, table, fmt):
     """The report's downloads (lab/presenters.py) go through the same helper: a fight between hostile names."""
-    from duels import services
     from tests.services.kit import arm, nonce
 
     attacker, defender = Character.objects.filter(event=hostile_event).order_by("pk")[:2]
     attack = Card.objects.get(catalogue=hostile_event.catalogue, name_ru=HOSTILE[0])
     arm(attacker, attack)
-    services.declare_aggression(hostile_event, attacker, defender, attack.pk, user=referee, nonce=nonce())
+    declare_aggression(hostile_event, attacker, defender, attack.pk, user=referee, nonce=nonce())
     url = reverse("lab:postgame", args=[hostile_event.pk])
     response = as_user(referee).get(url, {"download": table, "format": fmt})
     assert response.status_code == 200
@@ -143,13 +143,12 @@ def test_the_post_game_report_tables_are_neutralized_too(as_user, referee, hosti
 @pytest.mark.parametrize("fmt", ["csv", "xlsx"])
 def test_the_fight_log_table_is_neutralized(as_user, referee, hostile_event, fmt):
     """duels/views_log_table.py: the log's lines name hostile characters and cards."""
-    from duels import services
     from tests.services.kit import arm, nonce
 
     attacker, defender = Character.objects.filter(event=hostile_event).order_by("pk")[:2]
     attack = Card.objects.get(catalogue=hostile_event.catalogue, name_ru=HOSTILE[0])
     arm(attacker, attack)
-    done = services.declare_aggression(hostile_event, attacker, defender, attack.pk, user=referee, nonce=nonce())
+    done = declare_aggression(hostile_event, attacker, defender, attack.pk, user=referee, nonce=nonce())
     client = as_user(referee)
     response = client.get(reverse(f"duels:log-export-{fmt}", args=[done.situation.pk]))
     assert response.status_code == 200 and "attachment" in response["Content-Disposition"]

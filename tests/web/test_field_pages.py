@@ -2,6 +2,8 @@
 
 import pytest
 
+from duels.duel.start import declare_aggression
+
 pytestmark = pytest.mark.django_db
 
 
@@ -31,12 +33,11 @@ def test_F1_the_character_page_in_a_fight_shows_the_live_hand_and_focus_not_the_
     as_user, player, character, rival, referee, attack_card, defence_card
 ):
     """During a fight the page loads the live fragment (hand, focus, focus control), not the arsenal rows."""
-    from duels import services
     from tests.services.kit import arm, nonce
 
     arm(character, attack_card, defence_card)
     arm(rival, defence_card)
-    services.declare_aggression(character.event, character, rival, None, user=referee, nonce=nonce())
+    declare_aggression(character.event, character, rival, None, user=referee, nonce=nonce())
     client = as_user(player)
     html = client.get(f"/characters/{character.pk}/").content.decode()
     assert 'id="player-live"' in html and 'hx-trigger="load, every 2s' in html
@@ -75,14 +76,13 @@ def test_players_pages_show_no_rule_codes(as_user, player, character, rival, ref
     """Rule IDs (D8, S2, ...) are for referees; a player reads the words only (issue 10)."""
     import re
 
-    from duels import services
     from tests.services.kit import arm, nonce
 
     arm(character, attack_card, defence_card)
     arm(rival, defence_card)
     client = as_user(player)
     pages = [client.get(f"/characters/{character.pk}/").content.decode()]
-    services.declare_aggression(character.event, character, rival, attack_card.pk, user=referee, nonce=nonce())
+    declare_aggression(character.event, character, rival, attack_card.pk, user=referee, nonce=nonce())
     pages.append(client.get(f"/characters/{character.pk}/").content.decode())
     pages.append(client.get(f"/characters/{character.pk}/live/").content.decode())
     for html in pages:

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from cards.models import PreparedArsenal, PreparedArsenalCard
-from duels import services
+from duels.duel.start import start_instant_attack
 from duels.models import LogEntry, Situation
 from events.models import Character
 from rules import duel as engine
@@ -150,7 +150,7 @@ def test_IA1_an_instant_attack_that_became_aggression_says_which_condition_faile
     as_user, referee, armed, event, attack_card
 ):
     anton, zavulon = armed
-    performed = services.start_instant_attack(
+    performed = start_instant_attack(
         event, anton, zavulon, attack_card.pk, out_of_sight=False, within_reach=True, user=referee, nonce=nonce()
     )
     html = _page(as_user(referee), performed.situation)

@@ -40,7 +40,7 @@ from django.test import Client
 from django.test.utils import ContextList
 from django.urls import URLResolver, get_resolver, reverse
 
-from duels.views_common import Alert
+from duels.web.alerts import Alert
 from events.models import Character
 from tests.web.no_server_errors_kit import (
     FIELD_GARBAGE,

@@ -1,4 +1,4 @@
-"""The unchanged-poll shortcut (duels.poll_shortcut) answers exactly as the full path does.
+"""The unchanged-poll shortcut (duels.web.shortcut) answers exactly as the full path does.
 
 Each poll is sent twice, once with the middleware and once without it, for a
 spectator and a player's link, unchanged and changed, anonymous and signed
@@ -14,10 +14,10 @@ from django.db import connection
 from django.test import override_settings
 from django.urls import resolve, reverse
 
-from duels import views_live
+from duels.duel import live as views_live
 
 pytestmark = pytest.mark.django_db
-SHORTCUT = "duels.poll_shortcut.UnchangedPollMiddleware"
+SHORTCUT = "duels.web.shortcut.UnchangedPollMiddleware"
 WITHOUT = [m for m in settings.MIDDLEWARE if m != SHORTCUT]
 
 

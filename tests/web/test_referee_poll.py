@@ -13,7 +13,7 @@ from django.http import Http404
 from django.urls import reverse
 
 from duels import services
-from duels.views_common import situation_for_staff, staff_meta
+from duels.web.access import situation_for_staff, staff_meta
 from events.models import StaffRole
 from rules import duel as engine
 from tests.services.kit import nonce

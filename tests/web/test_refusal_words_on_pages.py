@@ -14,7 +14,7 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
-from duels import services
+from duels.duel.start import declare_aggression
 from tests.services.kit import nonce
 
 pytestmark = pytest.mark.django_db
@@ -32,7 +32,7 @@ WORDS = {
 def fighting(armed, referee):
     """Anton and Zavulon are in an unfinished situation (AG1: a spoken declaration)."""
     anton, zavulon = armed
-    services.declare_aggression(anton.event, anton, zavulon, None, user=referee, nonce=nonce())
+    declare_aggression(anton.event, anton, zavulon, None, user=referee, nonce=nonce())
     return anton
 
 

@@ -1,0 +1,102 @@
+"""The battle as a kind of the situation core: three or more Others, opportunity and immediate actions.
+
+What the core asks of it (``duels.services.kinds.SituationKind``), answered by
+the battle's engine (``rules.battle``). A battle takes no chance of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+from duels.models import LogEntry, Situation
+from duels.services.kinds import FighterResult, Step, is_join_type, stated_reason
+from rules import EngineEvent
+from rules import battle as B
+from rules.cards import CounterRule
+
+
+class BattleKind:
+    """Battles of three or more Others (R0-R8, BP)."""
+
+    key = Situation.Kind.BATTLE
+
+    # --- state ---------------------------------------------------------------------------------
+    def open(self, settings: B.BattleSettings, counters: Iterable[CounterRule], now: datetime) -> B.Battle:
+        return B.open_battle(settings, counters, now)
+
+    def to_dict(self, state: B.Battle) -> dict[str, Any]:
+        return B.to_dict(state)
+
+    def from_dict(self, data: dict[str, Any]) -> B.Battle:
+        return B.from_dict(data)
+
+    # --- transitions -----------------------------------------------------------------------------
+    def apply(
+        self, state: B.Battle, command: Any, now: datetime, draw: int | None
+    ) -> tuple[B.Battle, list[EngineEvent]]:
+        return B.apply(state, command, now)
+
+    def expire(self, state: B.Battle, now: datetime) -> tuple[B.Battle, list[EngineEvent]]:
+        return B.expire(state, now)
+
+    def chance(self, state: B.Battle, command: Any, situation: Situation | None) -> tuple[Any, int | None]:
+        return command, None
+
+    def next_deadline(self, state: B.Battle) -> datetime | None:
+        return B.next_deadline(state)
+
+    def is_ended(self, state: B.Battle) -> bool:
+        return bool(state.ended)
+
+    def is_empty(self, state: B.Battle) -> bool:
+        return not state.combatants
+
+    def ended_at(self, state: B.Battle) -> datetime | None:
+        return state.ended_at
+
+    def after_save(self, situation: Situation, before: Any, after: Any) -> None:
+        """Nothing outside the characters follows a battle's state."""
+
+    # --- the log ---------------------------------------------------------------------------------
+    def encode(self, command: Any) -> dict[str, Any]:
+        return B.command_to_dict(command)
+
+    def decode(self, data: dict[str, Any]) -> Any:
+        return B.command_from_dict(data)
+
+    def reason_of(self, command: Any) -> str:
+        return stated_reason(command)
+
+    def is_join(self, command: dict[str, Any] | None) -> bool:
+        return is_join_type(command)
+
+    def replay_steps(self, opening: B.Battle, steps: list[Step]) -> B.Battle:
+        return B.replay(opening, steps)
+
+    def review(self, situation: Situation, log: list[LogEntry]) -> dict[str, Any]:
+        return {}
+
+    # --- who is in it ----------------------------------------------------------------------------
+    def participants(self, state: B.Battle) -> list[int]:
+        return list(state.combatants)
+
+    def conditions(self, state: B.Battle) -> dict[int, str]:
+        return {cid: c.condition for cid, c in state.combatants.items()}
+
+    def results(self, state: B.Battle) -> dict[int, FighterResult]:
+        return {
+            cid: FighterResult(
+                condition=c.condition,
+                hand=sorted(state.cards[uid].face.card_id for uid in c.hand),
+                focus_card_id=c.focus_card_id,
+            )
+            for cid, c in state.combatants.items()
+        }
+
+    def condition_command(self, state: B.Battle, character_id: int, *, add: str, clear: str, reason: str) -> Any:
+        return None
+
+
+KIND = BattleKind()

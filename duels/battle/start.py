@@ -1,0 +1,270 @@
+"""Starting a battle and adding a combatant to it (issue 11), through the shared situation core.
+
+A battle is opened by the referee with three or more characters on two or more
+sides (default: their own sides). Each joins with their current arsenal as
+battle cards (face + the catalogue's action kind and trigger, R4) and their
+condition; the declarer acts first (D5). Every later change goes through
+``perform`` / ``undo_last`` like a duel's.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
+from cards.arsenal import next_round_arsenal, prepared_ids
+from cards.faces import face_of
+from cards.models import ArsenalCard, Card, PreparedArsenal
+from duels.battle.kind import KIND
+from duels.models import Situation
+from duels.services.active import active_situation_for
+from duels.services.commands import User, perform
+from duels.services.errors import (
+    BattlesOff,
+    InAnotherFight,
+    NotABattle,
+    NotInEvent,
+    StaleVersion,
+    TooFewCombatants,
+)
+from duels.services.opening import counters_of, lock_characters, new_situation, opening, refuse_if_fighting
+from duels.services.store import Performed, Transition, actor_of, check_nonce, nonce_used
+from events.models import Character, Event
+from rules import FighterSetup, RuleError
+from rules import battle as B
+from rules.duel import EndSituation
+from rules.errors import ARSENAL
+
+
+def battle_setup(character: Character) -> tuple[FighterSetup, tuple[B.BattleCard, ...]]:
+    """The character as they come in: current arsenal (with action kinds, R4), focus, condition."""
+    faces = []
+    cards: list[B.BattleCard] = []
+    rows = ArsenalCard.objects.filter(character=character).select_related("card").order_by("card__kind", "card_id")
+    for row in rows:
+        face = face_of(row.card)
+        card = B.BattleCard(face=face, action=row.card.action_kind, trigger=row.card.trigger_text)
+        faces.extend([face] * row.copies)
+        cards.extend([card] * row.copies)
+    focus = character.focus_card_id
+    if focus is not None and not any(face.card_id == focus for face in faces):
+        focus = None
+    setup = FighterSetup(
+        character_id=character.pk,
+        name=character.name,
+        hand=tuple(faces),
+        focus_card_id=focus,
+        condition=character.condition,
+    )
+    return setup, tuple(cards)
+
+
+def _check(event: Event, characters: Sequence[Character]) -> None:
+    if not event.battles_on:
+        raise BattlesOff()
+    for character in characters:
+        if character.event_id != event.pk or character.status != Character.Status.ACCEPTED:
+            raise NotInEvent(name=character.name)
+
+
+def start_battle(
+    event: Event,
+    combatants: Sequence[Character],
+    *,
+    declarer: Character,
+    sides: dict[int, str] | None = None,
+    max_rounds: int | None = None,
+    user: User,
+    nonce: str,
+    now: dt.datetime | None = None,
+) -> Performed:
+    """Open a battle: join everyone (sides default to the characters' own) and begin round 1 (D5)."""
+    now = now or timezone.now()
+    _check(event, combatants)
+    sides = {c.pk: (sides or {}).get(c.pk) or c.side for c in combatants}
+    if len({c.pk for c in combatants}) < B.MIN_COMBATANTS or len(set(sides.values())) < 2:
+        raise TooFewCombatants()
+    if declarer.pk not in sides:
+        raise NotInEvent(name=declarer.name)
+
+    def start(nonce: str) -> Performed:
+        locked = {c.pk: c for c in lock_characters(combatants)}
+        refuse_if_fighting(locked.values(), now=now)
+        settings = B.BattleSettings(
+            answer_window_s=event.answer_window_s,
+            gap_s=event.situation_gap_s,
+            reactions_from_round=event.reactions_from_round,
+        )
+        situation = new_situation(event, KIND, KIND.open(settings, counters_of(event), now))
+        tx = Transition(situation, now)
+        for character in dict.fromkeys(c.pk for c in combatants):
+            setup, cards = battle_setup(locked[character])
+            tx.command(B.JoinBattle(setup, sides[character], cards), actor=actor_of(user))
+        tx.command(B.BeginBattle(declarer=declarer.pk, max_rounds=max_rounds), actor=actor_of(user), nonce=nonce)
+        tx.save()
+        return Performed(situation, tx.events)
+
+    return opening(event, nonce, start)
+
+
+def add_combatant(
+    situation: Situation,
+    character: Character,
+    *,
+    side: str | None = None,
+    user: User,
+    seen_version: int,
+    nonce: str,
+    now: dt.datetime | None = None,
+) -> Performed:
+    """A newcomer joins a running battle; their first turn is at the end of the round (docs/battle-rules.md)."""
+    if situation.kind != Situation.Kind.BATTLE:
+        raise NotABattle()
+    _check(situation.event, [character])
+    other = active_situation_for(character, now=now)
+    if other is not None and other.pk != situation.pk:
+        raise InAnotherFight(name=character.name)
+    setup, cards = battle_setup(character)
+    return perform(
+        situation.pk,
+        B.JoinBattle(setup, side or character.side, cards),
+        user=user,
+        seen_version=seen_version,
+        nonce=nonce,
+        now=now,
+    )
+
+
+def take_prepared_between_rounds(
+    situation: Situation,
+    character: Character,
+    prepared: PreparedArsenal,
+    *,
+    user: User,
+    seen_version: int,
+    nonce: str,
+    now: dt.datetime | None = None,
+) -> Performed:
+    """D3: between rounds a combatant takes a prepared arsenal, checked like any other (pool, size)."""
+    if prepared.character_id != character.pk:
+        raise NotInEvent(name=character.name)
+    ids = prepared_ids(prepared)
+    return _new_arsenal(
+        situation, character, ids, prepared.name, user=user, seen_version=seen_version, nonce=nonce, now=now
+    )
+
+
+def build_between_rounds(
+    situation: Situation,
+    character: Character,
+    card_ids: Sequence[int],
+    *,
+    user: User,
+    seen_version: int,
+    nonce: str,
+    now: dt.datetime | None = None,
+) -> Performed:
+    """D3: between rounds a combatant builds a new arsenal on the spot from their pool (one id per copy).
+
+    The pool and the arsenal limit are the engine's ``check_arsenal`` (through
+    ``next_round_arsenal``), as in the arsenal builder and a duel's round break.
+    """
+    if not card_ids:
+        # An empty hand is never what "build a new arsenal" means; the hand stays.
+        raise RuleError(ARSENAL, gettext_noop("Pick at least one card for the new arsenal, or keep the hand."))
+    return _new_arsenal(
+        situation, character, sorted(card_ids), "", user=user, seen_version=seen_version, nonce=nonce, now=now
+    )
+
+
+def _new_arsenal(
+    situation: Situation,
+    character: Character,
+    ids: list[int],
+    label: str,
+    *,
+    user: User,
+    seen_version: int,
+    nonce: str,
+    now: dt.datetime | None,
+) -> Performed:
+    """Check ``ids`` against the pool and limit, then give them to the engine's ``NewArsenal``.
+
+    A refusal (here or in the engine) raises before anything is written.
+    """
+    if situation.kind != Situation.Kind.BATTLE:
+        raise NotABattle()
+    if character.event_id != situation.event_id:
+        raise NotInEvent(name=character.name)
+    faces = next_round_arsenal(character, ids)  # the same checks as the arsenal builder
+    kinds = {c.pk: (c.action_kind, c.trigger_text) for c in Card.objects.filter(pk__in=set(ids))}
+    arsenal = tuple(B.BattleCard(face=f, action=kinds[f.card_id][0], trigger=kinds[f.card_id][1]) for f in faces)
+    return perform(
+        situation.pk,
+        B.NewArsenal(combatant=character.pk, arsenal=arsenal, label=label),
+        user=user,
+        seen_version=seen_version,
+        nonce=nonce,
+        now=now,
+    )
+
+
+def grow_into_battle(
+    situation: Situation,
+    newcomer: Character,
+    *,
+    declarer: Character,
+    side: str | None = None,
+    user: User,
+    seen_version: int,
+    nonce: str,
+    now: dt.datetime | None = None,
+) -> Performed:
+    """A third Other attacks or is attacked in a running duel: it becomes a battle (issue 11).
+
+    In one transaction the duel's situation is closed (EndSituation: open steps go back to
+    hand, hands and conditions are written back), and a battle opens with everyone in it,
+    holding what they held, the declarer first (D5). Returns the battle's ``Performed``; a
+    repeated nonce returns the battle it made.
+    """
+    now = now or timezone.now()
+    nonce = check_nonce(nonce)
+    if situation.kind != Situation.Kind.DUEL:
+        raise NotABattle()
+    battle_nonce = f"{nonce}-battle" if nonce else ""
+    if battle_nonce and (made := nonce_used(battle_nonce)) is not None:
+        return Performed(made.situation, repeated=True)
+    _check(situation.event, [newcomer])
+    with transaction.atomic():
+        # Lock order (store.py): the event's row first, as every opening does, then the situation.
+        Event.objects.select_for_update().filter(pk=situation.event_id).first()
+        fighters = list(Character.objects.filter(situations=situation).order_by("pk"))
+        if newcomer.pk in {f.pk for f in fighters}:
+            raise InAnotherFight(name=newcomer.name)
+        closed = perform(
+            situation.pk,
+            EndSituation(reason=_("The duel grows into a battle: %(name)s joins.") % {"name": newcomer.name}),
+            user=user,
+            seen_version=seen_version,
+            nonce=nonce,
+            now=now,
+        )
+        sides = {newcomer.pk: side or newcomer.side}
+        if closed.repeated:
+            raise StaleVersion(closed.situation)
+        for fighter in fighters:
+            fighter.refresh_from_db()
+        return start_battle(
+            situation.event,
+            [*fighters, newcomer],
+            declarer=declarer,
+            sides=sides,
+            user=user,
+            nonce=battle_nonce,
+            now=now,
+        )

@@ -1,0 +1,124 @@
+"""Starting a mass battle (M1): two armies, the catalogue's magic cards, decks shuffled by the server.
+
+Everything after the start goes through ``perform`` / ``undo_last`` like any
+fight; the engine commands are ``rules.mass``'s.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.utils import timezone
+from django.utils.translation import gettext_noop
+
+import rules.mass as magic
+from cards.models_mass import Army, MagicCard, Warrior
+from duels.mass.kind import KIND
+from duels.models import Situation
+from duels.services.commands import User
+from duels.services.errors import ServiceError
+from duels.services.opening import new_situation, opening
+from duels.services.store import Performed, Transition, actor_of
+from events.models import Event
+
+
+class MassBattlesOff(ServiceError):
+    code = "MASS_OFF"
+    default_message = gettext_noop("Mass battles are switched off for this event.")
+
+
+class BadArmies(ServiceError):
+    code = "ARMIES"
+    default_message = gettext_noop("Choose two different armies of this event.")
+
+
+class NoMagicCards(ServiceError):
+    code = "NO_MAGIC"
+    default_message = gettext_noop("The event's catalogue has no magic cards; add them before a mass battle.")
+
+
+class KeepableInWrongDeck(ServiceError):
+    code = "M5"
+    default_message = gettext_noop(
+        "The magic card “%(name)s” is to be kept when you see fit, but in this event only decks %(decks)s "
+        "may hold such cards, not deck %(deck)s (M5). Change the card or the event setting."
+    )
+
+
+def faces_of(cards: list[MagicCard]) -> list[magic.MagicFace]:
+    """One face per physical copy; a uid names the catalogue card and the copy: ``"<id>.<n>"``."""
+    return [
+        magic.MagicFace(
+            uid=f"{card.pk}.{n}",
+            card_id=card.pk,
+            deck=card.deck,
+            magic_type=card.magic_type,
+            negative=card.negative,
+            keepable=card.keepable,
+        )
+        for card in cards
+        for n in range(1, card.copies + 1)
+    ]
+
+
+def warriors_of(army: Army, side: str) -> list[magic.Warrior]:
+    rows = Warrior.objects.filter(army=army).select_related("warrior_type").order_by("name", "pk")
+    return [
+        magic.Warrior(
+            wid=str(w.pk),
+            side=side,
+            name=w.name,
+            type_name=w.warrior_type.name_ru,
+            protections=w.warrior_type.protection_set,
+            place=w.state,
+        )
+        for w in rows
+    ]
+
+
+def opening_of(event: Event, army_a: Army, army_b: Army) -> magic.MassBattle:
+    if not event.mass_battles_on:
+        raise MassBattlesOff()
+    if army_a.pk == army_b.pk or army_a.event_id != event.pk or army_b.event_id != event.pk:
+        raise BadArmies()
+    if event.catalogue_id is None:
+        raise NoMagicCards()
+    cards = list(MagicCard.objects.filter(catalogue_id=event.catalogue_id).order_by("deck", "pk"))
+    if not cards:
+        raise NoMagicCards()
+    keepable = event.keepable_decks
+    for card in cards:
+        if card.keepable and card.deck not in keepable:
+            raise KeepableInWrongDeck(name=card.name, deck=card.deck, decks=", ".join(map(str, keepable)) or "—")
+    sides = [
+        magic.Side(key="a", name=army_a.name, commander=army_a.commander_label),
+        magic.Side(key="b", name=army_b.name, commander=army_b.commander_label),
+    ]
+    warriors = warriors_of(army_a, "a") + warriors_of(army_b, "b")
+    return magic.open_battle(magic.MagicSettings(keepable_decks=keepable), faces_of(cards), warriors, sides)
+
+
+def start_mass_battle(
+    event: Event, army_a: Army, army_b: Army, *, user: User, nonce: str, now: dt.datetime | None = None
+) -> Performed:
+    """M1: open a mass battle between two armies and shuffle its four decks (logged, with ``secrets``).
+
+    ``army_a`` is side "a", ``army_b`` side "b"; the situation records which
+    army is which in its opening state (``Side.name``) and in ``armies``.
+    """
+    now = now or timezone.now()
+
+    def start(nonce: str) -> Performed:
+        armies = {"a": army_a.pk, "b": army_b.pk}
+        situation = new_situation(event, KIND, opening_of(event, army_a, army_b), armies=armies)
+        tx = Transition(situation, now)
+        tx.command(magic.ShuffleDecks(), actor=actor_of(user), nonce=nonce)
+        tx.save()
+        return Performed(situation, tx.events)
+
+    return opening(event, nonce, start)
+
+
+def armies_of(situation: Situation) -> dict[str, int]:
+    """Which army is side "a" and which side "b" (the commander's page needs it)."""
+    return {str(k): int(v) for k, v in (situation.opening.get("armies") or {}).items()}

@@ -1,0 +1,89 @@
+"""The one way a fight of any kind opens: the event's lock, the nonce, the row, the joins.
+
+Every kind's start (``duels/duel/start.py``, ``duels/battle/start.py``,
+``duels/mass/start.py``) runs its own checks and builds its own commands
+inside ``opening``; what they share is here, once:
+
+- openings in one event go one at a time (the event's row is locked first,
+  see store.py for the lock order), so two referees cannot open two fights
+  for the same people, or the same armies;
+- a nonce seen before is a repeat: the fight it opened is handed back and
+  nothing changes - also when the repeat raced the first submission through
+  the log's unique nonce (an ``IntegrityError``);
+- a refusal of the kinds the start names commits what was applied on the way
+  (overdue deadlines are facts) and is raised after the commit.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from django.db import IntegrityError
+
+from cards.faces import counter_rule_of
+from cards.models import CounterRule
+from duels.models import Situation
+from duels.services.active import active_situation_for
+from duels.services.commands import commit_then_refuse
+from duels.services.errors import InAnotherFight
+from duels.services.kinds import SituationKind
+from duels.services.store import Performed, Transition, check_nonce, nonce_used
+from events.models import Character, Event
+from rules.cards import CounterRule as EngineCounterRule
+
+
+def opening(
+    event: Event,
+    nonce: str,
+    start: Callable[[str], Performed],
+    *,
+    refusals: Sequence[type[Exception]] = (),
+) -> Performed:
+    """Run ``start(nonce)`` under the event's lock, or hand back the fight a repeated nonce opened."""
+    nonce = check_nonce(nonce)
+    try:
+        with commit_then_refuse(*refusals):
+            Event.objects.select_for_update().filter(pk=event.pk).first()
+            used = nonce_used(nonce)
+            if used is not None:
+                return Performed(used.situation, repeated=True)
+            return start(nonce)
+    except IntegrityError:
+        used = nonce_used(nonce)
+        if used is not None:
+            return Performed(used.situation, repeated=True)
+        raise
+
+
+def new_situation(event: Event, kind: SituationKind, opening_state: Any, **extra: Any) -> Situation:
+    """The row of a new fight: its opening snapshot (settings, counter rules, decks), and its state."""
+    snapshot = {**kind.to_dict(opening_state), **extra}
+    return Situation.objects.create(event=event, kind=kind.key, opening=snapshot, state=snapshot)
+
+
+def counters_of(event: Event) -> list[EngineCounterRule]:
+    """The catalogue's counter rules (CR2) as the engine takes them, fixed for the fight when it opens."""
+    rules = CounterRule.objects.filter(defence_card__catalogue=event.catalogue_id)
+    return [counter_rule_of(rule) for rule in rules]
+
+
+def lock_characters(characters: Iterable[Character]) -> list[Character]:
+    """The characters' rows, locked in id order (the arsenal builder locks them too, store.py)."""
+    ids = sorted({c.pk for c in characters})
+    return list(Character.objects.select_for_update().filter(pk__in=ids).order_by("pk"))
+
+
+def refuse_if_fighting(characters: Iterable[Character], *, now: dt.datetime, allowed: int | None = None) -> None:
+    """Refuse a character already in a running fight (other than ``allowed``), by name."""
+    for character in characters:
+        running = active_situation_for(character, now=now)
+        if running is not None and running.pk != allowed:
+            raise InAnotherFight(name=character.name)
+
+
+def save_or_drop(tx: Transition, situation: Situation) -> None:
+    """Save what the opening did; a row opened for it that nothing happened in is dropped."""
+    if not tx.save() and not situation.log.exists():
+        situation.delete()

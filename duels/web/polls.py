@@ -1,0 +1,74 @@
+"""What a live poll of a player's link or a spectator's page reads before it renders anything.
+
+Shared by the views (duels/duel/live.py) and by the middleware that answers
+an unchanged poll before the rest of the stack (duels/web/shortcut.py): the
+same reads, the same ETags, so the two cannot answer differently. What the
+middleware read is handed to the view on the request (``Seen``), so a poll it
+does not answer is not read twice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.core.cache import cache
+from django.http import Http404, HttpRequest
+
+from duels.models import Situation
+from duels.services.live import Meta, cached_active, meta_key
+from duels.web.live import quoted_hash, situation_etag
+from duels.web.viewers import PLAYER, SPECTATOR, Viewer
+from events.access import link_holder
+
+SPECTATOR_VIEW = Viewer(SPECTATOR)
+_SEEN = "sumrak_poll_seen"
+
+
+def variant(token: str | None) -> str:
+    # The fragment's links carry the secret link itself: its own variant, so a new link never shows the old one.
+    return f"player-token-{quoted_hash(token).strip(chr(34))[:12]}" if token else "player"
+
+
+def spectator_etag(meta: Situation | Meta) -> str:
+    return situation_etag(meta, SPECTATOR_VIEW, "watch")
+
+
+def player_etag(meta: Situation | Meta, character_id: int, token: str | None) -> str:
+    return situation_etag(meta, Viewer(PLAYER, character_id), variant(token))
+
+
+def cached_meta(situation_id: int) -> Meta | None:
+    """The situation's meta as last published to the cache, else None (the database decides)."""
+    found = cache.get(meta_key(situation_id))
+    return found if isinstance(found, Meta) else None
+
+
+@dataclass(frozen=True)
+class Seen:
+    """What one poll read already: the link's character (0: refused) and the cache's entry."""
+
+    key: str  # the token or the situation's id the reads were for
+    character_id: int
+    cached: Meta | int | None
+
+
+def link_poll(token: str) -> Seen:
+    """The link checked in the database (every poll: a revoked one stops at once) and its fight's cached meta."""
+    try:
+        character_id = link_holder(token)
+    except Http404:
+        return Seen(token, 0, None)
+    return Seen(token, character_id, cached_active(character_id))
+
+
+def keep(request: HttpRequest, seen: Seen) -> None:
+    setattr(request, _SEEN, seen)
+
+
+def seen_for(request: HttpRequest, key: str) -> Seen | None:
+    """What this request's earlier step read for ``key``, once (None if nothing)."""
+    seen = getattr(request, _SEEN, None)
+    if isinstance(seen, Seen) and seen.key == key:
+        delattr(request, _SEEN)
+        return seen
+    return None

@@ -1,0 +1,115 @@
+"""An unchanged live poll answered before most of the middleware (issue 8).
+
+A spectator's or a secret-link player's poll every 2 s mostly finds nothing
+changed. The full path for its 304 runs a dozen middleware that do nothing
+for it (sessions, CSRF, auth, messages, htmx, axes are never touched) and
+three that only add constant headers (locale, clickjacking, CSP). This
+middleware, placed right after WhiteNoise, recognises the two poll URLs,
+makes the view's own reads (``duels.web.polls``: the cached meta; for a
+link, the link checked in the database first) and, if the poll's ETag is the
+current one, answers the very 304 the full path would: the live headers,
+``Content-Language``, ``Content-Length: 0``, ``X-Frame-Options`` and the CSP
+(SecurityMiddleware, before it, adds its own headers to either).
+
+Anything it is unsure of goes the full way: not a GET htmx poll with an
+ETag, a host Django refuses, a body, a cookie the session or CSRF middleware
+would rewrite, a changed version. What it read then travels on the request,
+so the view does not read it again. tests/web/test_poll_shortcut.py compares
+its answers with the full path's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from django.conf import settings
+from django.core.exceptions import MiddlewareNotUsed
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.middleware.csrf import CSRF_ALLOWED_CHARS, CSRF_SECRET_LENGTH
+from django.utils import timezone, translation
+from django.utils.csp import CSP, build_policy
+from django.utils.http import parse_etags
+
+from duels.services.live import Meta
+from duels.web.live import live_headers
+from duels.web.polls import Seen, cached_meta, keep, link_poll, player_etag, spectator_etag
+
+WATCH = re.compile(r"/watch/([0-9]+)/\Z")
+LINK = re.compile(r"/c/([^/]+)/live/\Z")
+_CSRF_CHARS = frozenset(CSRF_ALLOWED_CHARS)
+
+
+def _plain(request: HttpRequest) -> bool:
+    """Whether the skipped middleware would do nothing but add their constant headers."""
+    meta = request.META
+    if meta.get("CONTENT_LENGTH") not in (None, "", "0"):
+        return False
+    try:
+        request.get_host()  # CommonMiddleware's check (a 400 for a host not allowed)
+    except Exception:
+        return False
+    session = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
+    if session is not None and len(session) < 8:
+        return False  # SessionMiddleware would delete the cookie
+    csrf = request.COOKIES.get(settings.CSRF_COOKIE_NAME)
+    # CsrfViewMiddleware would set a new cookie for a malformed one (a 64-character masked one is left alone).
+    return csrf is None or (len(csrf) == CSRF_SECRET_LENGTH and set(csrf) <= _CSRF_CHARS)
+
+
+class UnchangedPollMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        if (
+            settings.CSRF_USE_SESSIONS
+            or settings.SESSION_SAVE_EVERY_REQUEST
+            or settings.PREPEND_WWW
+            or settings.DISALLOWED_USER_AGENTS
+        ):
+            raise MiddlewareNotUsed  # the skipped middleware would then do more than add headers
+        self.get_response = get_response
+        self.headers: dict[str, str] = {}
+        if settings.X_FRAME_OPTIONS:
+            self.headers["X-Frame-Options"] = settings.X_FRAME_OPTIONS.upper()
+        for header, config in (
+            (CSP.HEADER_ENFORCE, settings.SECURE_CSP),
+            (CSP.HEADER_REPORT_ONLY, settings.SECURE_CSP_REPORT_ONLY),
+        ):
+            if config:
+                self.headers[str(header)] = build_policy(config)  # type: ignore[arg-type]
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.answer(request) or self.get_response(request)
+
+    def answer(self, request: HttpRequest) -> HttpResponse | None:
+        meta = request.META
+        if request.method != "GET" or meta.get("HTTP_HX_REQUEST") != "true" or not meta.get("HTTP_IF_NONE_MATCH"):
+            return None
+        path = request.path_info
+        watch = WATCH.match(path) if path.startswith("/watch/") else None
+        link = LINK.match(path) if watch is None and path.startswith("/c/") else None
+        if (watch is None and link is None) or not _plain(request):
+            return None
+        # As LocaleMiddleware decides (no i18n_patterns: cookie, Accept-Language, default).
+        translation.activate(translation.get_language_from_request(request))
+        request.LANGUAGE_CODE = translation.get_language()
+        if watch is not None:
+            found = cached_meta(int(watch.group(1)))
+            keep(request, Seen(str(int(watch.group(1))), 0, found))
+            etag = spectator_etag(found) if found is not None and not found.is_due(timezone.now()) else None
+        else:
+            token = link.group(1) if link is not None else ""
+            if "\x00" in token:
+                return None
+            seen = link_poll(token)
+            keep(request, seen)
+            active = seen.cached
+            usable = isinstance(active, Meta) and not active.ended and not active.is_due(timezone.now())
+            etag = player_etag(active, seen.character_id, token) if usable and isinstance(active, Meta) else None
+        if etag is None or etag not in parse_etags(meta["HTTP_IF_NONE_MATCH"]):
+            return None
+        response = live_headers(HttpResponseNotModified(), etag)
+        response["Content-Language"] = request.LANGUAGE_CODE
+        response["Content-Length"] = "0"
+        for name, value in self.headers.items():
+            response[name] = value
+        return response
