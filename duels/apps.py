@@ -10,14 +10,24 @@ class DuelsConfig(AppConfig):
         # The layers run one way (docs/architecture.md): cards asks "is this
         # character in a fight?" through its hook, and the fight side answers.
         import duels.services.timers  # noqa: F401  (registers the Celery tasks in web and worker processes)
-        from duels.battle import kind as battle
-        from duels.duel import kind as duel
-        from duels.mass import kind as mass
+        from duels.battle import kind as battle_kind
+        from duels.battle import views as battle_views
+        from duels.duel import kind as duel_kind
+        from duels.duel import views as duel_views
+        from duels.mass import kind as mass_kind
+        from duels.mass import views as mass_views
         from duels.services.kinds import register
+        from duels.web.pages import register_pages
 
-        # Every kind of fight is a wing on the one situation core (docs/architecture.md).
-        for kind in (duel.KIND, battle.KIND, mass.KIND):
+        # Every kind of fight is a wing on the one situation core (docs/architecture.md): its
+        # kind for the services, its pages for the shared views. Neither core imports a wing.
+        for kind, pages in (
+            (duel_kind.KIND, duel_views.PAGES),
+            (battle_kind.KIND, battle_views.PAGES),
+            (mass_kind.KIND, mass_views.PAGES),
+        ):
             register(kind)
+            register_pages(pages)
         from cards.hooks import register_fight_check
         from duels.services import in_active_situation
 

@@ -98,5 +98,8 @@ class BattleKind:
     def condition_command(self, state: B.Battle, character_id: int, *, add: str, clear: str, reason: str) -> Any:
         return None
 
+    def focus_command(self, state: B.Battle, character_id: int, card: str | None) -> Any:
+        return None
+
 
 KIND = BattleKind()

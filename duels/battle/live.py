@@ -1,37 +1,46 @@
-"""TODO docstring."""
+"""The battle off the referee's tablet: what a spectator, a combatant's own phone and the record show (D4).
+
+The shared live pages (duels/views_public.py, duels/views_player.py) poll,
+cache and answer 304s for every kind; these are the battle's contexts for them.
+A spectator sees no hand and no reaction bar; a combatant sees their own hand.
+"""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
-from django.http import HttpResponse
-from django.views.decorators.http import require_GET
+from django.core.paginator import Paginator
 
-from duels import services
-from duels.battle.presenters import present_battle
-from duels.battle.views import (
-    SPECTATOR_VIEW,
-)
-from duels.models import Situation
-from duels.web.live import not_modified, render_live, situation_etag
-from duels.web.viewers import PLAYER, Viewer
-from events.models import Character
-from helpers.requests import HtmxRequest
+from duels.battle.presenters import present_battle, record_rows
+from duels.web.viewers import PLAYER, SPECTATOR_VIEW, Viewer
+from rules import battle as B
+
+RECORD_PAGE = 50
 
 
-def player_battle_context(character: Character, situation: Situation) -> dict[str, Any]:
-    view = present_battle(services.state_of(situation), Viewer(PLAYER, character.pk))
-    me = view.by_id.get(character.pk)
-    attacked = [w for f in view.frames for w in f.windows if w.defender.id == character.pk and not w.answered]
-    return {"battle": view, "me": me, "hand": (me.hand if me else None) or [], "attacked": attacked}
+def watch_context(state: B.Battle) -> dict[str, Any]:
+    return {"battle": present_battle(state, SPECTATOR_VIEW, reactions=False)}
 
 
-@require_GET
-def battle_watch(request: HtmxRequest, situation: Situation) -> HttpResponse:
-    etag = situation_etag(situation, SPECTATOR_VIEW, "battle-watch")
-    if request.htmx and (unchanged := not_modified(request, etag)) is not None:
-        return unchanged
-    view = present_battle(services.state_of(situation), SPECTATOR_VIEW, reactions=False)
-    context = {"situation": situation, "event": situation.event, "battle": view}
-    template = "duels/battle/watch.html#live" if request.htmx else "duels/battle/watch.html"
-    return render_live(request, template, context, etag)
+def player_context(character_id: int, state: B.Battle) -> dict[str, Any]:
+    view = present_battle(state, Viewer(PLAYER, character_id))
+    me = view.by_id.get(character_id)
+    attacked = [w for f in view.frames for w in f.windows if w.defender.id == character_id and not w.answered]
+    # F1 is not a battle rule: the focus is carried through untouched, not set here.
+    return {"battle": view, "me": me, "hand": (me.hand if me else None) or [], "attacked": attacked, "focus": None}
+
+
+def record_context(state: B.Battle, page: str | None) -> dict[str, Any]:
+    """Every resolved answer, newest first, a page at a time; every card each combatant played."""
+    steps = Paginator(list(reversed(state.records)), RECORD_PAGE).get_page(page)
+    played = {
+        c.name: sorted(Counter(state.cards[uid].face.name for uid in c.discards).items())
+        for c in state.combatants.values()
+    }
+    return {
+        "battle": present_battle(state, SPECTATOR_VIEW, reactions=False, records=0),
+        "steps": steps,
+        "rows": record_rows(state, steps.object_list),
+        "played": played,
+    }

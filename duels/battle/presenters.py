@@ -10,6 +10,7 @@ so "why not" is the rule's own refusal.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -271,20 +272,7 @@ def present_battle(state: B.Battle, viewer: Viewer, *, reactions: bool = True, r
 
     frames = [frame_view(f, i == len(state.stack) - 1) for i, f in enumerate(state.stack)]
     reactors = _reactors(state, viewer, people) if reactions and state.reactions_on and state.stack else []
-    shown = [
-        {
-            "round": r.round,
-            "role": str(ROLE_LABELS.get(r.role, r.role)),
-            "attacker": people[r.attacker].name,
-            "defender": people[r.defender].name,
-            "attack": state.cards[r.attack_card].face.name,
-            "answer": state.cards[r.answer_card].face.name if r.answer_card else "",
-            "outcome": str(OUTCOME_LABELS.get(r.outcome, r.outcome)),
-            "timed_out": r.timed_out,
-            "overridden": r.outcome != r.proposed,
-        }
-        for r in state.records[-records:][::-1]
-    ]
+    shown = record_rows(state, state.records[-records:][::-1]) if records else []
     winner = None
     if state.ended and state.result == "one_side_left":
         standing = B.sides_standing(state)
@@ -351,3 +339,22 @@ def _reactors(state: B.Battle, viewer: Viewer, people: dict[int, CombatantView])
                 options.append(ReactionOption(kind, False, explain(err), rule_of(err)))
         out.append(ReactorView(people[cid], options))
     return out
+
+
+def record_rows(state: B.Battle, records: Iterable[B.StepRecord]) -> list[dict[str, Any]]:
+    """Resolved answer windows as the pages list them (every card in them was played: public, D4)."""
+    names = {cid: c.name for cid, c in state.combatants.items()}
+    return [
+        {
+            "round": r.round,
+            "role": str(ROLE_LABELS.get(r.role, r.role)),
+            "attacker": names.get(r.attacker, f"#{r.attacker}"),
+            "defender": names.get(r.defender, f"#{r.defender}"),
+            "attack": state.cards[r.attack_card].face.name,
+            "answer": state.cards[r.answer_card].face.name if r.answer_card else "",
+            "outcome": str(OUTCOME_LABELS.get(r.outcome, r.outcome)),
+            "timed_out": r.timed_out,
+            "overridden": r.outcome != r.proposed,
+        }
+        for r in records
+    ]

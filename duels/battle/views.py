@@ -1,13 +1,14 @@
-"""The battle's pages: the referee's tablet, starting a battle, adding a combatant, the player's
-fragment and the spectator page. Thin: a well-formed request becomes one service call; the
-engine decides. Polling, ETags and errors are the duel pages' own (views_common).
+"""The battle's pages: its tablet's context and actions, starting a battle, a duel growing into one,
+and its part of every shared page (``BattlePages``).
+
+Thin: a well-formed request becomes one service call through the one submit
+path (duels/web/submit.py); the engine decides.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import wraps
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -15,13 +16,15 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST
 
 from cards.arsenal import CARD_ORDER
 from cards.models import PoolEntry, PreparedArsenal
 from cards.words import OUTCOME_LABELS
 from duels import services
+from duels.battle import live
 from duels.battle.forms import SIDES, BattleActForm, GrowForm, JoinBattleForm, RoundBreakArsenalForm, StartBattleForm
+from duels.battle.kind import KIND
 from duels.battle.log import describe_battle
 from duels.battle.presenters import present_battle
 from duels.battle.start import (
@@ -31,75 +34,118 @@ from duels.battle.start import (
     start_battle,
     take_prepared_between_rounds,
 )
-from duels.models import Situation
+from duels.models import LogEntry, Situation
 from duels.web.access import situation_for_staff
 from duels.web.alerts import Alert, conflict, form_problem, refusal
-from duels.web.forms import UndoForm
-from duels.web.live import new_nonce, not_modified, render_live, situation_etag
-from duels.web.viewers import REFEREE, SPECTATOR, Viewer
+from duels.web.live import new_nonce
+from duels.web.log import LogLine
+from duels.web.notes import Note, gap_ended, is_late_refusal, late_answer
+from duels.web.pages import FightSummary, Person, Templates, tablet_path
+from duels.web.submit import submit
+from duels.web.viewers import REFEREE_VIEW, SPECTATOR_VIEW
 from events.access import event_for_referee
 from events.models import Character
 from helpers.requests import HtmxRequest
 from rules import RuleError
+from rules import battle as B
 
-REFEREE_VIEW = Viewer(REFEREE)
-SPECTATOR_VIEW = Viewer(SPECTATOR)
+# The battle's tablet shows fewer log lines: its reaction bar takes the room.
 LOG_LINES = 12
 
 
-class NotABattlePage(Exception):
-    """A duel's id on a battle URL: the caller sends the referee to the duel's own page."""
+class BattlePages:
+    """The battle's answers to the shared pages (duels/web/pages.py)."""
+
+    key = KIND.key
+    templates = Templates(
+        tablet="duels/battle/tablet.html",
+        watch="duels/battle/watch.html",
+        player="duels/battle/player.html",
+        record="duels/battle/record.html",
+    )
+    tablet_url_name = "duels:battle"
+
+    def tablet_context(
+        self, situation: Situation, state: B.Battle, recent: Iterable[LogEntry] | None, alert: Alert | None
+    ) -> dict[str, Any]:
+        view = present_battle(state, REFEREE_VIEW)
+        return {
+            "view": view,
+            "log_lines": describe_battle(list(recent or [])[:LOG_LINES], state),
+            "act_url": reverse("duels:battle-act", args=[situation.pk]),
+            "join_url": reverse("duels:battle-join", args=[situation.pk]),
+            "arsenal_url": reverse("duels:battle-arsenal", args=[situation.pk]),
+            "help_anchor": "battle",
+            "outcomes": list(OUTCOME_LABELS.items()),
+            "sides": SIDES,
+            "joinable": _joinable(situation),
+            "round_break": _round_break(situation, view),
+        }
+
+    def clock_note(self, state: B.Battle, command: Any, err: Exception | None) -> Note | None:
+        """S2 for any tap on an ended battle the gap closed; D8 for a target's answer its window's clock refused."""
+        if state.ended and state.result == B.SITUATION_ENDED:
+            return gap_ended(state.settings.gap_s)
+        late = is_late_refusal(err) or (
+            err is None
+            and isinstance(command, B.AnswerAttack)
+            and B.answer_overtaken(state, command.frame, command.defender)
+        )
+        return late_answer(state.settings.answer_window_s) if late else None
+
+    def watch_context(self, situation: Situation, state: B.Battle) -> dict[str, Any]:
+        return live.watch_context(state)
+
+    def player_context(self, character_id: int, situation: Situation, state: B.Battle) -> dict[str, Any]:
+        return live.player_context(character_id, state)
+
+    def summary(self, situation: Situation, state: B.Battle) -> FightSummary:
+        view = present_battle(state, SPECTATOR_VIEW, reactions=False, records=0)
+        people = tuple(
+            Person(c.name, f"{c.side_label}, {c.condition_label}", out=not c.can_fight) for c in view.combatants
+        )
+        if view.ended:
+            line = gettext("ended: %(result)s") % {"result": view.result_label}
+        elif view.turn_of is not None:
+            line = gettext("Round %(round)s, %(name)s's turn") % {"round": view.round, "name": view.turn_of.name}
+        else:
+            line = gettext("Round %(round)s") % {"round": view.round}
+        return FightSummary(
+            kind_label=gettext("battle"),
+            people=people,
+            lines=(line,),
+            result=view.result_label if view.ended else "",
+            extra={"winner": view.winner_label},
+        )
+
+    def log_lines(
+        self, situation: Situation, state: B.Battle, entries: Iterable[LogEntry], *, whole: bool
+    ) -> list[LogLine]:
+        return describe_battle(entries, state)
+
+    def record_context(self, situation: Situation, state: B.Battle, page: str | None) -> dict[str, Any]:
+        return live.record_context(state, page)
 
 
-def _battle_for_staff(user: Any, situation_id: int) -> Situation:
-    situation = situation_for_staff(user, situation_id)
-    if situation.kind != Situation.Kind.BATTLE:
-        raise NotABattlePage(situation.pk)
-    return situation
+PAGES = BattlePages()
 
 
-def _or_duel_page(view: Callable[[HtmxRequest, int], HttpResponse]) -> Callable[[HtmxRequest, int], HttpResponse]:
-    """A battle URL with a duel's id redirects to the duel's page and changes nothing."""
-
-    @wraps(view)
-    def wrapped(request: HtmxRequest, situation_id: int) -> HttpResponse:
-        try:
-            return view(request, situation_id)
-        except NotABattlePage:
-            return redirect("duels:situation", situation_id)
-
-    return wrapped
-
-
-def referee_context(situation: Situation, alert: Alert | None = None) -> dict[str, Any]:
-    # Bounded queries: the cached state, the last LOG_LINES log rows, and the join choices.
-    state = services.state_of(situation)
-    view = present_battle(state, REFEREE_VIEW)
-    entries = situation.log.select_related("actor").order_by("-seq")[:LOG_LINES]
-    return {
-        "situation": situation,
-        "event": situation.event,
-        "view": view,
-        "version": situation.version,
-        "log_lines": describe_battle(entries, state),
-        "alert": alert,
-        "act_url": reverse("duels:battle-act", args=[situation.pk]),
-        "undo_url": reverse("duels:battle-undo", args=[situation.pk]),
-        "join_url": reverse("duels:battle-join", args=[situation.pk]),
-        "arsenal_url": reverse("duels:battle-arsenal", args=[situation.pk]),
-        "help_anchor": "battle",
-        "outcomes": list(OUTCOME_LABELS.items()),
-        "sides": SIDES,
-    }
-
-
-def _render(request: HtmxRequest, situation: Situation, alert: Alert | None = None, status: int = 200) -> HttpResponse:
-    etag = situation_etag(situation, REFEREE_VIEW, "battle")
-    template = "duels/battle/tablet.html#live" if request.htmx else "duels/battle/tablet.html"
-    context = referee_context(situation, alert)
-    context["joinable"] = _joinable(situation)
-    context["round_break"] = _round_break(situation, context["view"])
-    return render_live(request, template, context, etag, status=status)
+@login_required
+@require_POST
+def battle_act(request: HtmxRequest, situation_id: int) -> HttpResponse:
+    situation = situation_for_staff(request.user, situation_id)
+    if situation.kind != KIND.key:
+        return redirect(*tablet_path(situation))
+    form = BattleActForm(request.POST)
+    return submit(
+        request,
+        situation,
+        form,
+        lambda d: services.perform(
+            situation.pk, form.command(), user=request.user, seen_version=d["version"], nonce=d["nonce"]
+        ),
+        form.command,
+    )
 
 
 def _round_break(situation: Situation, view: Any) -> list[RoundBreakChoice]:
@@ -140,75 +186,16 @@ def _joinable(situation: Situation) -> list[Character]:
 
 
 @login_required
-@require_GET
-@_or_duel_page
-def battle_page(request: HtmxRequest, situation_id: int) -> HttpResponse:
-    situation = services.refresh(_battle_for_staff(request.user, situation_id))
-    if request.htmx:
-        unchanged = not_modified(request, situation_etag(situation, REFEREE_VIEW, "battle"))
-        if unchanged is not None:
-            return unchanged
-    return _render(request, situation)
-
-
-def _after(request: HtmxRequest, situation: Situation, call: Any, form: Any) -> HttpResponse:
-    if not form.is_valid():
-        return _render(request, _fresh(situation), form_problem(form), 400)
-    try:
-        call(form.cleaned_data)
-    except services.StaleVersion:
-        return _render(request, _fresh(situation), conflict(), 409)
-    except (RuleError, services.ServiceError) as err:
-        return _render(request, _fresh(situation), refusal(err), 422)
-    if request.htmx:
-        return _render(request, _fresh(situation))
-    return redirect("duels:battle", situation.pk)
-
-
-def _fresh(situation: Situation) -> Situation:
-    return services.refresh(Situation.objects.select_related("event").get(pk=situation.pk))
-
-
-@login_required
 @require_POST
-@_or_duel_page
-def battle_act(request: HtmxRequest, situation_id: int) -> HttpResponse:
-    situation = _battle_for_staff(request.user, situation_id)
-    form = BattleActForm(request.POST)
-    return _after(
-        request,
-        situation,
-        lambda d: services.perform(
-            situation.pk, form.command(), user=request.user, seen_version=d["version"], nonce=d["nonce"]
-        ),
-        form,
-    )
-
-
-@login_required
-@require_POST
-@_or_duel_page
-def battle_undo(request: HtmxRequest, situation_id: int) -> HttpResponse:
-    situation = _battle_for_staff(request.user, situation_id)
-    return _after(
-        request,
-        situation,
-        lambda d: services.undo_last(
-            situation.pk, user=request.user, reason=d["reason"], seen_version=d["version"], nonce=d["nonce"]
-        ),
-        UndoForm(request.POST),
-    )
-
-
-@login_required
-@require_POST
-@_or_duel_page
 def battle_join(request: HtmxRequest, situation_id: int) -> HttpResponse:
-    situation = _battle_for_staff(request.user, situation_id)
+    situation = situation_for_staff(request.user, situation_id)
+    if situation.kind != KIND.key:
+        return redirect(*tablet_path(situation))
     form = JoinBattleForm(request.POST, event_id=situation.event_id)
-    return _after(
+    return submit(
         request,
         situation,
+        form,
         lambda d: add_combatant(
             situation,
             d["character"],
@@ -217,15 +204,15 @@ def battle_join(request: HtmxRequest, situation_id: int) -> HttpResponse:
             seen_version=d["version"],
             nonce=d["nonce"],
         ),
-        form,
     )
 
 
 @login_required
 @require_POST
-@_or_duel_page
 def battle_arsenal(request: HtmxRequest, situation_id: int) -> HttpResponse:
-    situation = _battle_for_staff(request.user, situation_id)
+    situation = situation_for_staff(request.user, situation_id)
+    if situation.kind != KIND.key:
+        return redirect(*tablet_path(situation))
     form = RoundBreakArsenalForm(request.POST, event_id=situation.event_id)
 
     def take(d: dict[str, Any]) -> Any:
@@ -244,7 +231,7 @@ def battle_arsenal(request: HtmxRequest, situation_id: int) -> HttpResponse:
             situation, prepared.character, prepared, user=request.user, seen_version=d["version"], nonce=d["nonce"]
         )
 
-    return _after(request, situation, take, form)
+    return submit(request, situation, form, take)
 
 
 @login_required

@@ -117,13 +117,6 @@ class RoundChoiceForm(DuelActionForm):
         )
 
 
-class FocusForm(ActionForm):
-    """F1 from the player's page. In a fight ``card`` is a card uid, outside one a catalogue card id."""
-
-    version = forms.IntegerField(min_value=0, required=False, widget=forms.HiddenInput)
-    card = forms.CharField(max_length=UID_MAX, required=False)  # empty: drop the focus
-
-
 ACTION_FORMS: dict[str, type[DuelActionForm]] = {
     "attack": AttackForm,
     "answer": AnswerForm,
@@ -132,10 +125,6 @@ ACTION_FORMS: dict[str, type[DuelActionForm]] = {
     "end_duel": EndDuelForm,
     "round_choice": RoundChoiceForm,
 }
-
-
-class SearchForm(forms.Form):
-    q = forms.CharField(label=_("Find a character"), max_length=120, required=False)
 
 
 FIT_TO_FIGHT = [c for c in Condition.values if rules.can_fight(c)]

@@ -123,6 +123,9 @@ class DuelKind:
             return None
         return engine.ChangeCondition(fighter=character_id, add=add, clear=clear, reason=reason)
 
+    def focus_command(self, state: engine.Situation, character_id: int, card: str | None) -> engine.SetFocus | None:
+        return engine.SetFocus(fighter=character_id, card=card) if character_id in state.fighters else None
+
     # --- the duel's own questions (its start asks them) ------------------------------------------
     def busy_with(self, state: engine.Situation, character_id: int) -> int | None:
         """The opponent of ``character_id`` in an open duel, if any (D1)."""

@@ -1,77 +1,35 @@
-"""What the referee's fight screen says beyond the state: why a tap came too late, why a
-situation ended, and that an instant attack became aggression (issue 10).
-
-A tablet whose page is a few seconds old sends the version it saw. When only the
-clock moved the fight on since then (the D8 window closed, the S2 gap ran out),
-"another referee acted first" would be a wrong and alarming explanation: the
-referee must hear the rule that decided, in the rule's own words.
+"""What the duel's tablet says beyond the state: when the clock refused a tap (D8, S2; the
+words are duels/web/notes.py's, for every kind), and that an instant attack became
+aggression (IA1).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext
 
-import rules
 from duels.duel.presenters import FighterView, SituationView
 from duels.models import LogEntry
+from duels.web.notes import Note, gap_ended, is_late_refusal, late_answer
 from rules import duel as engine
 
 
-@dataclass(frozen=True)
-class Note:
-    """A message with the rule it cites (shown small, as a link to the help, to referees only)."""
+def clock_note(state: engine.Situation, command: Any, err: Exception | None) -> Note | None:
+    """The rule that refused a tap the clock overtook (the fresh ``state``), or None when a person acted first.
 
-    level: str
-    text: str
-    rule: str = ""
-
-
-def late_answer(state: Any) -> Note:
-    seconds = state.settings.answer_window_s
-    text = ngettext(
-        "The %(seconds)s second to answer ran out; the attack took full effect.",
-        "The %(seconds)s seconds to answer ran out; the attack took full effect.",
-        seconds,
-    ) % {"seconds": seconds}
-    return Note("warning", text, "D8")
-
-
-def gap_ended(state: Any) -> Note:
-    minutes, seconds = divmod(state.settings.gap_s, 60)
-    if seconds:
-        span = ngettext("%(n)s second", "%(n)s seconds", state.settings.gap_s) % {"n": state.settings.gap_s}
-    else:
-        span = ngettext("%(n)s minute", "%(n)s minutes", minutes) % {"n": minutes}
-    text = gettext("This combat situation ended: %(span)s passed without a combat action.") % {"span": span}
-    return Note("secondary", text, "S2")
-
-
-def overtaken_by_clock(state: Any, command: Any) -> Note | None:
-    """The rule that refused a tap the clock overtook, or None when a person acted first.
-
-    ``state`` is the fresh state (the overdue deadlines applied). An answer for a
-    step whose window has since closed (its record says so) gets D8; any tap on
-    a situation the gap ended gets S2.
+    Any tap on a situation the gap ended gets S2; the engine's own D8 refusal,
+    or an answer for a step whose window has since closed, gets D8.
     """
     if state.ended:
-        return gap_ended(state)
-    if isinstance(command, engine.Answer) and 0 <= command.duel < len(state.duels):
-        duel = state.duels[command.duel]
-        waiting = duel.phase == engine.AWAIT_ANSWER and duel.step is not None
-        last = duel.steps_done[-1] if duel.steps_done else None
-        mine_open = waiting and duel.step.defender == command.fighter
-        if not mine_open and last is not None and last.timed_out and last.defender == command.fighter:
-            return late_answer(state)
-    return None
-
-
-def is_late_refusal(err: Exception) -> bool:
-    """The engine's own D8 refusal of an answer (the window closed within this very request)."""
-    return isinstance(err, rules.RuleError) and err.rule_id == "D8"
+        return gap_ended(state.settings.gap_s)
+    late = is_late_refusal(err) or (
+        err is None
+        and isinstance(command, engine.Answer)
+        and engine.answer_overtaken(state, command.duel, command.fighter)
+    )
+    return late_answer(state.settings.answer_window_s) if late else None
 
 
 def conversions(entries: Iterable[LogEntry], view: SituationView) -> list[Note]:

@@ -1,47 +1,48 @@
-"""The referee's fight screen: the live situation, its actions, undo, the log and the export.
+"""The duel's pages: its tablet's context and actions, its part of every shared page (``DuelPages``).
 
-Views build a command from a well-formed request and hand it to the services;
-the engine decides. A refusal (RuleError or a service refusal) changes nothing
-and comes back as a message over the fresh state; a stale version is a 409.
+Views build a command from a well-formed request and hand it to the services
+through the one submit path (duels/web/submit.py): the engine decides, a
+refusal changes nothing and comes back as a message over the fresh state.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST
 
-import rules as engine
+import rules
 from cards.models import PoolEntry, PreparedArsenal
+from cards.words import OUTCOME_LABELS
 from duels import services
-from duels.battle.log import describe_battle
-from duels.duel import notes as fight_notes
+from duels.duel import live, notes
 from duels.duel.draws import related_undone
-from duels.duel.forms import ACTION_FORMS
+from duels.duel.forms import ACTION_FORMS, ChooseFightersForm, StartForm
+from duels.duel.kind import KIND
 from duels.duel.log import describe
-from duels.duel.presenters import OUTCOME_LABELS, ChoiceView, SituationView, card_ids, card_names, present
+from duels.duel.presenters import ChoiceView, SituationView, card_ids, card_names, present
+from duels.duel.record import fight_record
+from duels.duel.start import declare_aggression, start_instant_attack
 from duels.models import LogEntry, Situation
-from duels.services.export import export_situation
-from duels.web.access import situation_for_staff, staff_meta
-from duels.web.alerts import Alert, conflict, form_problem, refusal
-from duels.web.forms import UndoForm
-from duels.web.live import cached_fragment, not_modified, polled, render_live, shared_fragment, situation_etag
-from duels.web.viewers import REFEREE, Viewer
-from events.models import Character
+from duels.web.access import situation_for_staff
+from duels.web.alerts import Alert, form_problem, refusal
+from duels.web.live import new_nonce
+from duels.web.log import LogLine
+from duels.web.notes import Note, gap_ended
+from duels.web.pages import FightSummary, Person, Templates
+from duels.web.submit import render_tablet, submit
+from duels.web.viewers import REFEREE_VIEW, SPECTATOR_VIEW, CardView, arsenal_hand
+from events.access import event_for_referee
+from events.models import Character, Event
 from helpers.requests import HtmxRequest
-
-LOG_LINES = 20
-LOG_PAGE = 100
-REFEREE_VIEW = Viewer(REFEREE)
+from rules import duel as engine
 
 
 def _round_options(view: SituationView, event_id: int) -> None:
@@ -74,143 +75,81 @@ def _picked(choice: ChoiceView) -> str | int:
     return named[0] if choice.label and named else "new"
 
 
-def fight_context(
-    situation: Situation, alert: Alert | None = None, state: Any = None, recent: Iterable[LogEntry] | None = None
-) -> dict[str, Any]:
-    # The state is the cached JSON (or the one a command just produced); the
-    # log shown is bounded, so a long fight costs the same queries as a short one.
-    if state is None:
-        state = services.state_of(situation)
-    names = card_names(card_ids(state))
-    view = present(state, REFEREE_VIEW, names)
-    _round_options(view, situation.event_id)
-    if recent is None:
-        recent = situation.log.select_related("actor").order_by("-seq")[:LOG_LINES]
-    # A command hands back the newest RECENT_ENTRIES (the whole log, if shorter).
-    entries = list(recent)[:LOG_LINES]
-    event = situation.event
-    return {
-        "situation": situation,
-        "event": situation.event,
-        "view": view,
-        "version": situation.version,
-        # The full log page also links a repeated instant attack to an undone one
-        # outside these lines; the fight page keeps its fixed number of queries.
-        "log_lines": describe(entries, state, names),
-        "alert": alert,
-        "notes": fight_notes.conversions(entries, view),
-        "ended_note": fight_notes.gap_ended(state) if state.ended else None,
-        "reasons": event.quick_reason_list,
-        "outcomes": list(OUTCOME_LABELS.items()),
-        "act_url": reverse("duels:act", args=[situation.pk]),
-        "undo_url": reverse("duels:undo", args=[situation.pk]),
-    }
+class DuelPages:
+    """The duel's answers to the shared pages (duels/web/pages.py)."""
+
+    key = KIND.key
+    templates = Templates(
+        tablet="duels/duel/tablet.html",
+        watch="duels/duel/watch.html",
+        player="duels/duel/player.html",
+        record="duels/duel/record.html",
+    )
+    tablet_url_name = "duels:situation"
+
+    def tablet_context(
+        self, situation: Situation, state: engine.Situation, recent: Iterable[LogEntry] | None, alert: Alert | None
+    ) -> dict[str, Any]:
+        names = card_names(card_ids(state))
+        view = present(state, REFEREE_VIEW, names)
+        _round_options(view, situation.event_id)
+        entries = list(recent or [])
+        return {
+            "view": view,
+            # The full log page also links a repeated instant attack to an undone one
+            # outside these lines; the fight page keeps its fixed number of queries.
+            "log_lines": describe(entries, state, names),
+            "notes": notes.conversions(entries, view),
+            "ended_note": gap_ended(state.settings.gap_s) if state.ended else None,
+            "outcomes": list(OUTCOME_LABELS.items()),
+            "act_url": reverse("duels:act", args=[situation.pk]),
+        }
+
+    def clock_note(self, state: engine.Situation, command: Any, err: Exception | None) -> Note | None:
+        return notes.clock_note(state, command, err)
+
+    def watch_context(self, situation: Situation, state: engine.Situation) -> dict[str, Any]:
+        return live.watch_context(state)
+
+    def player_context(self, character_id: int, situation: Situation, state: engine.Situation) -> dict[str, Any]:
+        return live.player_context(character_id, state)
+
+    def summary(self, situation: Situation, state: engine.Situation) -> FightSummary:
+        view = present(state, SPECTATOR_VIEW)
+        people = tuple(Person(f.name, f.condition_label, out=not f.can_fight) for f in view.fighters)
+        lines = tuple(f"{d.a.name} — {d.b.name}: {d.phase_label if d.is_open else d.result_label}" for d in view.duels)
+        running = [d for d in view.duels if d.is_open]
+        return FightSummary(
+            kind_label=gettext("duel"),
+            people=people,
+            lines=lines or (gettext("no duel"),),
+            result="" if running or not view.duels else view.duels[-1].result_label,
+        )
+
+    def log_lines(
+        self, situation: Situation, state: engine.Situation, entries: Iterable[LogEntry], *, whole: bool
+    ) -> list[LogLine]:
+        earlier = related_undone(situation) if whole else ()
+        return describe(entries, state, card_names(card_ids(state)), earlier)
+
+    def record_context(self, situation: Situation, state: engine.Situation, page: str | None) -> dict[str, Any]:
+        return {"record": fight_record(state, card_names(card_ids(state)), page)}
 
 
-def _render(
-    request: HtmxRequest, situation: Situation, alert: Alert | None = None, status: int = 200, **known: Any
-) -> HttpResponse:
-    """``known``: the ``state`` and ``recent`` log entries a command just produced, if any."""
-    etag = situation_etag(situation, REFEREE_VIEW, "fight")
-    if request.htmx and alert is None:
-        # The same for every referee of this version: rendered once (see views_common).
-        return shared_fragment(request, "duels/duel/tablet.html#live", etag, lambda: fight_context(situation, **known))
-    template = "duels/duel/tablet.html#live" if request.htmx else "duels/duel/tablet.html"
-    return render_live(request, template, fight_context(situation, alert, **known), etag, status=status)
-
-
-@login_required
-@require_GET
-def situation_page(request: HtmxRequest, situation_id: int) -> HttpResponse:
-    if polled(request):
-        # The poll: one lean statement checks the role and reads the version columns.
-        meta, kind = staff_meta(request.user, situation_id)
-        if kind == Situation.Kind.DUEL and not meta.is_due(timezone.now()):
-            etag = situation_etag(meta, REFEREE_VIEW, "fight")
-            answered = not_modified(request, etag) or cached_fragment(request, "duels/duel/tablet.html#live", etag)
-            if answered is not None:
-                return answered
-    situation = services.refresh(situation_for_staff(request.user, situation_id, whole=not polled(request)))
-    if situation.kind == Situation.Kind.BATTLE:
-        return redirect("duels:battle", situation.pk)  # a battle has its own tablet page
-    if situation.kind == Situation.Kind.MASS_BATTLE:
-        return redirect("duels:mass", situation.pk)  # its own tablet page
-    if request.htmx:
-        unchanged = not_modified(request, situation_etag(situation, REFEREE_VIEW, "fight"))
-        if unchanged is not None:
-            return unchanged
-    return _render(request, situation)
-
-
-def _fresh(situation: Situation) -> Situation:
-    # A refused command may still have applied overdue deadlines on its way.
-    return services.refresh(Situation.objects.select_related("event").get(pk=situation.pk))
-
-
-def _refused(request: HtmxRequest, situation: Situation, alert: Alert, status: int) -> HttpResponse:
-    return _render(request, _fresh(situation), alert, status)
-
-
-def _done(request: HtmxRequest, situation: Situation, performed: object) -> HttpResponse:
-    if not request.htmx:
-        return redirect("duels:situation", situation.pk)
-    if isinstance(performed, services.Performed) and performed.state is not None:
-        # The locked row as saved, with the state the command produced: no
-        # second load of the row, no second decoding of its state.
-        return _render(request, performed.situation, state=performed.state, recent=performed.recent)
-    return _render(request, _fresh(situation))
-
-
-def _submit(
-    request: HtmxRequest,
-    situation: Situation,
-    form: Any,
-    call: Callable[[dict[str, Any]], object],
-    command: Callable[[], object] | None = None,
-) -> HttpResponse:
-    """Check the form, then run one service call with its data; over the fresh state, a malformed
-    request is a 400, a stale page a 409 and a refusal a 422.
-
-    A tap the clock overtook (the answer window closed, the gap ended the
-    situation) is told with the rule that decided, never "another referee
-    acted first" (issue 10): the fresh state says which.
-    """
-    if not form.is_valid():
-        return _refused(request, situation, form_problem(form), 400)
-    try:
-        performed = call(form.cleaned_data)
-    except services.StaleVersion:
-        fresh = _fresh(situation)
-        overtaken = fight_notes.overtaken_by_clock(services.state_of(fresh), command() if command else None)
-        return _render(request, fresh, conflict() if overtaken is None else _alert(overtaken), 409)
-    except (engine.RuleError, services.ServiceError) as err:
-        fresh = _fresh(situation)
-        state = services.state_of(fresh)
-        if state.ended:
-            return _render(request, fresh, _alert(fight_notes.gap_ended(state)), 422)
-        if fight_notes.is_late_refusal(err):
-            return _render(request, fresh, _alert(fight_notes.late_answer(state)), 422)
-        return _render(request, fresh, refusal(err), 422)
-    return _done(request, situation, performed)
-
-
-def _alert(note: fight_notes.Note) -> Alert:
-    return Alert(note.level, note.text, note.rule)
+PAGES = DuelPages()
 
 
 @login_required
 @require_POST
 def act(request: HtmxRequest, situation_id: int) -> HttpResponse:
     situation = situation_for_staff(request.user, situation_id)
-    if situation.kind == Situation.Kind.BATTLE:
-        return redirect("duels:battle", situation.pk)
-    if situation.kind == Situation.Kind.MASS_BATTLE:
-        raise Http404  # a mass battle takes its commands at duels:mass-act
+    if situation.kind != KIND.key:
+        return render_tablet(request, situation, Alert("danger", gettext("Unknown action.")), 400)
     form_class = ACTION_FORMS.get(request.POST.get("action", ""))
     if form_class is None:
-        return _refused(request, situation, Alert("danger", gettext("Unknown action.")), 400)
+        return render_tablet(request, situation, Alert("danger", gettext("Unknown action.")), 400)
     form = form_class(request.POST, event_id=situation.event_id)
-    return _submit(
+    return submit(
         request,
         situation,
         form,
@@ -221,50 +160,141 @@ def act(request: HtmxRequest, situation_id: int) -> HttpResponse:
     )
 
 
-@login_required
-@require_POST
-def undo(request: HtmxRequest, situation_id: int) -> HttpResponse:
-    situation = situation_for_staff(request.user, situation_id)
-    if situation.kind == Situation.Kind.BATTLE:
-        return redirect("duels:battle", situation.pk)
-    if situation.kind == Situation.Kind.MASS_BATTLE:
-        raise Http404
-    return _submit(
-        request,
-        situation,
-        UndoForm(request.POST),
-        lambda d: services.undo_last(
-            situation.pk, user=request.user, reason=d["reason"], seen_version=d["version"], nonce=d["nonce"]
-        ),
+@dataclass
+class StartingFighter:
+    """One of the two characters as the start page shows them to the referee."""
+
+    character: Character
+    situation: Situation | None = None
+    hand: list[CardView] = field(default_factory=list)
+    focus: CardView | None = None
+
+    @property
+    def attack_choices(self) -> list[tuple[int, str]]:
+        seen: dict[int, str] = {}
+        for card in self.hand:
+            if card.is_attack:
+                seen.setdefault(card.card_id, card.name)
+        return list(seen.items())
+
+
+def _starting_fighter(character: Character) -> StartingFighter:
+    """The hand the fight will use: the running situation's, or the character's current arsenal."""
+    situation = services.active_situation_for(character)
+    fighter = StartingFighter(character=character, situation=situation)
+    if situation is not None and situation.kind == Situation.Kind.DUEL:
+        state = services.state_of(situation)
+        if character.pk in state.fighters:
+            view = present(state, REFEREE_VIEW, card_names(card_ids(state))).by_id[character.pk]
+            fighter.hand, fighter.focus = view.hand or [], view.focus
+            return fighter
+    fighter.hand = arsenal_hand(character)
+    fighter.focus = next((card for card in fighter.hand if card.focused), None)
+    return fighter
+
+
+def _start(event: Event, attacker: Character, target: Character, form: StartForm, user: Any) -> Any:
+    d = form.cleaned_data
+    if d["kind"] == "instant":
+        return start_instant_attack(
+            event,
+            attacker,
+            target,
+            d["card"],
+            out_of_sight=d["out_of_sight"],
+            within_reach=d["within_reach"],
+            max_rounds=d["max_rounds"],
+            parry=d["parry"],
+            focus_held=d["focus_held"],
+            user=user,
+            nonce=d["nonce"],
+        )
+    return declare_aggression(
+        event, attacker, target, d["card"], max_rounds=d["max_rounds"], user=user, nonce=d["nonce"]
     )
 
 
+def _recent_fighters(event: Event, user: Any) -> list[int]:
+    """The characters of this referee's latest fights in the event, latest first."""
+    seen: list[int] = []
+    rows = (
+        LogEntry.objects.filter(situation__event=event, actor=user, kind=LogEntry.Kind.COMMAND)
+        .order_by("-pk")
+        .values_list("situation_id", flat=True)[:50]
+    )
+    situations = list(dict.fromkeys(rows))[:4]
+    links = Situation.participants.through.objects.filter(situation_id__in=situations)
+    order = {sid: i for i, sid in enumerate(situations)}
+    for link in sorted(links, key=lambda row: (order[row.situation_id], row.pk)):
+        if link.character_id not in seen:
+            seen.append(link.character_id)
+    return seen
+
+
+def _already_running(attacker: Character, target: Character) -> Situation | None:
+    """A start form sent again after its fight began (the Back button): the fight it started."""
+    situation = services.active_situation_for(attacker)
+    if situation is None:
+        return None
+    pair = {attacker.pk, target.pk}
+    running = any(d.phase != engine.ENDED and {d.a, d.b} == pair for d in services.state_of(situation).duels)
+    return situation if running else None
+
+
 @login_required
-@require_GET
-def log_page(request: HttpRequest, situation_id: int) -> HttpResponse:
-    situation = services.refresh(situation_for_staff(request.user, situation_id, whole=True))
-    if situation.kind == Situation.Kind.MASS_BATTLE:
-        return redirect("duels:mass", situation.pk)  # its log is on its own page and in the export
-    state = services.state_of(situation)
-    page = Paginator(situation.log.select_related("actor").order_by("-seq"), LOG_PAGE).get_page(request.GET.get("page"))
-    if situation.kind == Situation.Kind.BATTLE:
-        lines = describe_battle(page.object_list, state)
-    else:
-        lines = describe(page.object_list, state, card_names(card_ids(state)), related_undone(situation))
-    context = {
-        "situation": situation,
-        "event": situation.event,
-        "page": page,
-        "log_lines": lines,
+def start(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = event_for_referee(request.user, event_id)
+    params = request.POST if request.method == "POST" else request.GET
+    a, b = params.get("a") or params.get("with"), params.get("b")
+    choose = ChooseFightersForm(
+        {"a": a, "b": b} if a and b else None,
+        event_id=event.pk,
+        initial={"a": a},
+        recent=_recent_fighters(event, request.user),
+    )
+    context: dict[str, Any] = {"event": event, "choose": choose, "new_nonce": new_nonce}
+    if not (a and b and choose.is_valid()):
+        return render(request, "duels/duel/start.html", context, status=400 if request.method == "POST" else 200)
+    attacker, target = choose.cleaned_data["a"], choose.cleaned_data["b"]
+    fighters = (_starting_fighter(attacker), _starting_fighter(target))
+    cards = fighters[0].attack_choices
+    posted = request.POST.get("kind") if request.method == "POST" else None
+    forms = {
+        kind: StartForm(request.POST if posted == kind else None, cards=cards, auto_id=f"id_{kind}_%s")
+        for kind in ("aggression", "instant")
     }
-    return render(request, "duels/log.html", context)
-
-
-@login_required
-@require_GET
-def export(request: HttpRequest, situation_id: int) -> HttpResponse:
-    situation = services.refresh(situation_for_staff(request.user, situation_id, whole=True))
-    data = export_situation(situation)
-    response = HttpResponse(json.dumps(data, ensure_ascii=False, indent=2), content_type="application/json")
-    response["Content-Disposition"] = f'attachment; filename="situation-{situation.pk}.json"'
-    return response
+    status = 200
+    if posted in forms:
+        form = forms[posted]
+        alert: Alert | None = None
+        if form.is_valid():
+            try:
+                performed = _start(event, attacker, target, form, request.user)
+            except (rules.RuleError, services.ServiceError) as err:
+                alert, status = refusal(err), 422
+            else:
+                return redirect("duels:situation", performed.situation.pk)
+        elif posted == "instant" and {"out_of_sight", "within_reach", "card"} & form.errors.keys():
+            # The IA checklist's errors stand at their questions; the top only points there.
+            alert, status = Alert("danger", gettext("Some answers are missing: see the marked questions.")), 400
+        else:
+            alert, status = form_problem(form), 400
+        running = _already_running(attacker, target)
+        if running is not None:
+            # A form sent again after its fight began (the Back button): not the
+            # referee's error, the page was older than the fight. Say so and link it.
+            context["running_fight"] = running
+            alert, status = (
+                Alert("warning", gettext("This fight has already started; the form you sent was out of date.")),
+                409,
+            )
+            forms[posted] = StartForm(None, cards=cards, auto_id=f"id_{posted}_%s")
+        context["alert"] = alert
+    context.update(
+        attacker=fighters[0],
+        target=fighters[1],
+        aggression_form=forms["aggression"],
+        instant_form=forms["instant"],
+        posted=posted,
+    )
+    return render(request, "duels/duel/start.html", context, status=status)

@@ -117,5 +117,8 @@ class MassBattleKind:
     def condition_command(self, state: mass.MassBattle, character_id: int, *, add: str, clear: str, reason: str) -> Any:
         return None
 
+    def focus_command(self, state: mass.MassBattle, character_id: int, card: str | None) -> Any:
+        return None
+
 
 KIND = MassBattleKind()

@@ -10,7 +10,10 @@ the army's side in its running mass battle.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.urls import reverse
 from django.utils.translation import get_language
@@ -18,14 +21,18 @@ from django.views.decorators.http import require_GET
 
 from cards.models_mass import Army
 from duels import services
-from duels.mass.presenters import COMMANDER, SPECTATOR, MassViewer, present
-from duels.models import Situation
+from duels.mass.presenters import COMMANDER, SOURCE_LABELS, SPECTATOR, MassViewer, magic_cards, present
+from duels.models import LogEntry, Situation
 from duels.web.access import public_situation
 from duels.web.live import not_modified, quoted_hash, render_live, situation_etag
+from duels.web.log import read_events
 from events.access import is_referee
 from helpers.requests import HtmxRequest
+from rules import mass as magic
+from rules.mass import events as M
 
 SPECTATOR_VIEW = MassViewer(SPECTATOR)
+RECORD_PAGE = 50
 
 
 def _armies(situation: Situation) -> dict[str, int]:
@@ -87,15 +94,32 @@ def _commander_page(request: HtmxRequest, situation: Situation, side: str, live_
     return render_live(request, template, context, etag)
 
 
-@require_GET
-def watch(request: HtmxRequest, situation_id: int) -> HttpResponse:
-    situation = public_situation(situation_id)
-    if situation.kind != Situation.Kind.MASS_BATTLE:
-        raise Http404
-    etag = situation_etag(situation, SPECTATOR_VIEW, "mass-watch")  # type: ignore[arg-type]
-    if request.htmx and (unchanged := not_modified(request, etag)) is not None:
-        return unchanged
-    view = present(services.state_of(situation), SPECTATOR_VIEW)
-    context = {"situation": situation, "event": situation.event, "view": view}
-    template = "duels/mass/watch.html#live" if request.htmx else "duels/mass/watch.html"
-    return render_live(request, template, context, etag)
+def record_context(situation: Situation, state: magic.MassBattle, page: str | None) -> dict[str, Any]:
+    """The public record: every initiative roll and every card carried out, newest first, and the warriors.
+
+    Only what happened on the table: a kept card and the decks' order stay secret
+    (a card kept is named once it is carried out).
+    """
+    names = magic_cards(face.card_id for face in state.cards.values())
+    sides = {key: side.name for key, side in state.sides.items()}
+    rows: list[dict[str, Any]] = []
+    entries = situation.log.filter(kind=LogEntry.Kind.COMMAND, undone=False).order_by("-seq").only("events")
+    for entry in entries:
+        for event in reversed(read_events(entry.events or [])):
+            if isinstance(event, M.InitiativeRolled):
+                rows.append({"cycle": event.cycle, "roll": (event.a, event.b), "source": SOURCE_LABELS[event.source]})
+            elif isinstance(event, M.CardCarriedOut):
+                card = names.get(event.card_id)
+                rows.append(
+                    {
+                        "side": sides.get(event.side, event.side),
+                        "card": card.name if card else f"#{event.card_id}",
+                        "affected": [state.warriors[w].name for w in event.affected if w in state.warriors],
+                        "ends_cycle": event.ends_cycle,
+                    }
+                )
+    return {
+        "view": present(state, SPECTATOR_VIEW),
+        "sides": sides,
+        "steps": Paginator(rows, RECORD_PAGE).get_page(page),
+    }

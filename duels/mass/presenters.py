@@ -211,17 +211,10 @@ def present(state: magic.MassBattle, viewer: MassViewer) -> MassView:
             )
             {magic.FIELD: view.on_field, magic.HOSPITAL: view.hospital, magic.DEAD: view.dead}[warrior.place].append(w)
         if viewer.sees_kept_of(key):
-            turn = state.whose_turn() == key and state.pending is None
-            view.kept = [(_card(state, k.uid, rows), k.cycle, turn and k.cycle < state.cycle) for k in side.kept]
+            view.kept = [(_card(state, k.uid, rows), k.cycle, magic.kept_usable(state, key, k.uid)) for k in side.kept]
         sides[key] = view
     pending = state.pending
-    may_keep = bool(
-        pending
-        and not pending.from_kept
-        and pending_face
-        and pending_face.keepable
-        and pending_face.deck in state.settings.keepable_decks
-    )
+    may_keep = magic.may_keep(state)  # M5: the engine's answer, never recomputed here
     # A card its side may still keep is that side's secret until it is carried out.
     shown = pending is not None and (not may_keep or viewer.sees_kept_of(pending.side))
     effects = [

@@ -1,47 +1,111 @@
-"""The referee's mass battle: starting one (M1) and the tablet that runs its magic phase (M4-M8).
+"""The mass battle's pages: starting one (M1), its tablet's context and actions (M4-M8), and its part
+of every shared page (``MassPages``).
 
 Thin views: a well-formed request becomes one engine command handed to the
-services; a refusal changes nothing and comes back as a message over the
-fresh state (400 malformed, 409 stale, 422 refused), as on the duel's page.
+services through the one submit path (duels/web/submit.py): 400 malformed,
+409 stale, 422 refused, each over the fresh state.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
-from django.http import Http404, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST
 
 import rules.mass as magic
 from cards.models_mass import Army
 from duels import services
+from duels.mass import live
 from duels.mass.forms import MASS_FORMS, CarryOutForm, MassActionForm, StartMassForm
+from duels.mass.kind import KIND
 from duels.mass.log import describe
-from duels.mass.presenters import REFEREE, MassViewer, magic_cards, present
+from duels.mass.presenters import REFEREE, SPECTATOR, MassViewer, magic_cards, present
 from duels.mass.start import start_mass_battle
-from duels.models import Situation
+from duels.models import LogEntry, Situation
 from duels.web.access import situation_for_staff
-from duels.web.alerts import Alert, conflict, form_problem, refusal
-from duels.web.forms import UndoForm
-from duels.web.live import new_nonce, not_modified, render_live, situation_etag
+from duels.web.alerts import Alert, form_problem, refusal
+from duels.web.live import new_nonce
+from duels.web.log import LogLine
+from duels.web.notes import Note
+from duels.web.pages import FightSummary, Person, Templates, tablet_path
+from duels.web.submit import render_tablet, submit
 from events.access import event_for_referee
 from helpers.requests import HtmxRequest
 
-LOG_LINES = 30
-LOG_PAGE = 100
+LOG_LINES = 20
 REFEREE_VIEW = MassViewer(REFEREE)
+SPECTATOR_VIEW = MassViewer(SPECTATOR)
 
 
-def mass_for_staff(request: HtmxRequest, situation_id: int) -> Situation:
-    situation = situation_for_staff(request.user, situation_id)
-    if situation.kind != Situation.Kind.MASS_BATTLE:
-        raise Http404
-    return situation
+class MassPages:
+    """The mass battle's answers to the shared pages (duels/web/pages.py)."""
+
+    key = KIND.key
+    templates = Templates(
+        tablet="duels/mass/tablet.html",
+        watch="duels/mass/watch.html",
+        player="duels/mass/player.html",
+        record="duels/mass/record.html",
+    )
+    tablet_url_name = "duels:mass"
+
+    def tablet_context(
+        self, situation: Situation, state: magic.MassBattle, recent: Iterable[LogEntry] | None, alert: Alert | None
+    ) -> dict[str, Any]:
+        view = present(state, REFEREE_VIEW)
+        names = magic_cards(face.card_id for face in state.cards.values())
+        armies = situation.opening.get("armies") or {}
+        return {
+            "view": view,
+            "log_lines": describe(list(recent or [])[:LOG_LINES], state, names),
+            # Casualties of the physical battle are recorded between magic phases.
+            "casualties": not view.ended and view.stage in (magic.OVER, magic.INITIATIVE),
+            "act_url": reverse("duels:mass-act", args=[situation.pk]),
+            "commander_urls": [
+                (view.sides[key].name, reverse("duels:mass-commander", args=[situation.pk, key])) for key in armies
+            ],
+        }
+
+    def clock_note(self, state: magic.MassBattle, command: Any, err: Exception | None) -> Note | None:
+        return None  # the magic phase keeps no clock (M1-M8): only a person moves it on
+
+    def watch_context(self, situation: Situation, state: magic.MassBattle) -> dict[str, Any]:
+        return {"view": present(state, SPECTATOR_VIEW)}
+
+    def player_context(self, character_id: int, situation: Situation, state: magic.MassBattle) -> dict[str, Any]:
+        # Never asked: no character takes part (a commander has the side's page, duels:mass-commander).
+        return {}
+
+    def summary(self, situation: Situation, state: magic.MassBattle) -> FightSummary:
+        view = present(state, SPECTATOR_VIEW)
+        people = tuple(
+            Person(side.name, side.commander, out=view.ended and view.winner not in (None, key))
+            for key, side in view.sides.items()
+        )
+        line = gettext("Cycle %(cycle)s: %(stage)s") % {"cycle": view.cycle, "stage": view.stage_label}
+        result = ""
+        if view.ended:
+            result = view.sides_winner_name and gettext("%(name)s won") % {"name": view.sides_winner_name}
+        return FightSummary(
+            kind_label=gettext("mass battle"), people=people, lines=(result or line,), result=result or ""
+        )
+
+    def log_lines(
+        self, situation: Situation, state: magic.MassBattle, entries: Iterable[LogEntry], *, whole: bool
+    ) -> list[LogLine]:
+        return describe(entries, state, magic_cards(face.card_id for face in state.cards.values()))
+
+    def record_context(self, situation: Situation, state: magic.MassBattle, page: str | None) -> dict[str, Any]:
+        return live.record_context(situation, state, page)
+
+
+PAGES = MassPages()
 
 
 @login_required
@@ -64,119 +128,31 @@ def start(request: HtmxRequest, event_id: int) -> HttpResponse:
                 status = 422
             else:
                 return redirect("duels:mass", done.situation.pk)
-    running = Situation.objects.filter(event=event, kind=Situation.Kind.MASS_BATTLE).order_by("ended", "-pk")[:20]
+    running = Situation.objects.filter(event=event, kind=KIND.key).order_by("ended", "-pk")[:20]
     context.update(running=running, armies=Army.objects.filter(event=event).order_by("name"))
     return render(request, "duels/mass/start.html", context, status=status)
-
-
-def _context(situation: Situation, alert: Alert | None = None) -> dict[str, Any]:
-    state = services.state_of(situation)
-    view = present(state, REFEREE_VIEW)
-    entries = situation.log.select_related("actor").order_by("-seq")[:LOG_LINES]
-    names = magic_cards(face.card_id for face in state.cards.values())
-    armies = situation.opening.get("armies") or {}
-    return {
-        "situation": situation,
-        "event": situation.event,
-        "view": view,
-        "version": situation.version,
-        "alert": alert,
-        "log_lines": describe(entries, state, names),
-        # Casualties of the physical battle are recorded between magic phases.
-        "casualties": not view.ended and view.stage in (magic.OVER, magic.INITIATIVE),
-        "act_url": reverse("duels:mass-act", args=[situation.pk]),
-        "undo_url": reverse("duels:mass-undo", args=[situation.pk]),
-        "commander_urls": [
-            (view.sides[key].name, reverse("duels:mass-commander", args=[situation.pk, key])) for key in armies
-        ],
-    }
-
-
-def _render(request: HtmxRequest, situation: Situation, alert: Alert | None = None, status: int = 200) -> HttpResponse:
-    etag = situation_etag(situation, REFEREE_VIEW, "mass")  # type: ignore[arg-type]
-    template = "duels/mass/tablet.html#live" if request.htmx else "duels/mass/tablet.html"
-    return render_live(request, template, _context(situation, alert), etag, status=status)
-
-
-@login_required
-@require_GET
-def battle(request: HtmxRequest, situation_id: int) -> HttpResponse:
-    situation = mass_for_staff(request, situation_id)
-    if request.htmx and (unchanged := not_modified(request, situation_etag(situation, REFEREE_VIEW, "mass"))):  # type: ignore[arg-type]
-        return unchanged
-    return _render(request, situation)
-
-
-def _fresh(situation: Situation) -> Situation:
-    return Situation.objects.select_related("event").get(pk=situation.pk)
-
-
-def _submit(request: HtmxRequest, situation: Situation, form: Any, call: Any) -> HttpResponse:
-    if not form.is_valid():
-        return _render(request, _fresh(situation), form_problem(form), 400)
-    try:
-        call(form.cleaned_data)
-    except services.StaleVersion:
-        return _render(request, _fresh(situation), conflict(), 409)
-    except (services.RuleError, services.ServiceError) as err:
-        return _render(request, _fresh(situation), refusal(err), 422)
-    if request.htmx:
-        return _render(request, _fresh(situation))
-    return redirect("duels:mass", situation.pk)
 
 
 @login_required
 @require_POST
 def act(request: HtmxRequest, situation_id: int) -> HttpResponse:
-    situation = mass_for_staff(request, situation_id)
+    situation = situation_for_staff(request.user, situation_id)
+    if situation.kind != KIND.key:
+        return redirect(*tablet_path(situation))
     form_class = MASS_FORMS.get(request.POST.get("action", ""))
     if form_class is None:
-        return _render(request, situation, Alert("danger", gettext("Unknown action.")), 400)
+        return render_tablet(request, situation, Alert("danger", gettext("Unknown action.")), 400)
     form: MassActionForm
     if form_class is CarryOutForm:
         form = CarryOutForm(request.POST, warriors=list(services.state_of(situation).warriors))
     else:
         form = form_class(request.POST)
-    return _submit(
+    return submit(
         request,
         situation,
         form,
         lambda d: services.perform(
-            situation.pk,
-            form.command(),
-            user=request.user,
-            seen_version=d["version"],
-            nonce=d["nonce"],
+            situation.pk, form.command(), user=request.user, seen_version=d["version"], nonce=d["nonce"]
         ),
+        form.command,
     )
-
-
-@login_required
-@require_POST
-def undo(request: HtmxRequest, situation_id: int) -> HttpResponse:
-    situation = mass_for_staff(request, situation_id)
-    return _submit(
-        request,
-        situation,
-        UndoForm(request.POST),
-        lambda d: services.undo_last(
-            situation.pk, user=request.user, reason=d["reason"], seen_version=d["version"], nonce=d["nonce"]
-        ),
-    )
-
-
-@login_required
-@require_GET
-def log_page(request: HtmxRequest, situation_id: int) -> HttpResponse:
-    """The whole log, newest first, a page at a time (the tablet shows the latest lines only)."""
-    situation = mass_for_staff(request, situation_id)
-    state = services.state_of(situation)
-    page = Paginator(situation.log.select_related("actor").order_by("-seq"), LOG_PAGE).get_page(request.GET.get("page"))
-    names = magic_cards(face.card_id for face in state.cards.values())
-    context = {
-        "situation": situation,
-        "event": situation.event,
-        "page": page,
-        "log_lines": describe(page.object_list, state, names),
-    }
-    return render(request, "duels/mass/log.html", context)

@@ -1,4 +1,4 @@
-"""TODO docstring."""
+"""Is a character in a running fight, and which one (S2): the arsenal guards and every start ask this."""
 
 from __future__ import annotations
 

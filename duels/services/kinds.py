@@ -125,6 +125,13 @@ class SituationKind(Protocol):
         """
         ...
 
+    def focus_command(self, state: Any, character_id: int, card: str | None) -> Any:
+        """F1 during the fight: the engine command focusing ``card`` (a uid; None drops the focus), or None.
+
+        None: this kind keeps the hands as they are during the fight; the focus waits.
+        """
+        ...
+
 
 KINDS: dict[str, SituationKind] = {}
 

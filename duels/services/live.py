@@ -41,6 +41,8 @@ class Meta:
     version: int
     ended: bool
     next_deadline: dt.datetime | None
+    # Which kind of fight: the page a poll renders (an entry cached before it was kept reads "").
+    kind: str = ""
 
     def is_due(self, now: dt.datetime) -> bool:
         return not self.ended and self.next_deadline is not None and self.next_deadline < now
@@ -51,7 +53,9 @@ def meta_key(situation_id: int) -> str:
 
 
 def meta_from(situation: Situation) -> Meta:
-    return Meta(situation.pk, situation.event_id, situation.version, situation.ended, situation.next_deadline)
+    return Meta(
+        situation.pk, situation.event_id, situation.version, situation.ended, situation.next_deadline, situation.kind
+    )
 
 
 def meta_of(situation_id: int) -> Meta | None:

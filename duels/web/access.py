@@ -1,4 +1,4 @@
-"""TODO docstring."""
+"""Who may open a fight's pages (DESIGN.md §6): the event's staff, or anyone for the public ones; else 404."""
 
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ def staff_meta(user: AnyUser, situation_id: int) -> tuple[Meta, str]:
     if deadline is not None and timezone.is_naive(deadline):
         # SQLite hands a raw cursor the stored UTC time without its zone (the ORM adds it; psycopg does too).
         deadline = deadline.replace(tzinfo=dt.UTC)
-    return Meta(int(row[0]), int(row[1]), int(row[2]), bool(row[3]), deadline), str(row[5])
+    return Meta(int(row[0]), int(row[1]), int(row[2]), bool(row[3]), deadline, str(row[5])), str(row[5])
 
 
 def public_situation(situation_id: int, *, whole: bool = False) -> Situation:

@@ -1,4 +1,4 @@
-"""TODO docstring."""
+"""A refusal or a problem in the user's language, as every fight page shows it (templates/duels/_alert.html)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""TODO docstring."""
+"""The forms every kind's pages share: a tap's version and nonce, a stated reason, undo, a condition change, F1.
+
+A form checks the request's shape only (a malformed one is a 400 with the
+form's own messages); the engine decides everything else.
+"""
 
 from __future__ import annotations
 
@@ -89,3 +93,14 @@ class ConditionChangeForm(forms.Form):
     change = forms.ChoiceField(choices=CHANGES, label=_("change"))
     condition = forms.ChoiceField(choices=[(c, Condition(c).label) for c in rules.CONDITIONS], label=_("condition"))
     reason = forms.CharField(max_length=REASON_MAX, label=_("reason"))
+
+
+class FocusForm(ActionForm):
+    """F1 from the player's page. In a fight ``card`` is a card uid, outside one a catalogue card id."""
+
+    version = forms.IntegerField(min_value=0, required=False, widget=forms.HiddenInput)
+    card = forms.CharField(max_length=UID_MAX, required=False)  # empty: drop the focus
+
+
+class SearchForm(forms.Form):
+    q = forms.CharField(label=_("Find a character"), max_length=120, required=False)

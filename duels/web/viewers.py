@@ -79,3 +79,7 @@ def arsenal_hand(character: Character) -> list[CardView]:
         )
         hand.extend([card] * row.copies)
     return hand
+
+
+REFEREE_VIEW = Viewer(REFEREE)
+SPECTATOR_VIEW = Viewer(SPECTATOR)

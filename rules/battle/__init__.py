@@ -5,6 +5,7 @@ command, now)`` -> (state, events), ``expire(state, now)``, ``replay``. The
 readings are in docs/battle-rules.md.
 """
 
+from rules.battle.answers import answer_overtaken
 from rules.battle.apply import (
     MIN_COMBATANTS,
     apply,
@@ -51,6 +52,7 @@ from rules.battle.state import (
     READY,
     RESPONSE,
     SETUP,
+    SITUATION_ENDED,
     STANDARD,
     TURNS,
     USE,
@@ -83,6 +85,7 @@ __all__ = [
     "READY",
     "RESPONSE",
     "SETUP",
+    "SITUATION_ENDED",
     "STANDARD",
     "TURNS",
     "USE",
@@ -108,6 +111,7 @@ __all__ = [
     "StartRound",
     "StepRecord",
     "Window",
+    "answer_overtaken",
     "apply",
     "check_immediate",
     "check_opportunity",

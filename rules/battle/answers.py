@@ -28,6 +28,10 @@ def _window(state: Battle, number: int, defender: int) -> tuple[Frame, Part, Win
 
 def answer(state: Battle, number: int, defender: int, uid: str | None, now: datetime, events: Events) -> None:
     _in_turns(state)
+    if answer_overtaken(state, number, defender):
+        # D8: the window closed on the clock before this answer came (its expiry already applied,
+        # perhaps closing the action); say so rather than a puzzling "nobody is waiting".
+        raise RuleError("D8", gettext_noop("The answer window has closed; the attack took full effect."))
     _frame, part, window = _window(state, number, defender)
     if window.answered:
         raise RuleError("D7", gettext_noop("%(name)s has already answered."), name=state.combatants[defender].name)
@@ -134,3 +138,16 @@ def timeout(state: Battle, frame: Frame, part: Part, window: Window, events: Eve
     window.deadline = None
     window.proposed = "not_parried"
     resolve(state, frame, part, window, "not_parried", at, events, timed_out=True)
+
+
+def answer_overtaken(state: Battle, frame: int, defender: int) -> bool:
+    """D8: ``defender``'s answer in ``frame`` is too late - their latest window there closed on the clock."""
+    latest: Window | None = None
+    for f in state.stack:
+        for queued in (f, *f.queue):
+            if queued.number == frame:
+                for part in queued.parts:
+                    latest = next((w for w in part.windows if w.defender == defender), latest)
+    if latest is not None:
+        return latest.timed_out
+    return any(r.frame == frame and r.defender == defender and r.timed_out for r in reversed(state.records))

@@ -27,7 +27,7 @@ from rules.duel.commands import (
     command_to_dict,
     command_type,
 )
-from rules.duel.core import attack_cards, open_duel_of
+from rules.duel.core import answer_overtaken, attack_cards, open_duel_of
 from rules.duel.events import EVENT_TYPES
 from rules.duel.instant import answer_source, conversion_rule, draw_size_for, instant_attack_draw_size
 from rules.duel.replay import LogEntry, replay
@@ -89,6 +89,7 @@ __all__ = [
     "Situation",
     "Step",
     "StepRecord",
+    "answer_overtaken",
     "answer_source",
     "apply",
     "attack_cards",

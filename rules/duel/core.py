@@ -11,7 +11,7 @@ from datetime import datetime
 from rules.cards import CardFace
 from rules.conditions import can_fight
 from rules.duel.events import DuelEnded
-from rules.duel.state import ENDED, Duel, Fighter, Situation
+from rules.duel.state import AWAIT_ANSWER, ENDED, Duel, Fighter, Situation
 from rules.errors import INPUT, RuleError, gettext_noop
 from rules.events import EngineEvent
 
@@ -115,3 +115,14 @@ def require_open(duel: Duel) -> Duel:
             result=duel.result or "",
         )
     return duel
+
+
+def answer_overtaken(state: Situation, duel: int, fighter: int) -> bool:
+    """D8: ``fighter``'s answer in ``duel`` is too late - their step is no longer open, and it timed out."""
+    if not 0 <= duel < len(state.duels):
+        return False
+    found = state.duels[duel]
+    if found.phase == AWAIT_ANSWER and found.step is not None and found.step.defender == fighter:
+        return False  # still theirs to answer
+    last = found.steps_done[-1] if found.steps_done else None
+    return last is not None and last.timed_out and last.defender == fighter

@@ -26,7 +26,7 @@ from rules.mass.commands import (
     command_from_dict,
     command_to_dict,
 )
-from rules.mass.phase import apply, deck_contents
+from rules.mass.phase import apply, deck_contents, kept_usable, may_keep
 from rules.mass.state import (
     CHOOSE,
     DEAD,
@@ -130,6 +130,8 @@ __all__ = [
     "command_to_dict",
     "deck_contents",
     "from_dict",
+    "kept_usable",
+    "may_keep",
     "open_battle",
     "replay",
     "to_dict",

@@ -196,16 +196,35 @@ def _keep(state: MassBattle, cmd: KeepCard, events: Events) -> None:
     events.append(ev.CardKept(side=cmd.side, uid=pending.uid, card_id=state.cards[pending.uid].card_id))
 
 
-def _use_kept(state: MassBattle, cmd: UseKept, events: Events) -> None:
-    _check_side(state, cmd.side)
-    kept = next((k for k in state.sides[cmd.side].kept if k.uid == cmd.uid), None)
+def may_keep(state: MassBattle) -> bool:
+    """M5: the drawn card waiting to be carried out may be kept instead (the pages ask this)."""
+    return state.pending is not None and _may_keep(state, state.pending.uid)
+
+
+def kept_usable(state: MassBattle, side: str, uid: str) -> bool:
+    """M5: ``side`` may use its kept card ``uid`` now - the same check that ``UseKept`` makes."""
+    try:
+        _usable_kept(state, side, uid)
+    except RuleError:
+        return False
+    return True
+
+
+def _usable_kept(state: MassBattle, side: str, uid: str) -> Kept:
+    _check_side(state, side)
+    kept = next((k for k in state.sides[side].kept if k.uid == uid), None)
     if kept is None:
         raise RuleError("M5", gettext_noop("This side does not hold that card."))
-    if state.stage != TURNS or state.whose_turn() != cmd.side:
+    if state.stage != TURNS or state.whose_turn() != side:
         raise RuleError("M5", gettext_noop("A kept card is used only during its side's own turn."))
     _no_pending(state)
     if kept.cycle >= state.cycle:
         raise RuleError("M5", gettext_noop("A kept card is used in a later cycle, not in the one it was drawn."))
+    return kept
+
+
+def _use_kept(state: MassBattle, cmd: UseKept, events: Events) -> None:
+    kept = _usable_kept(state, cmd.side, cmd.uid)
     state.sides[cmd.side].kept.remove(kept)
     state.pending = Pending(uid=cmd.uid, side=cmd.side, from_kept=True)
     events.append(ev.KeptCardUsed(side=cmd.side, uid=cmd.uid, card_id=state.cards[cmd.uid].card_id))

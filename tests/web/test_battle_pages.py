@@ -3,6 +3,8 @@ page, with their rules (R0 buttons, D4 secrecy, battles_on) and flat query count
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -16,6 +18,7 @@ from tests.services.battle_kit import battle_state, begin, buid, party, passes, 
 from tests.services.kit import nonce
 
 pytestmark = pytest.mark.django_db
+HX = {"HX-Request": "true"}
 
 
 def post(client, situation, **data):
@@ -340,3 +343,33 @@ def test_a_running_duel_grows_into_a_battle_from_its_page(as_user, referee, even
     assert battle_state(battle).turn_of == vera.pk
     duel.refresh_from_db()
     assert duel.ended
+
+
+def test_D8_a_target_answering_after_its_window_closed_on_another_page_gets_the_D8_wording(
+    as_user, referee, battle, people, time_machine
+):
+    """The battle's tablet tells a tap the clock overtook as the duel's does (issue 19: one submit path)."""
+    anna, _, vera, _ = people
+    client = as_user(referee)
+    post(
+        client, battle, action="act", who=anna.pk, act="attack", cards=[buid(battle, anna, "Blade")], targets=[vera.pk]
+    )
+    frame = top(battle)
+    battle.refresh_from_db()
+    assert frame.current is not None and frame.current.windows[0].deadline is not None
+    seen, deadline = battle.version, frame.current.windows[0].deadline
+    time_machine.move_to(deadline + dt.timedelta(seconds=1), tick=False)
+    client.get(reverse("duels:watch", args=[battle.pk]))  # any read applies the deadline (D8)
+    late = {"version": seen, "nonce": nonce(), "action": "answer", "frame": frame.number, "who": vera.pk}
+    response = client.post(
+        reverse("duels:battle-act", args=[battle.pk]), {**late, "card": buid(battle, vera, "Shield")}, headers=HX
+    )
+    html = response.content.decode()
+    assert response.status_code == 409, html
+    assert "The 15 seconds to answer ran out; the attack took full effect." in html
+    assert "Another referee acted first" not in html and ">D8</a>" in html
+    # The same tap arriving on a fresh page after the clock: refused in the rule's words too (422).
+    response = post(client, battle, action="answer", frame=frame.number, who=vera.pk, card=buid(battle, vera, "Shield"))
+    html = response.content.decode()
+    assert response.status_code == 422, html
+    assert "seconds to answer ran out" in html and "Another referee acted first" not in html

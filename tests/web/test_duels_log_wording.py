@@ -323,7 +323,7 @@ def test_every_registered_event_type_has_a_wording_and_a_case():
     """A new event kind (of any fight) must come with its log line and with a case here."""
     registered = set(EVENT_CLASSES.values())
     kinds = {cls.__module__ for cls in registered}
-    assert kinds == {"rules.events", "rules.battle.events", "rules.mass.events"}, kinds
+    assert kinds == {"rules.events", "rules.duel.events", "rules.battle.events", "rules.mass.events"}, kinds
     assert len(registered) >= 22 + 24 + 18
     assert set(WORDING) == registered, registered ^ set(WORDING)
     cased = {type(event) for event, _words, _expected in CASES}

@@ -175,9 +175,10 @@ def test_duel_pages_send_a_mass_battle_to_its_own_pages(as_user, referee, mass_b
     assert as_user(referee).get(reverse("duels:situation", args=[mass_battle.pk]))["Location"] == reverse(
         "duels:mass", args=[mass_battle.pk]
     )
-    assert client.get(reverse("duels:watch", args=[mass_battle.pk]))["Location"] == reverse(
-        "duels:mass-watch", args=[mass_battle.pk]
-    )
+    # The spectator page is one page for every kind: the mass battle's, under either name.
+    for name in ("duels:watch", "duels:mass-watch"):
+        watched = client.get(reverse(name, args=[mass_battle.pk]))
+        assert watched.status_code == 200 and b'id="mass-watch"' in watched.content
     exported = as_user(referee).get(reverse("duels:export", args=[mass_battle.pk]))
     assert exported.status_code == 200 and b"shuffle_decks" in exported.content
     assert services.replayed(mass_battle) is not None
@@ -212,7 +213,7 @@ def test_the_full_log_pages_through_every_entry(as_user, referee, mass_battle, p
     html = as_user(referee).get(reverse("duels:mass-log", args=[mass_battle.pk])).content.decode()
     assert "The server shuffled the four decks (M1)" in html and "entered by the referee" in html
     # The fights' log layout, with the mass battle's own heading and links (no duel CSV/XLSX export).
-    assert f"<title>Log of mass battle {mass_battle.pk}" in html and "Back to the battle" in html
+    assert f"<title>Log of mass battle {mass_battle.pk}" in html and "Back to the fight" in html
     assert "Log as CSV" not in html and "Back to the fight" not in html
     assert as_user(referee).get(reverse("duels:mass-log", args=[mass_battle.pk]), {"page": "abc"}).status_code == 200
     assert as_user(player).get(reverse("duels:mass-log", args=[mass_battle.pk])).status_code == 404
@@ -239,3 +240,24 @@ def test_M5_the_armys_secret_link_shows_its_side_and_only_its_kept_cards(referee
         reverse("duels:mass-army-link", args=[red.link_token]), HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=first["ETag"]
     )
     assert again.status_code == 304
+
+
+def test_a_stale_tap_on_the_mass_tablet_goes_the_one_submit_path_and_no_clock_is_blamed(as_user, referee, mass_battle):
+    """Issue 19: the mass battle's taps take the same path as the duel's and the battle's. The magic
+    phase keeps no clock (M1-M8 set no deadline), so a stale page is always a person acting first:
+    409, the conflict's words over the fresh state, nothing changed (the D8/S2 wording is the duel's
+    and the battle's, tests/web/test_field_referee.py and test_battle_pages.py)."""
+    client = as_user(referee)
+    mass_battle.refresh_from_db()
+    seen = mass_battle.version
+    assert post(client, mass_battle, action="roll_server").status_code == 302
+    before = Situation.objects.get(pk=mass_battle.pk).version
+    response = client.post(
+        reverse("duels:mass-act", args=[mass_battle.pk]),
+        {"version": seen, "nonce": uuid.uuid4().hex, "action": "roll_server"},
+        headers={"HX-Request": "true"},
+    )
+    html = response.content.decode()
+    assert response.status_code == 409
+    assert "Another referee acted first" in html and "ran out" not in html
+    assert Situation.objects.get(pk=mass_battle.pk).version == before

@@ -14,7 +14,7 @@ from django.db import connection
 from django.test import override_settings
 from django.urls import resolve, reverse
 
-from duels.duel import live as views_live
+from duels import views_player, views_public
 
 pytestmark = pytest.mark.django_db
 SHORTCUT = "duels.web.shortcut.UnchangedPollMiddleware"
@@ -45,8 +45,8 @@ def _both(client, url, headers):
 
 
 def test_the_poll_urls_are_the_views_the_shortcut_stands_for():
-    assert resolve("/watch/7/").func is views_live.watch
-    assert resolve("/c/abc_-9/live/").func is views_live.player_live_token
+    assert resolve("/watch/7/").func is views_public.watch
+    assert resolve("/c/abc_-9/live/").func is views_player.player_live_token
     assert SHORTCUT in settings.MIDDLEWARE
     assert settings.MIDDLEWARE.index(SHORTCUT) < settings.MIDDLEWARE.index(
         "django.contrib.sessions.middleware.SessionMiddleware"
