@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET
 from duels import services
 from duels.services.export import export_situation
 from duels.web.access import situation_for_staff
-from duels.web.pages import pages_of
+from duels.web.pages import pages_of, refuse_other_kinds
 from helpers.tables import CONTENT_TYPES, export_bytes
 
 LOG_PAGE = 100
@@ -32,6 +32,7 @@ COLUMNS = ["seq", "at", "actor", "kind", "undone", "line"]
 def log_page(request: HttpRequest, situation_id: int) -> HttpResponse:
     """The whole log, newest first, a page at a time (the tablet shows the latest lines only)."""
     situation = services.refresh(situation_for_staff(request.user, situation_id, whole=True))
+    refuse_other_kinds(request, situation)
     pages = pages_of(situation)
     state = services.state_of(situation)
     page = Paginator(situation.log.select_related("actor").order_by("-seq"), LOG_PAGE).get_page(request.GET.get("page"))

@@ -25,7 +25,7 @@ from duels.models import LogEntry, Situation
 from duels.services.live import Meta, meta_from_db, remember
 from duels.web.access import public_situation
 from duels.web.live import cached_fragment, not_modified, polled, quoted_hash, render_live, shared_fragment
-from duels.web.pages import FightSummary, pages_for, pages_of
+from duels.web.pages import FightSummary, pages_for, pages_of, refuse_other_kinds
 from duels.web.polls import cached_meta, seen_for, spectator_etag
 from events.access import ORGANIZER, REFEREE, character_for_staff, event_for_referee
 from events.models import Character, Event
@@ -71,6 +71,7 @@ def watch(request: HtmxRequest, situation_id: int) -> HttpResponse:
             if fast is not None:
                 return fast
     situation = services.refresh(public_situation(situation_id, whole=not polled(request)))
+    refuse_other_kinds(request, situation)
     remember(situation)
     etag = spectator_etag(situation)
     if request.htmx and (unchanged := not_modified(request, etag)) is not None:
@@ -146,7 +147,8 @@ def big_screen(request: HtmxRequest, event_id: int) -> HttpResponse:
     shown = []
     for situation in running[:BIG_SCREEN_FIGHTS]:
         fight = watch_context(situation)
-        shown.append({"situation": situation, "html": render_to_string(fight["card"], fight, request)})
+        html = render_to_string(fight["card"], fight, request)
+        shown.append({"situation": situation, "title": summary_of(situation).title, "html": html})
     parts = [f"{s.pk}:{s.version}:{s.ended}:{s.next_deadline}" for s in running]
     etag = quoted_hash(f"screen:{event.pk}:{parts}:{request.LANGUAGE_CODE}")
     context: dict[str, Any] = {"event": event, "shown": shown, "others": running[len(shown) :]}

@@ -16,8 +16,8 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from cards.words import OUTCOME_LABELS, condition_label, explain, rule_of
-from duels.web.viewers import CardView, Viewer, iso
+from cards.words import OUTCOME_LABELS, explain, rule_of
+from duels.web.viewers import CardView, HoldsCards, Viewer, iso
 from events.models import Side
 from rules import RuleError
 from rules import battle as B
@@ -62,7 +62,7 @@ def _card(state: B.Battle, uid: str) -> CardView:
 
 
 @dataclass
-class CombatantView:
+class CombatantView(HoldsCards):
     id: int
     name: str
     side: str
@@ -83,14 +83,6 @@ class CombatantView:
     @property
     def side_colour(self) -> str:
         return SIDE_COLOURS.get(self.side, "info")
-
-    @property
-    def condition_label(self) -> str:
-        return condition_label(self.condition)
-
-    @property
-    def attack_cards(self) -> list[CardView]:
-        return [c for c in self.hand or [] if c.is_attack]
 
 
 @dataclass

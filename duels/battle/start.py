@@ -32,7 +32,14 @@ from duels.services.errors import (
     StaleVersion,
     TooFewCombatants,
 )
-from duels.services.opening import counters_of, lock_characters, new_situation, opening, refuse_if_fighting
+from duels.services.opening import (
+    counters_of,
+    lock_characters,
+    new_situation,
+    opening,
+    refuse_if_fighting,
+    refuse_outsiders,
+)
 from duels.services.store import Performed, Transition, actor_of, check_nonce, nonce_used
 from events.models import Character, Event
 from rules import FighterSetup, RuleError
@@ -67,9 +74,7 @@ def battle_setup(character: Character) -> tuple[FighterSetup, tuple[B.BattleCard
 def _check(event: Event, characters: Sequence[Character]) -> None:
     if not event.battles_on:
         raise BattlesOff()
-    for character in characters:
-        if character.event_id != event.pk or character.status != Character.Status.ACCEPTED:
-            raise NotInEvent(name=character.name)
+    refuse_outsiders(event, characters)
 
 
 def start_battle(

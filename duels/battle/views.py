@@ -39,8 +39,8 @@ from duels.web.access import situation_for_staff
 from duels.web.alerts import Alert, conflict, form_problem, refusal
 from duels.web.live import new_nonce
 from duels.web.log import LogLine
-from duels.web.notes import Note, gap_ended, is_late_refusal, late_answer
-from duels.web.pages import FightSummary, Person, Templates, tablet_path
+from duels.web.notes import Note, clock_says
+from duels.web.pages import FightSummary, Person, Wing, refuse_other_kinds
 from duels.web.submit import submit
 from duels.web.viewers import REFEREE_VIEW, SPECTATOR_VIEW
 from events.access import event_for_referee
@@ -53,17 +53,8 @@ from rules import battle as B
 LOG_LINES = 12
 
 
-class BattlePages:
+class BattlePages(Wing):
     """The battle's answers to the shared pages (duels/web/pages.py)."""
-
-    key = KIND.key
-    templates = Templates(
-        tablet="duels/battle/tablet.html",
-        watch="duels/battle/watch.html",
-        player="duels/battle/player.html",
-        record="duels/battle/record.html",
-    )
-    tablet_url_name = "duels:battle"
 
     def tablet_context(
         self, situation: Situation, state: B.Battle, recent: Iterable[LogEntry] | None, alert: Alert | None
@@ -83,15 +74,13 @@ class BattlePages:
         }
 
     def clock_note(self, state: B.Battle, command: Any, err: Exception | None) -> Note | None:
-        """S2 for any tap on an ended battle the gap closed; D8 for a target's answer its window's clock refused."""
-        if state.ended and state.result == B.SITUATION_ENDED:
-            return gap_ended(state.settings.gap_s)
-        late = is_late_refusal(err) or (
-            err is None
-            and isinstance(command, B.AnswerAttack)
-            and B.answer_overtaken(state, command.frame, command.defender)
+        """S2 for any tap on a battle the gap closed; D8 for a target's answer its window's clock overtook."""
+        gap_ended_it = state.ended and state.result == B.SITUATION_ENDED
+        overtaken = isinstance(command, B.AnswerAttack) and B.answer_overtaken(state, command.frame, command.defender)
+        window_s = state.settings.answer_window_s
+        return clock_says(
+            err, gap_s=state.settings.gap_s, window_s=window_s, gap_ended_it=gap_ended_it, overtaken=overtaken
         )
-        return late_answer(state.settings.answer_window_s) if late else None
 
     def watch_context(self, situation: Situation, state: B.Battle) -> dict[str, Any]:
         return live.watch_context(state)
@@ -112,6 +101,7 @@ class BattlePages:
             line = gettext("Round %(round)s") % {"round": view.round}
         return FightSummary(
             kind_label=gettext("battle"),
+            title=gettext("Battle %(number)s") % {"number": situation.pk},
             people=people,
             lines=(line,),
             result=view.result_label if view.ended else "",
@@ -127,15 +117,19 @@ class BattlePages:
         return live.record_context(state, page)
 
 
-PAGES = BattlePages()
+PAGES = BattlePages(
+    KIND.key,
+    "battle",
+    "duels:battle",
+    own_urls=("duels:battle", "duels:battle-act", "duels:battle-undo", "duels:battle-join", "duels:battle-arsenal"),
+)
 
 
 @login_required
 @require_POST
 def battle_act(request: HtmxRequest, situation_id: int) -> HttpResponse:
     situation = situation_for_staff(request.user, situation_id)
-    if situation.kind != KIND.key:
-        return redirect(*tablet_path(situation))
+    refuse_other_kinds(request, situation)
     form = BattleActForm(request.POST)
     return submit(
         request,
@@ -189,8 +183,7 @@ def _joinable(situation: Situation) -> list[Character]:
 @require_POST
 def battle_join(request: HtmxRequest, situation_id: int) -> HttpResponse:
     situation = situation_for_staff(request.user, situation_id)
-    if situation.kind != KIND.key:
-        return redirect(*tablet_path(situation))
+    refuse_other_kinds(request, situation)
     form = JoinBattleForm(request.POST, event_id=situation.event_id)
     return submit(
         request,
@@ -211,8 +204,7 @@ def battle_join(request: HtmxRequest, situation_id: int) -> HttpResponse:
 @require_POST
 def battle_arsenal(request: HtmxRequest, situation_id: int) -> HttpResponse:
     situation = situation_for_staff(request.user, situation_id)
-    if situation.kind != KIND.key:
-        return redirect(*tablet_path(situation))
+    refuse_other_kinds(request, situation)
     form = RoundBreakArsenalForm(request.POST, event_id=situation.event_id)
 
     def take(d: dict[str, Any]) -> Any:

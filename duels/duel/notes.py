@@ -12,24 +12,15 @@ from django.utils.translation import gettext
 
 from duels.duel.presenters import FighterView, SituationView
 from duels.models import LogEntry
-from duels.web.notes import Note, gap_ended, is_late_refusal, late_answer
+from duels.web.notes import Note, clock_says
 from rules import duel as engine
 
 
 def clock_note(state: engine.Situation, command: Any, err: Exception | None) -> Note | None:
-    """The rule that refused a tap the clock overtook (the fresh ``state``), or None when a person acted first.
-
-    Any tap on a situation the gap ended gets S2; the engine's own D8 refusal,
-    or an answer for a step whose window has since closed, gets D8.
-    """
-    if state.ended:
-        return gap_ended(state.settings.gap_s)
-    late = is_late_refusal(err) or (
-        err is None
-        and isinstance(command, engine.Answer)
-        and engine.answer_overtaken(state, command.duel, command.fighter)
-    )
-    return late_answer(state.settings.answer_window_s) if late else None
+    """Any tap on a situation the gap ended gets S2; an answer for a step whose window has since closed, D8."""
+    overtaken = isinstance(command, engine.Answer) and engine.answer_overtaken(state, command.duel, command.fighter)
+    window_s = state.settings.answer_window_s
+    return clock_says(err, gap_s=state.settings.gap_s, window_s=window_s, gap_ended_it=state.ended, overtaken=overtaken)
 
 
 def conversions(entries: Iterable[LogEntry], view: SituationView) -> list[Note]:

@@ -27,7 +27,7 @@ from cards.words import OUTCOME_LABELS as OUTCOME_LABELS
 from cards.words import RESULT_LABELS as RESULT_LABELS
 from cards.words import card_names as card_names
 from cards.words import condition_label as condition_label
-from duels.web.viewers import CardView, Viewer, iso
+from duels.web.viewers import CardView, HoldsCards, Viewer, iso
 from rules import duel as engine
 from rules.duel import Duel, Situation
 
@@ -45,7 +45,7 @@ OPENED_BY_LABELS = {
 
 
 @dataclass
-class FighterView:
+class FighterView(HoldsCards):
     id: int
     name: str
     condition: str
@@ -61,14 +61,6 @@ class FighterView:
     def discards_hidden(self) -> int:
         """Played cards not shown live: they are on the fight's record page."""
         return self.discards_total - len(self.discards)
-
-    @property
-    def condition_label(self) -> str:
-        return condition_label(self.condition)
-
-    @property
-    def attack_cards(self) -> list[CardView]:
-        return [c for c in self.hand or [] if c.is_attack]
 
 
 @dataclass

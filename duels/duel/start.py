@@ -20,10 +20,9 @@ from duels.services.errors import (
     CharacterBusy,
     DuelsOff,
     InAnotherFight,
-    NotInEvent,
     SeparateSituations,
 )
-from duels.services.opening import counters_of, lock_characters, new_situation, opening, save_or_drop
+from duels.services.opening import counters_of, lock_characters, new_situation, opening, refuse_outsiders, save_or_drop
 from duels.services.store import Performed, Transition, actor_of
 from events.models import Character, Event
 from rules import duel as engine
@@ -103,9 +102,7 @@ def _uid(kind: DuelKind, state: Any, character: Character, card_id: int) -> str:
 def _check_fighters(event: Event, *characters: Character) -> None:
     if not event.duels_on:
         raise DuelsOff()
-    for character in characters:
-        if character.event_id != event.pk or character.status != Character.Status.ACCEPTED:
-            raise NotInEvent(name=character.name)
+    refuse_outsiders(event, characters)
 
 
 def _start(

@@ -36,7 +36,7 @@ from duels.web.alerts import Alert, form_problem, refusal
 from duels.web.live import new_nonce
 from duels.web.log import LogLine
 from duels.web.notes import Note, gap_ended
-from duels.web.pages import FightSummary, Person, Templates
+from duels.web.pages import FightSummary, Person, Wing, refuse_other_kinds
 from duels.web.submit import render_tablet, submit
 from duels.web.viewers import REFEREE_VIEW, SPECTATOR_VIEW, CardView, arsenal_hand
 from events.access import event_for_referee
@@ -75,17 +75,8 @@ def _picked(choice: ChoiceView) -> str | int:
     return named[0] if choice.label and named else "new"
 
 
-class DuelPages:
+class DuelPages(Wing):
     """The duel's answers to the shared pages (duels/web/pages.py)."""
-
-    key = KIND.key
-    templates = Templates(
-        tablet="duels/duel/tablet.html",
-        watch="duels/duel/watch.html",
-        player="duels/duel/player.html",
-        record="duels/duel/record.html",
-    )
-    tablet_url_name = "duels:situation"
 
     def tablet_context(
         self, situation: Situation, state: engine.Situation, recent: Iterable[LogEntry] | None, alert: Alert | None
@@ -117,10 +108,11 @@ class DuelPages:
     def summary(self, situation: Situation, state: engine.Situation) -> FightSummary:
         view = present(state, SPECTATOR_VIEW)
         people = tuple(Person(f.name, f.condition_label, out=not f.can_fight) for f in view.fighters)
-        lines = tuple(f"{d.a.name} — {d.b.name}: {d.phase_label if d.is_open else d.result_label}" for d in view.duels)
+        lines = tuple(_duel_line(d) for d in view.duels)
         running = [d for d in view.duels if d.is_open]
         return FightSummary(
             kind_label=gettext("duel"),
+            title=gettext("Combat situation %(number)s") % {"number": situation.pk},
             people=people,
             lines=lines or (gettext("no duel"),),
             result="" if running or not view.duels else view.duels[-1].result_label,
@@ -136,15 +128,27 @@ class DuelPages:
         return {"record": fight_record(state, card_names(card_ids(state)), page)}
 
 
-PAGES = DuelPages()
+def _duel_line(duel: Any) -> str:
+    """One duel in a list: who against whom, and its round and phase, or its result."""
+    if not duel.is_open:
+        return gettext("%(a)s — %(b)s: %(result)s") % {"a": duel.a.name, "b": duel.b.name, "result": duel.result_label}
+    return gettext("%(a)s — %(b)s, round %(round)s: %(phase)s (%(attacker)s attacks)") % {
+        "a": duel.a.name,
+        "b": duel.b.name,
+        "round": duel.round,
+        "phase": duel.phase_label,
+        "attacker": duel.attacker.name,
+    }
+
+
+PAGES = DuelPages(KIND.key, "duel", "duels:situation", own_urls=("duels:situation", "duels:act"))
 
 
 @login_required
 @require_POST
 def act(request: HtmxRequest, situation_id: int) -> HttpResponse:
     situation = situation_for_staff(request.user, situation_id)
-    if situation.kind != KIND.key:
-        return render_tablet(request, situation, Alert("danger", gettext("Unknown action.")), 400)
+    refuse_other_kinds(request, situation)
     form_class = ACTION_FORMS.get(request.POST.get("action", ""))
     if form_class is None:
         return render_tablet(request, situation, Alert("danger", gettext("Unknown action.")), 400)

@@ -33,7 +33,7 @@ from duels.web.alerts import Alert, form_problem, refusal
 from duels.web.live import new_nonce
 from duels.web.log import LogLine
 from duels.web.notes import Note
-from duels.web.pages import FightSummary, Person, Templates, tablet_path
+from duels.web.pages import FightSummary, Person, Wing, refuse_other_kinds
 from duels.web.submit import render_tablet, submit
 from events.access import event_for_referee
 from helpers.requests import HtmxRequest
@@ -43,17 +43,8 @@ REFEREE_VIEW = MassViewer(REFEREE)
 SPECTATOR_VIEW = MassViewer(SPECTATOR)
 
 
-class MassPages:
+class MassPages(Wing):
     """The mass battle's answers to the shared pages (duels/web/pages.py)."""
-
-    key = KIND.key
-    templates = Templates(
-        tablet="duels/mass/tablet.html",
-        watch="duels/mass/watch.html",
-        player="duels/mass/player.html",
-        record="duels/mass/record.html",
-    )
-    tablet_url_name = "duels:mass"
 
     def tablet_context(
         self, situation: Situation, state: magic.MassBattle, recent: Iterable[LogEntry] | None, alert: Alert | None
@@ -93,7 +84,11 @@ class MassPages:
         if view.ended:
             result = view.sides_winner_name and gettext("%(name)s won") % {"name": view.sides_winner_name}
         return FightSummary(
-            kind_label=gettext("mass battle"), people=people, lines=(result or line,), result=result or ""
+            kind_label=gettext("mass battle"),
+            title=gettext("Mass battle %(number)s") % {"number": situation.pk},
+            people=people,
+            lines=(result or line,),
+            result=result or "",
         )
 
     def log_lines(
@@ -105,7 +100,12 @@ class MassPages:
         return live.record_context(situation, state, page)
 
 
-PAGES = MassPages()
+PAGES = MassPages(
+    KIND.key,
+    "mass",
+    "duels:mass",
+    own_urls=("duels:mass", "duels:mass-act", "duels:mass-undo", "duels:mass-log", "duels:mass-watch"),
+)
 
 
 @login_required
@@ -137,8 +137,7 @@ def start(request: HtmxRequest, event_id: int) -> HttpResponse:
 @require_POST
 def act(request: HtmxRequest, situation_id: int) -> HttpResponse:
     situation = situation_for_staff(request.user, situation_id)
-    if situation.kind != KIND.key:
-        return redirect(*tablet_path(situation))
+    refuse_other_kinds(request, situation)
     form_class = MASS_FORMS.get(request.POST.get("action", ""))
     if form_class is None:
         return render_tablet(request, situation, Alert("danger", gettext("Unknown action.")), 400)

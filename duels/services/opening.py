@@ -27,7 +27,7 @@ from cards.models import CounterRule
 from duels.models import Situation
 from duels.services.active import active_situation_for
 from duels.services.commands import commit_then_refuse
-from duels.services.errors import InAnotherFight
+from duels.services.errors import InAnotherFight, NotInEvent
 from duels.services.kinds import SituationKind
 from duels.services.store import Performed, Transition, check_nonce, nonce_used
 from events.models import Character, Event
@@ -55,6 +55,13 @@ def opening(
         if used is not None:
             return Performed(used.situation, repeated=True)
         raise
+
+
+def refuse_outsiders(event: Event, characters: Iterable[Character]) -> None:
+    """Only the event's accepted characters fight in it (a refusal names the first who is not)."""
+    for character in characters:
+        if character.event_id != event.pk or character.status != Character.Status.ACCEPTED:
+            raise NotInEvent(name=character.name)
 
 
 def new_situation(event: Event, kind: SituationKind, opening_state: Any, **extra: Any) -> Situation:

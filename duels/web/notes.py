@@ -47,3 +47,17 @@ def gap_ended(gap_s: int) -> Note:
 def is_late_refusal(err: Exception | None) -> bool:
     """The engine's own D8 refusal of an answer (the window closed within this very request)."""
     return isinstance(err, RuleError) and err.rule_id == "D8"
+
+
+def clock_says(err: Exception | None, *, gap_s: int, window_s: int, gap_ended_it: bool, overtaken: bool) -> Note | None:
+    """The note for a refused tap, as every kind with a clock tells it; None when a person acted first.
+
+    ``gap_ended_it``: the situation's gap (S2) ended it since the page was drawn; ``overtaken``: the
+    tap was an answer whose window has since closed (D8). A refusal the engine itself gave as D8
+    is told so too.
+    """
+    if gap_ended_it:
+        return gap_ended(gap_s)
+    if is_late_refusal(err) or (err is None and overtaken):
+        return late_answer(window_s)
+    return None

@@ -16,6 +16,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from django.http import Http404, HttpRequest
+
 from duels.models import LogEntry, Situation
 from duels.web.alerts import Alert
 from duels.web.log import LogLine
@@ -36,6 +38,7 @@ class FightSummary:
     """One fight as the lists show it (history, running fights, the referee's home), for every kind."""
 
     kind_label: str
+    title: str  # the fight as its pages head it: "Combat situation 12", "Battle 13", ...
     people: tuple[Person, ...]
     # What stands now, a line each: a duel's phase or result, a battle's round and turn, a cycle's stage.
     lines: tuple[str, ...] = ()
@@ -48,9 +51,32 @@ class Templates:
     """A kind's page templates (templates/duels/<kind>/, the same names in every wing)."""
 
     tablet: str  # the referee's page; its ``#live`` partial is what polls and taps answer
-    watch: str  # the public spectator page; ``#live`` likewise; ``#card`` its part in the lists
+    watch: str  # the public spectator page; ``#live`` likewise; ``#card`` its part on the big screen
     player: str  # the player's part of their live page (a partial included there)
-    record: str  # the fight's record (its part of duels/record.html)
+    record: str  # the fight's public record (extends duels/record_base.html)
+
+    @classmethod
+    def of(cls, folder: str) -> Templates:
+        """A wing's pages: the same names in its own folder of templates/duels/."""
+        return cls(*(f"duels/{folder}/{page}.html" for page in ("tablet", "watch", "player", "record")))
+
+
+@dataclass(frozen=True)
+class Wing:
+    """What names a wing's pages: its kind, its templates' folder, its tablet's URL name.
+
+    ``own_urls``: the URL names that stand for this kind alone (its tablet's, its
+    actions'); a fight of another kind under one of them is not found there.
+    """
+
+    key: str
+    folder: str
+    tablet_url_name: str
+    own_urls: tuple[str, ...] = ()
+
+    @property
+    def templates(self) -> Templates:
+        return Templates.of(self.folder)
 
 
 class KindPages(Protocol):
@@ -116,6 +142,15 @@ def pages_for(kind: str) -> KindPages:
 
 def pages_of(situation: Situation) -> KindPages:
     return PAGES[situation.kind]
+
+
+def refuse_other_kinds(request: HttpRequest, situation: Situation) -> None:
+    """404 for a fight reached under a URL name that stands for another kind alone (``Wing.own_urls``)."""
+    match = request.resolver_match
+    name = match.view_name if match is not None else ""
+    for pages in PAGES.values():
+        if pages.key != situation.kind and name in getattr(pages, "own_urls", ()):
+            raise Http404
 
 
 def tablet_path(situation: Situation) -> tuple[str, int]:

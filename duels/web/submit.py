@@ -32,7 +32,7 @@ from duels.web.alerts import Alert, conflict, form_problem, refusal
 from duels.web.forms import UndoForm
 from duels.web.live import cached_fragment, not_modified, polled, render_live, shared_fragment, situation_etag
 from duels.web.notes import Note
-from duels.web.pages import pages_for, pages_of
+from duels.web.pages import pages_for, pages_of, refuse_other_kinds
 from duels.web.viewers import REFEREE_VIEW
 from helpers.requests import HtmxRequest
 from rules import RuleError
@@ -172,6 +172,7 @@ def submit(
 def undo(request: HtmxRequest, situation_id: int) -> HttpResponse:
     """The referee takes back the last action of a fight of any kind, with a reason."""
     situation = situation_for_staff(request.user, situation_id)
+    refuse_other_kinds(request, situation)
     return submit(
         request,
         situation,

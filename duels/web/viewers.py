@@ -40,6 +40,21 @@ class Viewer:
         return f"{self.kind}-{self.character_id or 0}"
 
 
+class HoldsCards:
+    """A participant's view that names a condition and may show a hand (``None``: not this viewer's to see)."""
+
+    condition: str
+    hand: list[CardView] | None
+
+    @property
+    def condition_label(self) -> str:
+        return condition_label(self.condition)
+
+    @property
+    def attack_cards(self) -> list[CardView]:
+        return [c for c in self.hand or [] if c.is_attack]
+
+
 @dataclass(frozen=True)
 class CardView:
     uid: str

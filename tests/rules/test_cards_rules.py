@@ -29,8 +29,7 @@ from rules import (
     without,
 )
 from rules.conditions import is_condition
-
-from .kit import COUNTERS, DART, FIRE, HEAL, SHIELD, SLEEP, WARD
+from tests.rules.duel.kit import COUNTERS, DART, FIRE, HEAL, SHIELD, SLEEP, WARD
 
 
 def test_CR1_not_parried_applies_full_effect_softened_the_softened_one_parried_nothing():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -101,3 +102,23 @@ def act(situation: Situation, command: Any, user: Any, **kwargs: Any) -> service
 
 def event_types(performed: services.Performed) -> list[str]:
     return [e.type for e in performed.events]
+
+
+# --- a fight on the server's clock: every time is T0 plus seconds (the module's ``clock`` fixture) ---
+
+T0 = dt.datetime(2026, 12, 5, 20, 0, tzinfo=dt.UTC)
+
+
+def at(seconds: float) -> dt.datetime:
+    return T0 + dt.timedelta(seconds=seconds)
+
+
+def instant(attacker: Character, victim: Character, card: Card, referee: Any, t: float, **options: Any) -> Any:
+    return instant_attack(attacker, victim, card, referee, at(t), **options)
+
+
+def undo(situation: Situation, referee: Any, t: float) -> None:
+    situation.refresh_from_db()
+    services.undo_last(
+        situation.pk, user=referee, reason="wrong victim", seen_version=situation.version, nonce=nonce(), now=at(t)
+    )

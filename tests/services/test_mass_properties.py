@@ -18,12 +18,12 @@ from cards.models_mass import Warrior
 from duels import services
 from duels.models import Situation
 from rules.errors import RuleError
-from tests.rules.magic_kit import command_for
+from tests.rules.mass.kit import command_for
 from tests.services.mass_kit import armies, assert_replays, magic_cards, nonce, start
 
 pytestmark = pytest.mark.django_db
 
-# 0-8 any command, 9-13 the next legal step (tests.rules.magic_kit), 14 an undo.
+# 0-8 any command, 9-13 the next legal step (tests.rules.mass.kit), 14 an undo.
 taps = st.lists(st.tuples(st.integers(0, 14), st.integers(0, 6), st.integers(0, 6)), min_size=1, max_size=30)
 
 

@@ -13,7 +13,7 @@ from duels.models import LogEntry, Situation
 from events.models import Character
 from rules import duel as engine
 from rules.duel.events import CardDrawn, ConvertedToAggression, ResultProposed
-from tests.rules.kit import first
+from tests.rules.duel.kit import first
 from tests.services.kit import arm, assert_replays, event_types, kinds, nonce, record_draws, state
 
 pytestmark = pytest.mark.django_db

@@ -15,6 +15,7 @@ from django.test.utils import CaptureQueriesContext
 
 from cards.models import Card
 from duels import services
+from duels.duel.start import start_instant_attack
 from duels.models import Situation
 from tests.services.kit import nonce
 
@@ -54,3 +55,20 @@ def poll_with_queries(client: Client, url: str, etag: str) -> tuple[Any, list[st
     with CaptureQueriesContext(connection) as ctx:
         response = client.get(url, headers={"HX-Request": "true", "If-None-Match": etag})
     return response, [q["sql"] for q in ctx.captured_queries]
+
+
+# --- from test_duels_corrections.py ---
+
+
+def instant_fight(anton, zavulon, attack_card, referee, **kw):
+    return start_instant_attack(
+        anton.event,
+        anton,
+        zavulon,
+        attack_card.pk,
+        out_of_sight=True,
+        within_reach=True,
+        user=referee,
+        nonce=nonce(),
+        **kw,
+    ).situation

@@ -168,6 +168,7 @@ def build_world(personas: dict[str, User | None], event: Event, other_event: Eve
         "army": _army(mass).pk,
         "army_token": _army_token(mass),
         "mass": mass.pk,
+        "mass_tablet": mass.pk,
         "side": "a",
         "event": event.pk,
         "card": attack_card.pk,
@@ -207,6 +208,7 @@ def build_world(personas: dict[str, User | None], event: Event, other_event: Eve
         "prepared": other_prepared.pk,
         "situation": other_running.pk,
         "mass": other_mass.pk,
+        "mass_tablet": other_mass.pk,
         "army_token": _army_token(other_mass),
         "army": _army(other_mass).pk,
         # No "side": a side is "a" or "b" in every battle, so there is no foreign one to mix in.
@@ -231,6 +233,8 @@ def build_world(personas: dict[str, User | None], event: Event, other_event: Eve
         "prepared": int_missing,
         "situation": int_missing,
         "mass": [*int_missing, running.pk],  # a duel is no mass battle
+        # The tablet's URL of any kind sends a referee with another kind's fight to its own tablet.
+        "mass_tablet": int_missing,
         "army": int_missing,
         "army_token": ["no-such-token", "t" * 200, "\x00", character.link_token],  # a character's is no army's
         "side": ["c", "\x00", "a" * 300],

@@ -484,7 +484,7 @@ SPECS: dict[str, Spec] = {
         strict=("army_a", "army_b", "nonce"),
         posts=[lambda w: {"army_a": _army(w, "Red"), "army_b": _army(w, "Blue"), "nonce": nonce()}],
     ),
-    "duels:mass": Spec("staff", methods=GET_ONLY, params={"situation_id": "mass"}),
+    "duels:mass": Spec("staff", methods=GET_ONLY, params={"situation_id": "mass_tablet"}),
     "duels:mass-act": Spec(
         "staff",
         strict=("action", "version", "nonce", "dice_a", "dice_b", "to", "side", "starts", "take", "move_to"),

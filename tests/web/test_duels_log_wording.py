@@ -45,11 +45,11 @@ from rules.duel import Answer, Attack, ChangeCondition, ConfirmResult, EndDuel, 
 from rules.duel.events import ArsenalChanged
 from rules.events import EVENT_CLASSES
 from rules.mass import events as ME
-from tests.rules import battle_kit
-from tests.rules.battle_kit import ANNA, BLADE, BORIS, COUNTER, GLEB, VERA
-from tests.rules.battle_kit import SHIELD as BATTLE_SHIELD
-from tests.rules.kit import ANTON, DART, FIRE, HEAL, OLGA, SHIELD, WARD, ZAVULON, Fight, setup
-from tests.rules.magic_kit import CARDS, WARRIORS
+from tests.rules.battle import kit as battle_kit
+from tests.rules.battle.kit import ANNA, BLADE, BORIS, COUNTER, GLEB, VERA
+from tests.rules.battle.kit import SHIELD as BATTLE_SHIELD
+from tests.rules.duel.kit import ANTON, DART, FIRE, HEAL, OLGA, SHIELD, WARD, ZAVULON, Fight, setup
+from tests.rules.mass.kit import CARDS, WARRIORS
 
 LANGUAGES = ("ru", "en")
 

@@ -212,9 +212,11 @@ def test_the_full_log_pages_through_every_entry(as_user, referee, mass_battle, p
     ready(mass_battle, referee, 4, 2)
     html = as_user(referee).get(reverse("duels:mass-log", args=[mass_battle.pk])).content.decode()
     assert "The server shuffled the four decks (M1)" in html and "entered by the referee" in html
-    # The fights' log layout, with the mass battle's own heading and links (no duel CSV/XLSX export).
+    # The one log page of every kind, with the kind in its heading, and its CSV/XLSX (issue 20).
     assert f"<title>Log of mass battle {mass_battle.pk}" in html and "Back to the fight" in html
-    assert "Log as CSV" not in html and "Back to the fight" not in html
+    assert reverse("duels:mass", args=[mass_battle.pk]) in html and "Log as CSV" in html
+    table = as_user(referee).get(reverse("duels:log-export-csv", args=[mass_battle.pk]))
+    assert table.status_code == 200 and "The server shuffled the four decks (M1)" in table.content.decode()
     assert as_user(referee).get(reverse("duels:mass-log", args=[mass_battle.pk]), {"page": "abc"}).status_code == 200
     assert as_user(player).get(reverse("duels:mass-log", args=[mass_battle.pk])).status_code == 404
 

@@ -28,9 +28,8 @@ from rules.duel import (
     replay,
     to_dict,
 )
-
-from .kit import COUNTERS, at, check_invariants, setup
-from .property_kit import GAPS, PROPERTY_SETTINGS, candidates, light_hand, small_hand
+from tests.rules.duel.kit import COUNTERS, at, check_invariants, setup
+from tests.rules.duel.property_kit import GAPS, PROPERTY_SETTINGS, candidates, light_hand, small_hand
 
 
 @PROPERTY_SETTINGS

@@ -28,9 +28,8 @@ from rules.duel import (
 )
 from rules.duel.replay import LogEntry
 from rules.duel.state import clone
-
-from .kit import COUNTERS, DART, FIRE, SHIELD, at, setup
-from .property_kit import GAPS, PROPERTY_SETTINGS, candidates, light_hand, small_hand
+from tests.rules.duel.kit import COUNTERS, DART, FIRE, SHIELD, at, setup
+from tests.rules.duel.property_kit import GAPS, PROPERTY_SETTINGS, candidates, light_hand, small_hand
 
 
 def _snapshot(state):

@@ -203,3 +203,12 @@ def places(state: B.Battle) -> Counter[str]:
 def resolution(fight: Fight) -> list[tuple[str, int, int]]:
     """The results in the order they were applied: (role, attacker, defender)."""
     return [(r.role, r.attacker, r.defender) for r in fight.state.records]
+
+
+# --- from test_audit_battle_rules.py ---
+
+
+def conserved(fight: Fight) -> None:
+    """Every card is in exactly one place, and the log replays to the same state."""
+    assert places(fight.state) == Counter(set(fight.state.cards)), "a card is lost or in two places"
+    assert B.to_dict(fight.replayed()) == B.to_dict(fight.state)

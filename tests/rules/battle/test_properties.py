@@ -11,8 +11,7 @@ from hypothesis import strategies as st
 from rules import RuleError
 from rules import battle as B
 from rules.battle import events as E
-
-from .battle_kit import Fight, places
+from tests.rules.battle.kit import Fight, places
 
 reactions: Counter[str] = Counter()  # how often the property met each reaction (see the last test)
 ACTS = (B.ATTACK, B.ATTACK, B.ATTACK, B.MOVE, B.USE, B.READY, B.PASS)

@@ -24,17 +24,21 @@ from rules import (
     FighterSetup,
     RuleError,
 )
+from rules.cards import ABILITY
 from rules.duel import (
     AWAIT_ANSWER,
     AWAIT_RESULT,
     Command,
+    InstantAttack,
     Join,
     LogEntry,
     Settings,
     Situation,
     apply,
+    draw_size_for,
     expire,
     open_situation,
+    replay,
     to_dict,
 )
 
@@ -179,3 +183,33 @@ def first[E: EngineEvent](cls: type[E], events: Iterable[EngineEvent]) -> E:
     found = [e for e in events if isinstance(e, cls)]
     assert found, f"no {cls.type} among {[e.type for e in events]}"
     return found[0]
+
+
+# --- from test_audit_duel_rules.py ---
+
+ABILITY_WARD = CardFace(13, "Stone Skin", DEFENCE, category="ability")
+
+
+def replays(f: Fight) -> None:
+    assert to_dict(replay(f.opening, f.log)) == to_dict(f.state)
+
+
+def strike(f: Fight, t: float, draw: int | None = 0, *, attacker=ANTON, victim=ZAVULON, card=FIRE, **kw):
+    cmd = InstantAttack(attacker, victim, f.uid(attacker, card.card_id), True, True, **kw)
+    size = draw_size_for(f.state, cmd)
+    return f.do(cmd, t, draw if size else None)
+
+
+def draw_index(f: Fight, fighter: int, card: CardFace) -> int:
+    """The blind-draw index that picks ``card`` from the fighter's hand."""
+    return [f.state.cards[u].card_id for u in f.fighter(fighter).hand].index(card.card_id)
+
+
+# --- from test_rules_corrections.py ---
+
+# A defence ability (not a spell): F1 does not let it be focused by default.
+DODGE = CardFace(13, "Dodge", DEFENCE, category=ABILITY)
+
+
+def strike_with(f, card_id, t, draw=None, **kw):
+    return f.do(InstantAttack(ANTON, ZAVULON, f.uid(ANTON, card_id), True, True, **kw), t, draw)

@@ -65,8 +65,7 @@ from rules.duel import (
     replay,
     to_dict,
 )
-
-from .kit import COUNTERS, DART, FIRE, HEAL, SHIELD, SLEEP, WARD, at, check_invariants, setup
+from tests.rules.duel.kit import COUNTERS, DART, FIRE, HEAL, SHIELD, SLEEP, WARD, at, check_invariants, setup
 
 STING = CardFace(4, "Sting", "attack", LIGHTLY_WOUNDED, NO_EFFECT, ("missile",))
 FACES = [FIRE, DART, DART, STING, STING, SLEEP, SHIELD, HEAL, WARD, WARD]

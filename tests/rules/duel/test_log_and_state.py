@@ -31,8 +31,7 @@ from rules.duel import (
     to_dict,
 )
 from rules.duel.events import AnswerTimedOut, ArsenalChanged
-
-from .kit import ANTON, DART, FIRE, HEAL, OLGA, SHIELD, WARD, ZAVULON, Fight, at, setup
+from tests.rules.duel.kit import ANTON, DART, FIRE, HEAL, OLGA, SHIELD, WARD, ZAVULON, Fight, at, setup
 
 ALL_COMMANDS: list[Command] = [
     Join(setup(OLGA, FIRE, SHIELD, focus=SHIELD.card_id, condition="lightly_wounded")),

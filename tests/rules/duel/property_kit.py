@@ -20,8 +20,7 @@ from rules.duel import (
     RoundChoice,
     SetFocus,
 )
-
-from .kit import DART, FIRE, HEAL, SHIELD, SLEEP, WARD, setup
+from tests.rules.duel.kit import DART, FIRE, HEAL, SHIELD, SLEEP, WARD, setup
 
 # Light attacks outnumber the deadly ones so that fights last a few rounds.
 STING = CardFace(4, "Sting", "attack", LIGHTLY_WOUNDED, NO_EFFECT, ("missile",))

@@ -1,26 +1,50 @@
 """The combat situation and its clocks: S1, S2, D8, F1, and expire/next_deadline."""
 
-from rules import HEAVILY_WOUNDED, NOT_PARRIED
+from rules import (
+    HEAVILY_WOUNDED,
+    NOT_PARRIED,
+    PARRIED,
+)
 from rules.duel import (
     AGGRESSION,
     AWAIT_ANSWER,
     AWAIT_ATTACK,
+    AWAIT_RESULT,
+    BETWEEN_ROUNDS,
     INSTANT_ATTACK,
     Answer,
     Attack,
     ConfirmResult,
     DeclareAggression,
+    EndDuel,
     InstantAttack,
     Join,
+    RoundChoice,
     SetFocus,
     Settings,
     apply,
     expire,
     next_deadline,
     open_situation,
+    situation_deadline,
 )
-
-from .kit import ANTON, DART, FIRE, HEAL, OLGA, SHIELD, ZAVULON, Fight, at, setup, types
+from tests.rules.duel.kit import (
+    ANTON,
+    DART,
+    FIRE,
+    HEAL,
+    OLGA,
+    SHIELD,
+    WARD,
+    ZAVULON,
+    Fight,
+    at,
+    replays,
+    setup,
+    strike,
+    strike_with,
+    types,
+)
 
 
 def two(**kw):
@@ -220,3 +244,89 @@ def test_F1_join_with_focus_and_a_played_focus_card_loses_the_focus():
 def test_join_twice_is_refused():
     f = two()
     assert f.refused(Join(setup(ANTON)), 0).rule_id == "INPUT"
+
+
+def test_S1_the_opening_decides_who_acts_first():
+    """S1: an instant attack opens with the attacker's blow; aggression with the declarer's first attack."""
+    f = Fight(setup(ANTON, FIRE), setup(ZAVULON, SHIELD, DART), setup(OLGA, DART))
+    strike(f, 0)
+    assert f.duel.opened_by == INSTANT_ATTACK and f.duel.steps_done == [] and f.duel.phase == AWAIT_RESULT
+    g = Fight(setup(ANTON, FIRE), setup(ZAVULON, DART))
+    g.do(DeclareAggression(ZAVULON, ANTON), 0)
+    assert g.duel.opened_by == AGGRESSION and g.duel.attacker == ZAVULON and g.duel.phase == AWAIT_ATTACK
+
+
+def test_S2_the_gap_is_over_only_after_more_than_3_minutes_and_setup_never_restarts_it():
+    """S2: at exactly 180 s the situation lives; focus and joining (bookkeeping) do not restart the clock."""
+    f = Fight(setup(ANTON, DART, DART), setup(ZAVULON, SHIELD, WARD))
+    f.do(DeclareAggression(ANTON, ZAVULON, f.uid(ANTON, DART.card_id)), 0)
+    f.do(Answer(0, ZAVULON, None), 5)
+    f.do(ConfirmResult(0), 6)  # the hold ends at 6 s
+    f.do(SetFocus(ZAVULON, f.uid(ZAVULON, WARD.card_id)), 100)
+    assert situation_deadline(f.state) == at(186)
+    f.tick(186)
+    assert not f.state.ended
+    f.tick(186.1)
+    assert f.state.ended and f.state.ended_at == at(186)
+    replays(f)
+
+
+def test_S2_a_round_break_holds_the_situation_open_and_the_clock_restarts_at_the_next_round():
+    """S2 reading: between rounds the gap does not run; the next round's start restarts it."""
+    f = Fight(setup(ANTON, DART), setup(ZAVULON, SHIELD))
+    f.do(DeclareAggression(ANTON, ZAVULON, f.uid(ANTON, DART.card_id)), 0)
+    f.do(Answer(0, ZAVULON, f.uid(ZAVULON, SHIELD.card_id)), 5)
+    f.do(ConfirmResult(0), 6)
+    assert f.duel.phase == BETWEEN_ROUNDS
+    f.tick(1000)
+    assert not f.state.ended
+    f.do(RoundChoice(0, ANTON, True, (DART,)), 1000)
+    f.do(RoundChoice(0, ZAVULON, True, (SHIELD,)), 1010)
+    assert f.duel.round == 2 and situation_deadline(f.state) == at(1190)
+    replays(f)
+
+
+def test_S2_an_unanswered_step_that_times_out_counts_at_its_deadline():
+    """S2/D8: the window running out is a combat action at the deadline, not at the next poll."""
+    f = Fight(setup(ANTON, DART, DART), setup(ZAVULON, SHIELD))
+    f.do(DeclareAggression(ANTON, ZAVULON, f.uid(ANTON, DART.card_id)), 0)
+    f.tick(500)
+    # D8 at 15 s, then the gap from 15 s: ended at 195 s, long before the poll at 500 s.
+    assert f.state.ended and f.state.ended_at == at(195)
+    assert f.duel.steps_done[-1].timed_out
+    replays(f)
+
+
+def test_S2_IA6_ending_a_duel_is_not_a_combat_action_so_a_later_attack_is_a_new_situation():
+    """The issue's example: parried at 0 s, ended by the referee at 170 s; at 200 s the situation is over."""
+    f = Fight(setup(ANTON, DART, DART), setup(ZAVULON, SHIELD, WARD))
+    strike_with(f, DART.card_id, 0, draw=0)  # Mage Shield
+    f.do(ConfirmResult(0, PARRIED, "shield"), 0)
+    f.do(EndDuel(0, "they parted"), 170)
+    assert next_deadline(f.state) == at(180)
+    events = f.tick(200)
+    assert types(events) == ["situation_ended"] and f.state.ended_at == at(180)
+
+
+def test_S2_a_round_choice_is_not_a_combat_action_but_a_round_break_holds_the_situation():
+    f = Fight(setup(ANTON, DART, SHIELD), setup(ZAVULON, DART, SHIELD))
+    f.do(DeclareAggression(ANTON, ZAVULON), 0)
+    f.do(Attack(0, ANTON, f.uid(ANTON, 2)), 1)
+    f.do(Answer(0, ZAVULON, f.uid(ZAVULON, 10)), 2)
+    f.do(ConfirmResult(0), 3)
+    f.do(Attack(0, ZAVULON, f.uid(ZAVULON, 2)), 4)
+    f.do(Answer(0, ANTON, f.uid(ANTON, 10)), 5)
+    f.do(ConfirmResult(0), 6)  # only defence left: the round ends
+    f.do(RoundChoice(0, ANTON, False), 400)
+    assert f.tick(500) == [] and f.duel.phase == "between_rounds"
+    f.do(RoundChoice(0, ZAVULON, False), 600)  # the duel stops: the hold ends now
+    assert next_deadline(f.state) == at(780)
+
+
+def test_S2_a_late_confirmation_ends_the_hold_and_the_gap_counts_from_it():
+    """A result confirmed long after the answer does not end the situation at once."""
+    f = Fight(setup(ANTON, DART, DART), setup(ZAVULON, SHIELD, WARD))
+    f.do(DeclareAggression(ANTON, ZAVULON, f.uid(ANTON, 2)), 0)
+    f.do(Answer(0, ZAVULON, f.uid(ZAVULON, 10)), 5)
+    f.do(ConfirmResult(0), 400)
+    assert next_deadline(f.state) == at(580) and not f.state.ended

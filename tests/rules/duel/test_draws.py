@@ -13,8 +13,7 @@ from rules.duel import (
     draw_size_for,
     instant_attack_draw_size,
 )
-
-from .kit import ANTON, DART, FIRE, HEAL, SHIELD, SLEEP, WARD, ZAVULON, Fight, at, setup
+from tests.rules.duel.kit import ANTON, DART, FIRE, HEAL, SHIELD, SLEEP, WARD, ZAVULON, Fight, at, setup
 
 
 def test_IA3_each_draw_index_picks_a_different_card_of_the_hand():

@@ -45,8 +45,23 @@ from rules.duel import (
     to_dict,
 )
 from rules.duel.events import CardKept, ConvertedToAggression, DuelEnded, FighterOut, Passed, ResultApplied
-
-from .kit import ANTON, DART, FIRE, HEAL, OLGA, SHIELD, SLEEP, WARD, ZAVULON, Fight, at, first, setup, the, types
+from tests.rules.duel.kit import (
+    ANTON,
+    DART,
+    FIRE,
+    HEAL,
+    OLGA,
+    SHIELD,
+    SLEEP,
+    WARD,
+    ZAVULON,
+    Fight,
+    at,
+    first,
+    setup,
+    the,
+    types,
+)
 
 BORIS = 4
 

@@ -39,8 +39,7 @@ from rules.duel import (
     to_dict,
 )
 from rules.duel.events import Passed, ResultApplied, ResultProposed, RoundStarted, SituationEnded
-
-from .kit import (
+from tests.rules.duel.kit import (
     ANTON,
     COUNTERS,
     DART,

@@ -1,63 +1,74 @@
-"""Issue 9 through the fight services: S2/IA6 clock, declining to parry, an undone draw kept,
-focus on a defence spell, conditions as a set and the referee's condition records.
-
-Each test fails on the product as it was before these corrections.
-"""
-
-import datetime as dt
+"""The instant attack through the services (IA1-IA7, F1): draws, focus, conversions, with the server's clock."""
 
 import pytest
 
 import rules
 from cards import arsenal as arsenal_service
 from cards.models import ArsenalCard, Card
-from duels import services
 from duels.duel.draws import related_undone
 from duels.duel.log import describe
-from duels.duel.start import declare_aggression
-from duels.models import LogEntry, Situation
-from duels.services.conditions import change_condition
+from duels.models import LogEntry
 from duels.services.export import export_situation
-from events.models import Character, ConditionRecord
+from events.models import Character
 from rules import duel as engine
-from tests.services.kit import act, arm, instant_attack, nonce, record_draws, state
+from tests.services import kit
+from tests.services.kit import (
+    act,
+    arm,
+    assert_replays,
+    at,
+    instant,
+    record_draws,
+    state,
+    undo,
+)
 
 pytestmark = pytest.mark.django_db
-
-T0 = dt.datetime(2026, 12, 5, 20, 0, tzinfo=dt.UTC)
-
-
-def at(seconds: float) -> dt.datetime:
-    return T0 + dt.timedelta(seconds=seconds)
+# The ``clock`` fixture stops time at the module's T0; ``at(seconds)`` counts from it.
+T0 = kit.T0
 
 
-def instant(anton, zavulon, card, referee, t, **options):
-    return instant_attack(anton, zavulon, card, referee, at(t), **options)
-
-
-def undo(situation, referee, t):
-    situation.refresh_from_db()
-    services.undo_last(
-        situation.pk, user=referee, reason="wrong victim", seen_version=situation.version, nonce=nonce(), now=at(t)
-    )
-
-
-def test_S2_IA6_a_duel_ended_by_the_referee_does_not_keep_the_situation_alive(
-    armed, referee, attack_card, defence_card, clock
+def test_IA3_F1_a_stored_focus_on_a_card_no_longer_held_gives_a_blind_draw(
+    armed, referee, attack_card, defence_card, catalogue, monkeypatch, clock
 ):
-    """The issue's example: parried at 0 s, ended at 170 s ("they parted"); at 200 s a real instant attack."""
+    """F1/IA3: the victim's focus names a card that left the arsenal: no refusal, the draw is blind."""
     anton, zavulon = armed
-    Character.objects.filter(pk=zavulon.pk).update(focus_card=defence_card)
+    ward = Card.objects.create(catalogue=catalogue, name_ru="Оберег", name_en="Ward", kind="defence")
+    Character.objects.filter(pk=zavulon.pk).update(focus_card=ward)  # never in Zavulon's arsenal
+    zavulon.refresh_from_db()
+    sizes = record_draws(monkeypatch)
+    done = instant(anton, zavulon, attack_card, referee, 0)
+    step = state(done.situation).duels[0].step
+    assert sizes == [2] and step.answer_by == engine.ANSWER_BY_DRAW
+    assert state(done.situation).fighters[zavulon.pk].focus is None
+    assert_replays(done.situation)
+
+
+def test_IA6_S2_a_second_instant_attack_inside_3_minutes_converts_after_them_it_is_real(
+    armed, referee, attack_card, defence_card, bystander, clock
+):
+    """IA6: within the gap of the first (duel parted at 10 s) another one is ordinary; after the gap, real."""
+    anton, zavulon = armed
+    arm(bystander, defence_card)
+    Character.objects.filter(pk=zavulon.pk).update(focus_card=defence_card)  # F1: the shield answers
     first = instant(anton, zavulon, attack_card, referee, 0).situation
-    act(first, engine.ConfirmResult(duel=0), referee, now=at(0))  # Mage Shield parries (IA5)
-    act(first, engine.EndDuel(duel=0, reason="they parted"), referee, now=at(170))
-    clock.move_to(at(200))
-    again = instant(anton, zavulon, attack_card, referee, 200)
-    assert again.situation.pk != first.pk and Situation.objects.count() == 2
-    assert "converted_to_aggression" not in [e.type for e in again.events]
-    assert state(again.situation).duels[0].opened_by == "instant_attack"
+    act(first, engine.ConfirmResult(duel=0), referee, now=at(1))  # Mage Shield parries fire (IA5)
+    act(first, engine.EndDuel(duel=0, reason="they parted"), referee, now=at(10))
+    clock.move_to(at(150))
+    second = instant(anton, bystander, attack_card, referee, 150)
+    assert second.situation.pk == first.pk
+    assert "converted_to_aggression" in [e.type for e in second.events]
+    assert state(first).duels[1].opened_by == engine.AGGRESSION
+    act(first, engine.EndDuel(duel=1, reason="Olga ran"), referee, now=at(151))
+    # S2: from 151 s the gap runs; at 331.1 s it is over and a new situation allows a real one.
+    clock.move_to(at(332))
+    third = instant(anton, bystander, attack_card, referee, 332)
+    assert third.situation.pk != first.pk
+    assert state(third.situation).duels[0].opened_by == engine.INSTANT_ATTACK
     first.refresh_from_db()
-    assert first.ended and first.ended_at == at(180)
+    assert first.ended and first.ended_at == at(331)
+    assert_replays(first)
+    assert_replays(third.situation)
 
 
 def test_IA3_IA7_the_victim_declines_to_parry_nothing_is_drawn_and_the_hand_stays(
@@ -145,47 +156,3 @@ def test_F1_IA3_a_focus_not_held_in_front_means_a_blind_draw(armed, referee, att
     card = next(e for e in entry.events if e["type"] == "card_drawn")
     assert entry.draw is not None and not card["by_focus"]
     assert state(done.situation).duels[0].step.answer_by == "draw"
-
-
-def test_CR1_D11_a_heavy_wound_on_a_paralysed_character_is_kept_with_the_paralysis(armed, referee, attack_card, clock):
-    _anton, zavulon = armed
-    Character.objects.filter(pk=zavulon.pk).update(condition="lightly_wounded")
-    zavulon.refresh_from_db()
-    change_condition(zavulon, add="paralysed", reason="a Sleep from the bushes", user=referee, now=at(0))
-    zavulon.refresh_from_db()
-    assert zavulon.condition == "lightly_wounded+paralysed"
-    assert zavulon.get_condition_display() == "lightly wounded, paralysed"
-    change_condition(zavulon, clear="paralysed", reason="the spell wore off", user=referee, now=at(1))
-    zavulon.refresh_from_db()
-    assert zavulon.condition == "lightly_wounded"
-    records = list(ConditionRecord.objects.filter(character=zavulon).order_by("at"))
-    assert [(r.old, r.new, r.reason, r.actor) for r in records] == [
-        ("lightly_wounded", "lightly_wounded+paralysed", "a Sleep from the bushes", referee),
-        ("lightly_wounded+paralysed", "lightly_wounded", "the spell wore off", referee),
-    ]
-
-
-def test_D11_a_blow_recorded_in_a_running_fight_goes_into_the_fight_and_its_log(
-    armed, referee, attack_card, defence_card, clock
-):
-    anton, zavulon = armed
-    situation = declare_aggression(anton.event, anton, zavulon, None, user=referee, nonce=nonce(), now=at(0)).situation
-    record = change_condition(zavulon, add="helpless", reason="a finishing blow", user=referee, now=at(2))
-    assert record.situation_id == situation.pk
-    st = state(situation)
-    assert st.fighters[zavulon.pk].condition == "helpless" and st.duels[0].result == "fighter_out"
-    entry = LogEntry.objects.get(situation=situation, command__type="change_condition")
-    assert entry.reason == "a finishing blow" and entry.actor == referee
-    lines = describe(situation.log.select_related("actor").order_by("seq"), st)
-    assert any("a finishing blow" in line for e in lines for line in e.lines)
-    zavulon.refresh_from_db()
-    assert zavulon.condition == "helpless"  # written back at once
-
-
-def test_CR1_a_change_without_a_reason_is_refused_and_changes_nothing(armed, referee):
-    _anton, zavulon = armed
-    with pytest.raises(rules.RuleError) as err:
-        change_condition(zavulon, add="dead", reason="  ", user=referee)
-    assert err.value.rule_id == "CR1"
-    zavulon.refresh_from_db()
-    assert zavulon.condition == "fit" and not ConditionRecord.objects.exists()

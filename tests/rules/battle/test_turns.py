@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from rules import HEAVILY_WOUNDED, LIGHTLY_WOUNDED, PARRIED
 from rules import battle as B
-
-from .battle_kit import (
+from tests.rules.battle.kit import (
     ANNA,
     BLADE,
     BOLT,

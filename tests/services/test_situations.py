@@ -1,76 +1,30 @@
-"""Audit of S, IA, F, D through the fight services: the referee's tablet path, with the server's clock.
-
-Each test names its rule and checks that the stored state is the replay of the log.
-"""
-
-import datetime as dt
+"""A combat situation through the services (S1, S2, D1-D12): the gap, the frozen arsenal, restoring it."""
 
 import pytest
 
 import rules
 from cards import arsenal as arsenal_service
-from cards.models import Card
 from duels import services
+from duels.duel.log import describe
 from duels.duel.start import declare_aggression
-from duels.models import LogEntry
+from duels.models import LogEntry, Situation
+from duels.services.conditions import change_condition
 from events.models import Character
 from rules import duel as engine
-from tests.services.kit import act, arm, arsenal, assert_replays, instant_attack, nonce, record_draws, state
+from tests.services import kit
+from tests.services.kit import (
+    act,
+    arsenal,
+    assert_replays,
+    at,
+    instant,
+    nonce,
+    state,
+)
 
 pytestmark = pytest.mark.django_db
-
-T0 = dt.datetime(2026, 12, 5, 21, 0, tzinfo=dt.UTC)
-
-
-def at(seconds: float) -> dt.datetime:
-    return T0 + dt.timedelta(seconds=seconds)
-
-
-def instant(attacker, victim, card, referee, t, **options):
-    return instant_attack(attacker, victim, card, referee, at(t), **options)
-
-
-def test_IA3_F1_a_stored_focus_on_a_card_no_longer_held_gives_a_blind_draw(
-    armed, referee, attack_card, defence_card, catalogue, monkeypatch, clock
-):
-    """F1/IA3: the victim's focus names a card that left the arsenal: no refusal, the draw is blind."""
-    anton, zavulon = armed
-    ward = Card.objects.create(catalogue=catalogue, name_ru="Оберег", name_en="Ward", kind="defence")
-    Character.objects.filter(pk=zavulon.pk).update(focus_card=ward)  # never in Zavulon's arsenal
-    zavulon.refresh_from_db()
-    sizes = record_draws(monkeypatch)
-    done = instant(anton, zavulon, attack_card, referee, 0)
-    step = state(done.situation).duels[0].step
-    assert sizes == [2] and step.answer_by == engine.ANSWER_BY_DRAW
-    assert state(done.situation).fighters[zavulon.pk].focus is None
-    assert_replays(done.situation)
-
-
-def test_IA6_S2_a_second_instant_attack_inside_3_minutes_converts_after_them_it_is_real(
-    armed, referee, attack_card, defence_card, bystander, clock
-):
-    """IA6: within the gap of the first (duel parted at 10 s) another one is ordinary; after the gap, real."""
-    anton, zavulon = armed
-    arm(bystander, defence_card)
-    Character.objects.filter(pk=zavulon.pk).update(focus_card=defence_card)  # F1: the shield answers
-    first = instant(anton, zavulon, attack_card, referee, 0).situation
-    act(first, engine.ConfirmResult(duel=0), referee, now=at(1))  # Mage Shield parries fire (IA5)
-    act(first, engine.EndDuel(duel=0, reason="they parted"), referee, now=at(10))
-    clock.move_to(at(150))
-    second = instant(anton, bystander, attack_card, referee, 150)
-    assert second.situation.pk == first.pk
-    assert "converted_to_aggression" in [e.type for e in second.events]
-    assert state(first).duels[1].opened_by == engine.AGGRESSION
-    act(first, engine.EndDuel(duel=1, reason="Olga ran"), referee, now=at(151))
-    # S2: from 151 s the gap runs; at 331.1 s it is over and a new situation allows a real one.
-    clock.move_to(at(332))
-    third = instant(anton, bystander, attack_card, referee, 332)
-    assert third.situation.pk != first.pk
-    assert state(third.situation).duels[0].opened_by == engine.INSTANT_ATTACK
-    first.refresh_from_db()
-    assert first.ended and first.ended_at == at(331)
-    assert_replays(first)
-    assert_replays(third.situation)
+# The ``clock`` fixture stops time at the module's T0; ``at(seconds)`` counts from it.
+T0 = kit.T0
 
 
 def test_S2_IA5_the_arsenal_is_frozen_during_the_situation_and_restorable_once_it_ended(
@@ -153,3 +107,38 @@ def test_S2_D3_an_arsenal_built_at_a_round_break_is_the_one_restored_after_the_s
     assert zavulon.restorable_arsenal == [spark.pk]
     arsenal_service.restore_arsenal(zavulon)
     assert arsenal(zavulon) == {spark.pk: 1}
+
+
+def test_S2_IA6_a_duel_ended_by_the_referee_does_not_keep_the_situation_alive(
+    armed, referee, attack_card, defence_card, clock
+):
+    """The issue's example: parried at 0 s, ended at 170 s ("they parted"); at 200 s a real instant attack."""
+    anton, zavulon = armed
+    Character.objects.filter(pk=zavulon.pk).update(focus_card=defence_card)
+    first = instant(anton, zavulon, attack_card, referee, 0).situation
+    act(first, engine.ConfirmResult(duel=0), referee, now=at(0))  # Mage Shield parries (IA5)
+    act(first, engine.EndDuel(duel=0, reason="they parted"), referee, now=at(170))
+    clock.move_to(at(200))
+    again = instant(anton, zavulon, attack_card, referee, 200)
+    assert again.situation.pk != first.pk and Situation.objects.count() == 2
+    assert "converted_to_aggression" not in [e.type for e in again.events]
+    assert state(again.situation).duels[0].opened_by == "instant_attack"
+    first.refresh_from_db()
+    assert first.ended and first.ended_at == at(180)
+
+
+def test_D11_a_blow_recorded_in_a_running_fight_goes_into_the_fight_and_its_log(
+    armed, referee, attack_card, defence_card, clock
+):
+    anton, zavulon = armed
+    situation = declare_aggression(anton.event, anton, zavulon, None, user=referee, nonce=nonce(), now=at(0)).situation
+    record = change_condition(zavulon, add="helpless", reason="a finishing blow", user=referee, now=at(2))
+    assert record.situation_id == situation.pk
+    st = state(situation)
+    assert st.fighters[zavulon.pk].condition == "helpless" and st.duels[0].result == "fighter_out"
+    entry = LogEntry.objects.get(situation=situation, command__type="change_condition")
+    assert entry.reason == "a finishing blow" and entry.actor == referee
+    lines = describe(situation.log.select_related("actor").order_by("seq"), st)
+    assert any("a finishing blow" in line for e in lines for line in e.lines)
+    zavulon.refresh_from_db()
+    assert zavulon.condition == "helpless"  # written back at once

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import rules.mass as magic
 from rules.errors import RuleError
-from tests.rules.magic_kit import CARDS, WARRIORS, command_for, taps
+from tests.rules.mass.kit import CARDS, WARRIORS, command_for, taps
 
 
 @settings(max_examples=200, deadline=None)

@@ -1,8 +1,10 @@
 """The magic phase's random-play helpers, shared by the engine and service property tests."""
 
+import pytest
 from hypothesis import strategies as st
 
 import rules.mass as magic
+from rules.errors import RuleError
 
 CARDS = [
     magic.MagicFace(f"{cid}.{n}", cid, deck, kind, negative=neg, keepable=keep)
@@ -73,3 +75,61 @@ def command_for(state, tap, x, y):
     if tap == 7:
         return magic.MoveWarrior(str(x % len(WARRIORS)), magic.WARRIOR_PLACES[y % 3])
     return magic.NextCycle()  # tap 8
+
+
+# --- from test_audit_magic_rules.py ---
+
+
+EDGE_CARDS = [
+    magic.MagicFace("20.1", 20, 2, "fire"),
+    magic.MagicFace("21.1", 21, 2, "wind", negative=False, keepable=True),
+    magic.MagicFace("40.1", 40, 4, "earth"),
+    magic.MagicFace("50.1", 50, 5, "universal", negative=False, keepable=True),
+    magic.MagicFace("60.1", 60, 6, "fire"),
+    magic.MagicFace("61.1", 61, 6, "fire", negative=False),
+]
+
+
+EDGE_ORDER = ((2, ("21.1", "20.1")), (4, ("40.1",)), (5, ("50.1",)), (6, ("60.1", "61.1")))
+
+
+EDGE_SIDES = [magic.Side("a", "Red"), magic.Side("b", "Blue")]
+
+
+def edge_warriors():
+    return [
+        magic.Warrior("1", "a", "archer", place="hospital"),
+        magic.Warrior("2", "a", "salamander", protections=("fire",)),
+        magic.Warrior("3", "b", "pikeman"),
+        magic.Warrior("4", "b", "salamander", protections=("fire",)),
+        magic.Warrior("5", "b", "healer", place="hospital"),
+        magic.Warrior("6", "b", "scout", place="hospital"),
+    ]
+
+
+def edge_battle(order=EDGE_ORDER):
+    state = magic.open_battle(magic.MagicSettings(), EDGE_CARDS, edge_warriors(), EDGE_SIDES)
+    state, _ = magic.apply(state, magic.ShuffleDecks(order=order))
+    return state
+
+
+def edge_run(state, *commands):
+    for command in commands:
+        state, _ = magic.apply(state, command)
+    return state
+
+
+def edge_events(state, command):
+    return [e.to_dict() for e in magic.apply(state, command)[1]]
+
+
+def edge_ready(state, a, b, starter="a"):
+    state = edge_run(state, magic.RollInitiative("referee", (a, b)))
+    return edge_run(state, magic.ChooseStarter(state.winner, starts=state.winner == starter))
+
+
+def edge_refused(rule_id, state, command):
+    with pytest.raises(RuleError) as caught:
+        magic.apply(state, command)
+    assert caught.value.rule_id == rule_id, caught.value
+    return caught.value
