@@ -1,6 +1,15 @@
 from django.urls import path
 
-from cards import views, views_arsenal, views_mass, views_matrix, views_player, views_public, views_transfer
+from cards import (
+    views,
+    views_arsenal,
+    views_history,
+    views_mass,
+    views_matrix,
+    views_player,
+    views_public,
+    views_transfer,
+)
 from cards.printing import views as views_print
 
 app_name = "cards"
@@ -14,6 +23,20 @@ urlpatterns = [
     path("events/<int:event_id>/catalogue/cards/new/", views.card_new, name="card-new"),
     path("events/<int:event_id>/catalogue/cards/<int:card_id>/", views.card_edit, name="card-edit"),
     path("events/<int:event_id>/catalogue/cards/<int:card_id>/delete/", views.card_delete, name="card-delete"),
+    path(
+        "events/<int:event_id>/catalogue/cards/<int:card_id>/history/", views_history.card_history, name="card-history"
+    ),
+    path(
+        "events/<int:event_id>/catalogue/cards/<int:card_id>/history/revert/",
+        views_history.card_revert,
+        name="card-revert",
+    ),
+    path("organize/characters/<int:character_id>/history/", views_history.character_history, name="character-history"),
+    path(
+        "organize/characters/<int:character_id>/history/revert/",
+        views_history.character_revert,
+        name="character-revert",
+    ),
     path("events/<int:event_id>/catalogue/counter-rules/", views_matrix.counter_matrix, name="counter-matrix"),
     path("events/<int:event_id>/catalogue/import/", views_transfer.catalogue_import, name="catalogue-import"),
     path("events/<int:event_id>/catalogue/export/", views_transfer.catalogue_export, name="catalogue-export"),

@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
+from helpers.history import EditHistory
 from helpers.names import NameField, name_key
 from rules import conditions
 from rules.conditions import CONDITION_SETS, MAX_LENGTH, parts
@@ -259,6 +260,17 @@ def new_link_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+HISTORY_EXCLUDED = [
+    "condition",
+    "focus_card",
+    "restorable_arsenal",
+    "arrived",
+    "arrived_at",
+    "link_token",
+    "link_active",
+]
+
+
 class Character(models.Model):
     class Status(models.TextChoices):
         PENDING = "pending", _("waiting for review")
@@ -312,6 +324,11 @@ class Character(models.Model):
     link_token = models.CharField(_("secret link"), max_length=64, unique=True, default=new_link_token)
     link_active = models.BooleanField(_("secret link works"), default=True)
     created_at = models.DateTimeField(_("created"), default=timezone.now)
+
+    # Organizers' edits (issue 22, docs/history.md). Kept out: what fights and the gate write
+    # (condition, focus, the original arsenal, arrival: queryset updates, or ConditionRecord with
+    # its reason) and the secret link, which a revert must never bring back once revoked.
+    history = EditHistory(excluded_fields=HISTORY_EXCLUDED)
 
     class Meta:
         verbose_name = _("character")

@@ -4,6 +4,7 @@ import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
+from django.db import transaction
 from django.db.models import Count, IntegerField, Model, OuterRef, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse
@@ -13,9 +14,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from events.access import ORGANIZER, character_for_staff, event_for_organizer
+from events.access import ORGANIZER, character_for_staff, event_for_organizer, person
 from events.forms import CharacterFilterForm, CharacterForm
-from events.models import Character, Event
+from events.models import Character, ConditionRecord, Event
 from events.public_url import address_note
 from events.public_url import secret_link as public_secret_link
 from events.views_bulk import parse_ids, selected_characters
@@ -125,7 +126,18 @@ def character_edit(request: HttpRequest, character_id: int) -> HttpResponse:
     form = CharacterForm(request.POST or None, instance=character)
     if request.method == "POST" and form.is_valid():
         invited_before = character.invited_username
-        form.save()
+        condition_before = Character.objects.values_list("condition", flat=True).get(pk=character.pk)
+        with transaction.atomic():
+            form.save()
+            if character.condition != condition_before:
+                # The history of edits keeps conditions out (fights write them): the record says who and when.
+                ConditionRecord.objects.create(
+                    character=character,
+                    actor=person(request),
+                    old=condition_before,
+                    new=character.condition,
+                    reason=_("Set on the character's page"),
+                )
         messages.success(request, _("%(name)s is saved.") % {"name": character.name})
         if character.invited_username != invited_before:
             _say_invited(request, character)

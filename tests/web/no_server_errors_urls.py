@@ -261,6 +261,13 @@ SPECS: dict[str, Spec] = {
     "events:check-in-set": Spec(
         "organizer", strict=("arrived",), methods=POST_ONLY, posts=[lambda w: {"arrived": "1", "q": "An"}]
     ),
+    # The history of organizers' edits (issue 22): a revert of a change not on the page changes nothing.
+    "cards:character-history": Spec("organizer", methods=GET_ONLY),
+    "cards:character-revert": Spec(
+        "organizer", methods=POST_ONLY, posts=[lambda w: {"change": "character:0", "reason": "typo"}]
+    ),
+    "cards:card-history": Spec("organizer", methods=GET_ONLY),
+    "cards:card-revert": Spec("organizer", methods=POST_ONLY, posts=[lambda w: {"change": "card:0", "reason": "x"}]),
     "events:characters-import": Spec("organizer", strict=("file",), posts=[lambda w: {"file": _characters_csv}]),
     "events:characters-export": Spec("organizer", get={"format": "xlsx"}),
     # Cards: the catalogue.
