@@ -420,3 +420,41 @@ class ConditionRecord(models.Model):
     @property
     def new_label(self) -> str:
         return condition_set_label(self.new)
+
+
+class Handout(models.Model):
+    """What the check-in desk hands a character (issue 22): printed for them, then handed out.
+
+    A row is made when a print run (or the magic decks' print, for commanders) prints
+    the item for the character (``printed_at``), or when the desk ticks an item that
+    was never printed here; ``handed_at`` is set once, by the first tick.
+    """
+
+    class Item(models.TextChoices):
+        SHEET = "sheet", _("character sheet")
+        CARDS = "cards", _("cards")
+        QR = "qr", _("QR link")
+        DECKS = "decks", _("magic decks")
+
+    character = models.ForeignKey(
+        Character, on_delete=models.CASCADE, related_name="handouts", verbose_name=_("character")
+    )
+    item = models.CharField(_("item"), max_length=10, choices=Item.choices)
+    printed_at = models.DateTimeField(_("printed"), null=True, blank=True)
+    handed_at = models.DateTimeField(_("handed out"), null=True, blank=True)
+    handed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("by"),
+    )
+
+    class Meta:
+        verbose_name = _("handout")
+        verbose_name_plural = _("handouts")
+        constraints = [models.UniqueConstraint(fields=["character", "item"], name="handout_once")]
+
+    def __str__(self) -> str:
+        return f"{self.character}: {self.get_item_display()}"

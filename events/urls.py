@@ -43,6 +43,7 @@ urlpatterns = [
     # Organizers: check-in, import and export
     path("events/<int:event_id>/check-in/", views_checkin.check_in, name="check-in"),
     path("organize/characters/<int:character_id>/arrived/", views_checkin.check_in_set, name="check-in-set"),
+    path("organize/characters/<int:character_id>/handout/", views_checkin.handout_set, name="handout-set"),
     path("events/<int:event_id>/characters/import/", views_transfer.import_page, name="characters-import"),
     path("events/<int:event_id>/characters/export/", views_transfer.export, name="characters-export"),
 ]

@@ -28,7 +28,7 @@ from django.db.models import F
 from django.utils import timezone, translation
 
 from cards.models_mass import Army
-from cards.printing import content, layout, mass, pdf, render
+from cards.printing import content, handouts, layout, mass, pdf, render
 from cards.printing.models import PrintRun
 from events.models import Character, Event
 
@@ -238,6 +238,8 @@ def join(run_id: int) -> PrintRun:
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     run.refresh_from_db()
+    if run.status == PrintRun.Status.DONE:
+        handouts.note_run(run)  # the check-in desk's ticks start from what was printed
     return run
 
 

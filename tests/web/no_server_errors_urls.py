@@ -261,6 +261,12 @@ SPECS: dict[str, Spec] = {
     "events:check-in-set": Spec(
         "organizer", strict=("arrived",), methods=POST_ONLY, posts=[lambda w: {"arrived": "1", "q": "An"}]
     ),
+    "events:handout-set": Spec(
+        "organizer",
+        strict=("item", "handed"),
+        methods=POST_ONLY,
+        posts=[lambda w: {"item": "sheet", "handed": "1", "q": "An"}],
+    ),
     # The history of organizers' edits (issue 22): a revert of a change not on the page changes nothing.
     "cards:character-history": Spec("organizer", methods=GET_ONLY),
     "cards:character-revert": Spec(
