@@ -324,6 +324,15 @@ class Character(models.Model):
     link_token = models.CharField(_("secret link"), max_length=64, unique=True, default=new_link_token)
     link_active = models.BooleanField(_("secret link works"), default=True)
     created_at = models.DateTimeField(_("created"), default=timezone.now)
+    # A "second role" (issue 22): the character this player played before, who died.
+    previous_role = models.ForeignKey(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="next_roles",
+        verbose_name=_("second role of"),
+    )
 
     # Organizers' edits (issue 22, docs/history.md). Kept out: what fights and the gate write
     # (condition, focus, the original arsenal, arrival: queryset updates, or ConditionRecord with
@@ -377,6 +386,13 @@ class Character(models.Model):
     def revoke_link(self) -> None:
         self.link_active = False
         self.save(update_fields=["link_active"])
+
+    @property
+    def is_dead(self) -> bool:
+        try:
+            return conditions.DEAD in parts(self.condition)
+        except ValueError:
+            return False
 
     def check_in(self) -> None:
         self.arrived = True

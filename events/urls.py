@@ -32,6 +32,7 @@ urlpatterns = [
     path("events/<int:event_id>/characters/bulk/", views_bulk.characters_bulk, name="characters-bulk"),
     path("events/<int:event_id>/characters/new/", views_characters.character_create, name="character-create"),
     path("organize/characters/<int:character_id>/", views_characters.character_edit, name="character-edit"),
+    path("organize/characters/<int:character_id>/second-role/", views_characters.second_role, name="second-role"),
     path("organize/characters/<int:character_id>/link/revoke/", views_characters.link_revoke, name="link-revoke"),
     path(
         "organize/characters/<int:character_id>/link/regenerate/",

@@ -261,6 +261,12 @@ SPECS: dict[str, Spec] = {
     "events:check-in-set": Spec(
         "organizer", strict=("arrived",), methods=POST_ONLY, posts=[lambda w: {"arrived": "1", "q": "An"}]
     ),
+    # A second role (issue 22): the sweep's character is alive, so every POST is refused.
+    "events:second-role": Spec(
+        "organizer",
+        strict=("side", "kind", "power_level"),
+        posts=[lambda w: {"name": "Second", "side": "light", "kind": "mage", "power_level": "6", "notes": ""}],
+    ),
     "events:handout-set": Spec(
         "organizer",
         strict=("item", "handed"),
