@@ -3,6 +3,7 @@ from django.urls import path
 from cards import (
     views,
     views_arsenal,
+    views_exports,
     views_history,
     views_mass,
     views_matrix,
@@ -47,6 +48,8 @@ urlpatterns = [
         views_mass.army_new_link,
         name="army-new-link",
     ),
+    path("events/<int:event_id>/export/all-lists/", views_exports.event_workbook, name="event-workbook"),
+    path("events/<int:event_id>/export/messaging-links/", views_exports.messaging_links, name="messaging-links"),
     path("events/<int:event_id>/arsenals/import/", views_transfer.arsenal_import, name="arsenals-import"),
     path("events/<int:event_id>/arsenals/export/", views_transfer.arsenal_export, name="arsenals-export"),
     path("organize/characters/<int:character_id>/arsenal/", views_arsenal.arsenal_builder, name="arsenal-builder"),

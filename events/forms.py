@@ -99,6 +99,10 @@ class CharacterForm(forms.ModelForm):
             "application",
             "notes",
             "arrived",
+            "groups",
+            "contact_email",
+            "contact_telegram",
+            "contact_vk",
         ]
         widgets = {
             "application": forms.Textarea(attrs={"rows": 4}),

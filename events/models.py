@@ -324,6 +324,14 @@ class Character(models.Model):
     link_token = models.CharField(_("secret link"), max_length=64, unique=True, default=new_link_token)
     link_active = models.BooleanField(_("secret link works"), default=True)
     created_at = models.DateTimeField(_("created"), default=timezone.now)
+    # From the import (issue 22: JoinRPG's «Группы», e-mail, «Телеграм», VK): the print run groups
+    # by the first group; the "links for messaging" export lists the contacts.
+    groups = models.CharField(
+        _("groups"), max_length=500, blank=True, help_text=_("Comma-separated, as JoinRPG lists them.")
+    )
+    contact_email = models.EmailField(_("e-mail"), blank=True)
+    contact_telegram = models.CharField(_("Telegram"), max_length=100, blank=True)
+    contact_vk = models.CharField(_("VK"), max_length=200, blank=True)
     # A "second role" (issue 22): the character this player played before, who died.
     previous_role = models.ForeignKey(
         "self",
@@ -386,6 +394,10 @@ class Character(models.Model):
     def revoke_link(self) -> None:
         self.link_active = False
         self.save(update_fields=["link_active"])
+
+    @property
+    def group_list(self) -> list[str]:
+        return [group.strip() for group in self.groups.split(",") if group.strip()]
 
     @property
     def is_dead(self) -> bool:

@@ -273,6 +273,8 @@ SPECS: dict[str, Spec] = {
         methods=POST_ONLY,
         posts=[lambda w: {"item": "sheet", "handed": "1", "q": "An"}],
     ),
+    "cards:event-workbook": Spec("organizer", methods=GET_ONLY),
+    "cards:messaging-links": Spec("organizer", methods=GET_ONLY),
     # The history of organizers' edits (issue 22): a revert of a change not on the page changes nothing.
     "cards:character-history": Spec("organizer", methods=GET_ONLY),
     "cards:character-revert": Spec(
