@@ -18,16 +18,16 @@ def commanders(event_id: int, character_ids: list[int]) -> set[int]:
 
 
 def note_run(run: PrintRun) -> None:
-    """Note each item the run printed for each of its characters (a sheet carries the QR link)."""
+    """Note each item the run printed for each of its characters (a sheet or an envelope carries the QR link)."""
     ids = list(
         Character.objects.filter(
             event_id=run.event_id, pk__in=run.character_ids, status=Character.Status.ACCEPTED
         ).values_list("pk", flat=True)
     )
     items: dict[int, list[str]] = {pk: [] for pk in ids}
-    if run.with_sheets:
-        for pk in ids:
-            items[pk] += [Item.SHEET, Item.QR]
+    for pk in ids:
+        items[pk] += [Item.SHEET] if run.with_sheets else []
+        items[pk] += [Item.QR] if run.with_sheets or run.with_envelopes else []
     if run.with_cards:
         for pk, count in content.physical_card_counts(ids).items():
             if count:
