@@ -13,7 +13,6 @@ from cards.models import ArsenalCard, Card, CounterRule, PoolEntry, PreparedArse
 from duels import services
 from duels.models import Situation
 from events.models import Character
-from tests.services.kit import nonce
 from tests.services.test_undo_and_write_back import knock_out
 
 pytestmark = pytest.mark.django_db
@@ -199,15 +198,13 @@ T0 = dt.datetime(2026, 12, 5, 20, 0, tzinfo=dt.UTC)
 
 
 @pytest.mark.usefixtures("clock")
-def test_a_whole_fight_writes_no_history_row(armed, referee, attack_card, defence_card, spark, clock):
+def test_a_whole_fight_writes_no_history_row(request, armed, referee, attack_card, defence_card, spark, clock):
     """The step's hot path stays free of history: conditions by update(), the hand written back unrecorded."""
     anton, zavulon = armed
     models = history.history_models()
     before = {model: model._default_manager.count() for model in models}
     with CaptureQueriesContext(connection) as queries:
-        shown = services.declare_aggression(
-            anton.event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce()
-        ).situation
+        shown = request.getfixturevalue("shown")  # Anton shows a Fireball (AG1): the fight begins here
         knock_out(shown, anton, zavulon, referee, attack_card, defence_card, spark)
         clock.shift(dt.timedelta(seconds=181))
         situation = services.refresh(Situation.objects.get(pk=shown.pk))
