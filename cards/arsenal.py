@@ -8,17 +8,18 @@ before anything is written; ``cards.words.explain`` turns it into the user's lan
 """
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Prefetch
+from django.db.models import Model, Prefetch, QuerySet
 from django.utils.translation import gettext_noop
 
 from cards.faces import face_of
 from cards.hooks import in_fight
 from cards.models import ArsenalCard, Card, PoolEntry, PreparedArsenal, PreparedArsenalCard
 from events.models import Character
+from helpers.history import note_change
 from rules.arsenal import check_arsenal, check_focus
 from rules.cards import CardFace
 from rules.errors import ARSENAL, RuleError
@@ -72,10 +73,33 @@ def _as_card_ids(value: Any) -> list[int]:
     return value
 
 
+def sync_rows(rows: QuerySet[Any], wanted: Counter[int], make: Callable[[int, int], Model]) -> None:
+    """Make ``rows`` (card rows with ``copies``) hold ``wanted``, one row at a time.
+
+    Each changed row is one change in the history of organizers' edits (docs/history.md):
+    a card added, its copies changed, a card taken out; a row left as it was records nothing.
+    """
+    held = {row.card_id: row for row in rows}
+    for card_id, row in held.items():
+        if card_id not in wanted:
+            note_change(row, "-")  # before the delete, which forgets the row's id
+            row.delete()
+        elif row.copies != wanted[card_id]:
+            row.copies = wanted[card_id]
+            row.save(update_fields=["copies"])
+            note_change(row, "~")
+    for card_id, copies in wanted.items():
+        if card_id not in held:
+            row = make(card_id, copies)
+            row.save(force_insert=True)
+            note_change(row, "+")
+
+
 def _replace_hand(character: Character, card_ids: Sequence[int]) -> None:
-    ArsenalCard.objects.filter(character=character).delete()
-    ArsenalCard.objects.bulk_create(
-        [ArsenalCard(character=character, card_id=card_id, copies=n) for card_id, n in Counter(card_ids).items()]
+    sync_rows(
+        ArsenalCard.objects.filter(character=character),
+        Counter(card_ids),
+        lambda card_id, copies: ArsenalCard(character=character, card_id=card_id, copies=copies),
     )
     # S2 "restore to the original": the original is the arsenal as last composed
     # (built, taken whole or restored), not what was left after some fight.
@@ -108,9 +132,10 @@ def save_prepared(character: Character, name: str, card_ids: Sequence[int]) -> t
         raise RuleError(ARSENAL, gettext_noop("A prepared arsenal needs at least one card."))
     _check(locked, card_ids)
     prepared, created = PreparedArsenal.objects.get_or_create(character=locked, name=name)
-    prepared.cards.all().delete()
-    PreparedArsenalCard.objects.bulk_create(
-        [PreparedArsenalCard(arsenal=prepared, card_id=card_id, copies=n) for card_id, n in Counter(card_ids).items()]
+    sync_rows(
+        prepared.cards.all(),
+        Counter(card_ids),
+        lambda card_id, copies: PreparedArsenalCard(arsenal=prepared, card_id=card_id, copies=copies),
     )
     return prepared, created
 

@@ -19,7 +19,7 @@ the arsenal and the prepared arsenals, each checked by the engine's arsenal rule
 character in a fight, D3); any refusal rolls the whole file back.
 """
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -164,9 +164,10 @@ def _apply(character: Character, lists: _Lists, names: dict[int, str]) -> list[t
         except RuleError as err:
             errors.append((lists.rows[POOL], _refusal(err, names)))
         else:
-            PoolEntry.objects.filter(character=character).delete()
-            PoolEntry.objects.bulk_create(
-                PoolEntry(character=character, card_id=card_id, copies=n) for card_id, n in lists.pool.items()
+            services.sync_rows(
+                PoolEntry.objects.filter(character=character),
+                Counter(lists.pool),
+                lambda card_id, copies: PoolEntry(character=character, card_id=card_id, copies=copies),
             )
     if lists.arsenal is not None:
         try:

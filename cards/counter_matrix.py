@@ -13,9 +13,11 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
 from cards.faces import counter_rule_of, face_of
 from cards.models import Card, Catalogue, CounterRule
+from helpers.history import delete_leaf_rows
 from rules.cards import CounterTable
 
 OUTCOME_LABELS = dict(CounterRule.Outcome.choices)
@@ -137,7 +139,7 @@ def save(matrix: Matrix, by_card: dict[tuple[int, int], str], by_tag: dict[tuple
     """Write the changed cells; returns how many rules changed."""
     create: list[CounterRule] = []
     update: list[CounterRule] = []
-    delete: list[int] = []
+    delete: list[CounterRule] = []
     wanted: list[tuple[CounterRule | None, str, dict[str, object]]] = [
         (matrix.by_card.get(key), value, {"defence_card_id": key[0], "attack_card_id": key[1]})
         for key, value in by_card.items()
@@ -151,15 +153,16 @@ def save(matrix: Matrix, by_card: dict[tuple[int, int], str], by_tag: dict[tuple
             if value:
                 create.append(CounterRule(outcome=value, **target))
         elif not value:
-            delete.append(rule.pk)
+            delete.append(rule)
         elif rule.outcome != value:
             rule.outcome = value
             update.append(rule)
     with transaction.atomic():
         if delete:
-            CounterRule.objects.filter(pk__in=delete).delete()
+            delete_leaf_rows(delete)  # no row refers to a counter rule
+        # Each rule created, changed or deleted is a row in the history of organizers' edits.
         if create:
-            CounterRule.objects.bulk_create(create)
+            bulk_create_with_history(create, CounterRule)
         if update:
-            CounterRule.objects.bulk_update(update, ["outcome"])
+            bulk_update_with_history(update, CounterRule, ["outcome"])
     return len(create) + len(update) + len(delete)

@@ -7,6 +7,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from events.models import Character, Condition, same_name_exists
+from helpers.history import EditHistory
 from helpers.names import NameField
 from rules import cards as engine_cards
 from rules.conditions import NO_EFFECT
@@ -86,6 +87,8 @@ class Card(models.Model):
     )
     trigger_text = models.CharField(_("trigger"), max_length=300, blank=True)
 
+    history = EditHistory()
+
     class Meta:
         verbose_name = _("card")
         verbose_name_plural = _("cards")
@@ -143,6 +146,8 @@ class CounterRule(models.Model):
     attack_tag = models.CharField(_("or attack tag"), max_length=50, blank=True)
     outcome = models.CharField(_("outcome"), max_length=20, choices=Outcome.choices)
 
+    history = EditHistory()
+
     class Meta:
         verbose_name = _("counter rule")
         verbose_name_plural = _("counter rules")
@@ -176,6 +181,8 @@ class PoolEntry(models.Model):
     card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="+", verbose_name=_("card"))
     copies = models.PositiveSmallIntegerField(_("copies"), default=1, validators=[MinValueValidator(1)])
 
+    history = EditHistory()
+
     class Meta:
         verbose_name = _("card in pool")
         verbose_name_plural = _("card pool")
@@ -194,6 +201,10 @@ class ArsenalCard(models.Model):
     card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="+", verbose_name=_("card"))
     copies = models.PositiveSmallIntegerField(_("copies"), default=1, validators=[MinValueValidator(1)])
 
+    # A fight writes the hand back wholesale when it ends (no history row, helpers/history.py);
+    # the arsenal builder's and the players' changes are noted row by row (cards/arsenal.py).
+    history = EditHistory(explicit=True)
+
     class Meta:
         verbose_name = _("card in arsenal")
         verbose_name_plural = _("current arsenal")
@@ -211,6 +222,8 @@ class PreparedArsenal(models.Model):
     )
     name = models.CharField(_("name"), max_length=100)
 
+    history = EditHistory()
+
     class Meta:
         verbose_name = _("prepared arsenal")
         verbose_name_plural = _("prepared arsenals")
@@ -227,6 +240,8 @@ class PreparedArsenalCard(models.Model):
     )
     card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="+", verbose_name=_("card"))
     copies = models.PositiveSmallIntegerField(_("copies"), default=1, validators=[MinValueValidator(1)])
+
+    history = EditHistory()
 
     class Meta:
         verbose_name = _("card in prepared arsenal")

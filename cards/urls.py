@@ -1,6 +1,16 @@
 from django.urls import path
 
-from cards import views, views_arsenal, views_mass, views_matrix, views_player, views_public, views_transfer
+from cards import (
+    views,
+    views_arsenal,
+    views_exports,
+    views_history,
+    views_mass,
+    views_matrix,
+    views_player,
+    views_public,
+    views_transfer,
+)
 from cards.printing import views as views_print
 
 app_name = "cards"
@@ -14,6 +24,20 @@ urlpatterns = [
     path("events/<int:event_id>/catalogue/cards/new/", views.card_new, name="card-new"),
     path("events/<int:event_id>/catalogue/cards/<int:card_id>/", views.card_edit, name="card-edit"),
     path("events/<int:event_id>/catalogue/cards/<int:card_id>/delete/", views.card_delete, name="card-delete"),
+    path(
+        "events/<int:event_id>/catalogue/cards/<int:card_id>/history/", views_history.card_history, name="card-history"
+    ),
+    path(
+        "events/<int:event_id>/catalogue/cards/<int:card_id>/history/revert/",
+        views_history.card_revert,
+        name="card-revert",
+    ),
+    path("organize/characters/<int:character_id>/history/", views_history.character_history, name="character-history"),
+    path(
+        "organize/characters/<int:character_id>/history/revert/",
+        views_history.character_revert,
+        name="character-revert",
+    ),
     path("events/<int:event_id>/catalogue/counter-rules/", views_matrix.counter_matrix, name="counter-matrix"),
     path("events/<int:event_id>/catalogue/import/", views_transfer.catalogue_import, name="catalogue-import"),
     path("events/<int:event_id>/catalogue/export/", views_transfer.catalogue_export, name="catalogue-export"),
@@ -24,6 +48,8 @@ urlpatterns = [
         views_mass.army_new_link,
         name="army-new-link",
     ),
+    path("events/<int:event_id>/export/all-lists/", views_exports.event_workbook, name="event-workbook"),
+    path("events/<int:event_id>/export/messaging-links/", views_exports.messaging_links, name="messaging-links"),
     path("events/<int:event_id>/arsenals/import/", views_transfer.arsenal_import, name="arsenals-import"),
     path("events/<int:event_id>/arsenals/export/", views_transfer.arsenal_export, name="arsenals-export"),
     path("organize/characters/<int:character_id>/arsenal/", views_arsenal.arsenal_builder, name="arsenal-builder"),

@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "crispy_bootstrap5",
     "import_export",
     "axes",  # login throttling (issue 13); after contrib.auth
+    "simple_history",  # organizers' edits (issue 22, docs/history.md)
     "events",
     "cards",
     "duels",
@@ -84,6 +85,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Who made an edit, for the history of organizers' edits (a context variable per request).
+    "simple_history.middleware.HistoryRequestMiddleware",
     # Refuses an oversized body from its declared length, before CSRF or a form reads it.
     "config.limits.RequestSizeLimitMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",

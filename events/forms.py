@@ -46,6 +46,15 @@ class ApplicationForm(forms.ModelForm):
         help_texts = {"application": _("Who is your character? Their story, goals and what they can do.")}
 
 
+class SecondRoleForm(forms.ModelForm):
+    """The new character of a player whose character died (events/second_role.py)."""
+
+    class Meta:
+        model = Character
+        fields = ["name", "side", "kind", "power_level", "notes"]
+        widgets = {"notes": forms.Textarea(attrs={"rows": 3})}
+
+
 class ReviewForm(forms.Form):
     ACCEPT = "accept"
     REJECT = "reject"
@@ -90,6 +99,10 @@ class CharacterForm(forms.ModelForm):
             "application",
             "notes",
             "arrived",
+            "groups",
+            "contact_email",
+            "contact_telegram",
+            "contact_vk",
         ]
         widgets = {
             "application": forms.Textarea(attrs={"rows": 4}),

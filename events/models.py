@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
+from helpers.history import EditHistory
 from helpers.names import NameField, name_key
 from rules import conditions
 from rules.conditions import CONDITION_SETS, MAX_LENGTH, parts
@@ -259,6 +260,17 @@ def new_link_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+HISTORY_EXCLUDED = [
+    "condition",
+    "focus_card",
+    "restorable_arsenal",
+    "arrived",
+    "arrived_at",
+    "link_token",
+    "link_active",
+]
+
+
 class Character(models.Model):
     class Status(models.TextChoices):
         PENDING = "pending", _("waiting for review")
@@ -312,6 +324,28 @@ class Character(models.Model):
     link_token = models.CharField(_("secret link"), max_length=64, unique=True, default=new_link_token)
     link_active = models.BooleanField(_("secret link works"), default=True)
     created_at = models.DateTimeField(_("created"), default=timezone.now)
+    # From the import (issue 22: JoinRPG's «Группы», e-mail, «Телеграм», VK): the print run groups
+    # by the first group; the "links for messaging" export lists the contacts.
+    groups = models.CharField(
+        _("groups"), max_length=500, blank=True, help_text=_("Comma-separated, as JoinRPG lists them.")
+    )
+    contact_email = models.EmailField(_("e-mail"), blank=True)
+    contact_telegram = models.CharField(_("Telegram"), max_length=100, blank=True)
+    contact_vk = models.CharField(_("VK"), max_length=200, blank=True)
+    # A "second role" (issue 22): the character this player played before, who died.
+    previous_role = models.ForeignKey(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="next_roles",
+        verbose_name=_("second role of"),
+    )
+
+    # Organizers' edits (issue 22, docs/history.md). Kept out: what fights and the gate write
+    # (condition, focus, the original arsenal, arrival: queryset updates, or ConditionRecord with
+    # its reason) and the secret link, which a revert must never bring back once revoked.
+    history = EditHistory(excluded_fields=HISTORY_EXCLUDED)
 
     class Meta:
         verbose_name = _("character")
@@ -361,6 +395,17 @@ class Character(models.Model):
         self.link_active = False
         self.save(update_fields=["link_active"])
 
+    @property
+    def group_list(self) -> list[str]:
+        return [group.strip() for group in self.groups.split(",") if group.strip()]
+
+    @property
+    def is_dead(self) -> bool:
+        try:
+            return conditions.DEAD in parts(self.condition)
+        except ValueError:
+            return False
+
     def check_in(self) -> None:
         self.arrived = True
         self.arrived_at = timezone.now()
@@ -403,3 +448,41 @@ class ConditionRecord(models.Model):
     @property
     def new_label(self) -> str:
         return condition_set_label(self.new)
+
+
+class Handout(models.Model):
+    """What the check-in desk hands a character (issue 22): printed for them, then handed out.
+
+    A row is made when a print run (or the magic decks' print, for commanders) prints
+    the item for the character (``printed_at``), or when the desk ticks an item that
+    was never printed here; ``handed_at`` is set once, by the first tick.
+    """
+
+    class Item(models.TextChoices):
+        SHEET = "sheet", _("character sheet")
+        CARDS = "cards", _("cards")
+        QR = "qr", _("QR link")
+        DECKS = "decks", _("magic decks")
+
+    character = models.ForeignKey(
+        Character, on_delete=models.CASCADE, related_name="handouts", verbose_name=_("character")
+    )
+    item = models.CharField(_("item"), max_length=10, choices=Item.choices)
+    printed_at = models.DateTimeField(_("printed"), null=True, blank=True)
+    handed_at = models.DateTimeField(_("handed out"), null=True, blank=True)
+    handed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("by"),
+    )
+
+    class Meta:
+        verbose_name = _("handout")
+        verbose_name_plural = _("handouts")
+        constraints = [models.UniqueConstraint(fields=["character", "item"], name="handout_once")]
+
+    def __str__(self) -> str:
+        return f"{self.character}: {self.get_item_display()}"

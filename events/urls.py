@@ -32,6 +32,7 @@ urlpatterns = [
     path("events/<int:event_id>/characters/bulk/", views_bulk.characters_bulk, name="characters-bulk"),
     path("events/<int:event_id>/characters/new/", views_characters.character_create, name="character-create"),
     path("organize/characters/<int:character_id>/", views_characters.character_edit, name="character-edit"),
+    path("organize/characters/<int:character_id>/second-role/", views_characters.second_role, name="second-role"),
     path("organize/characters/<int:character_id>/link/revoke/", views_characters.link_revoke, name="link-revoke"),
     path(
         "organize/characters/<int:character_id>/link/regenerate/",
@@ -43,6 +44,7 @@ urlpatterns = [
     # Organizers: check-in, import and export
     path("events/<int:event_id>/check-in/", views_checkin.check_in, name="check-in"),
     path("organize/characters/<int:character_id>/arrived/", views_checkin.check_in_set, name="check-in-set"),
+    path("organize/characters/<int:character_id>/handout/", views_checkin.handout_set, name="handout-set"),
     path("events/<int:event_id>/characters/import/", views_transfer.import_page, name="characters-import"),
     path("events/<int:event_id>/characters/export/", views_transfer.export, name="characters-export"),
 ]

@@ -4,6 +4,7 @@ import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
+from django.db import transaction
 from django.db.models import Count, IntegerField, Model, OuterRef, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse
@@ -13,11 +14,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from events.access import ORGANIZER, character_for_staff, event_for_organizer
-from events.forms import CharacterFilterForm, CharacterForm
-from events.models import Character, Event
+from events.access import ORGANIZER, character_for_staff, event_for_organizer, person
+from events.forms import CharacterFilterForm, CharacterForm, SecondRoleForm
+from events.models import Character, ConditionRecord, Event
 from events.public_url import address_note
 from events.public_url import secret_link as public_secret_link
+from events.second_role import SecondRoleRefused, give_second_role
 from events.views_bulk import parse_ids, selected_characters
 from helpers.requests import HtmxRequest
 
@@ -125,12 +127,42 @@ def character_edit(request: HttpRequest, character_id: int) -> HttpResponse:
     form = CharacterForm(request.POST or None, instance=character)
     if request.method == "POST" and form.is_valid():
         invited_before = character.invited_username
-        form.save()
+        condition_before = Character.objects.values_list("condition", flat=True).get(pk=character.pk)
+        with transaction.atomic():
+            form.save()
+            if character.condition != condition_before:
+                # The history of edits keeps conditions out (fights write them): the record says who and when.
+                ConditionRecord.objects.create(
+                    character=character,
+                    actor=person(request),
+                    old=condition_before,
+                    new=character.condition,
+                    reason=_("Set on the character's page"),
+                )
         messages.success(request, _("%(name)s is saved.") % {"name": character.name})
         if character.invited_username != invited_before:
             _say_invited(request, character)
         return redirect("events:character-edit", character.pk)
     return _edit_page(request, character.event, form, character)
+
+
+@never_cache
+@login_required
+def second_role(request: HttpRequest, character_id: int) -> HttpResponse:
+    """A new character for the player of a dead one; the dead one's link stops working (issue 22)."""
+    dead = character_for_staff(request.user, character_id, ORGANIZER)
+    initial = {"side": dead.side, "kind": dead.kind, "power_level": dead.power_level}
+    form = SecondRoleForm(request.POST or None, initial=initial, instance=Character(event=dead.event))
+    if request.method == "POST" and form.is_valid():
+        try:
+            new = give_second_role(dead, form.instance, person(request))
+        except SecondRoleRefused as refusal:
+            messages.error(request, str(refusal))
+        else:
+            note = _("%(new)s is the second role of %(dead)s's player; the secret link of %(dead)s no longer works.")
+            messages.success(request, note % {"new": new.name, "dead": dead.name})
+            return redirect("events:character-edit", new.pk)
+    return render(request, "events/second_role.html", {"event": dead.event, "dead": dead, "form": form})
 
 
 @login_required

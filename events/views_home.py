@@ -30,7 +30,11 @@ def home(request: HttpRequest) -> HttpResponse:
         context["organized"] = staffed_events(user, ORGANIZER).order_by("-starts_on")
         context["refereed"] = staffed_events(user, REFEREE).order_by("-starts_on")
         context["invitations"] = invitations_for(user)
-        context["my_characters"] = Character.objects.filter(player=user).select_related("event")
+        context["my_characters"] = (
+            Character.objects.filter(player=user)
+            .select_related("event", "previous_role")
+            .order_by("event", "created_at", "pk")
+        )
     return render(request, "events/home.html", context)
 
 

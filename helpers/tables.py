@@ -144,6 +144,19 @@ def export_bytes(dataset: tablib.Dataset, file_format: str) -> bytes:
     return ("\ufeff" + str(safe.export("csv"))).encode()
 
 
+_SHEET_TITLE_BANNED = str.maketrans({c: " " for c in "[]:*?/\\"})
+
+
+def export_workbook(sheets: Sequence[tuple[str, tablib.Dataset]]) -> bytes:
+    """Several exports as one XLSX, each its own sheet (titles cut to Excel's 31 characters), neutralized."""
+    book = tablib.Databook()
+    for title, dataset in sheets:
+        safe = neutralized(dataset)
+        safe.title = title.translate(_SHEET_TITLE_BANNED)[:31]
+        book.add_sheet(safe)
+    return bytes(book.export("xlsx"))
+
+
 CONTENT_TYPES = {
     "csv": "text/csv; charset=utf-8",
     "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",

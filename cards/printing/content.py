@@ -175,13 +175,18 @@ def _entries(rows: Iterable[ArsenalCard | PreparedArsenalCard]) -> list[SheetEnt
     return sorted(entries, key=lambda e: (e.card.kind != Card.Kind.ATTACK, e.card.name.lower()))
 
 
-def character_sheet(character: Character) -> CharacterSheet:
-    """A character loaded by ``with_cards``, as its printed sheet."""
+def link_of(character: Character) -> tuple[bool, str]:
+    """Whether the printed secret link works, and the link (empty when it does not)."""
     # As events.access.character_for_token lets it in: accepted, not revoked, not expired with the event.
     works = (
         character.link_active and character.status == Character.Status.ACCEPTED and not character.event.links_expired
     )
-    url = secret_link(character) if works else ""
+    return works, secret_link(character) if works else ""
+
+
+def character_sheet(character: Character) -> CharacterSheet:
+    """A character loaded by ``with_cards``, as its printed sheet."""
+    works, url = link_of(character)
     return CharacterSheet(
         character=character,
         arsenal=_entries(character.arsenal.all()),

@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from cards.models_mass import Army
+from cards.printing.models import PrintRun
 from cards.printing.runs import printable_characters
 from events.models import MAGIC_DECKS, Character, Event
 from helpers.ids import MAX_ID
@@ -36,6 +37,12 @@ class PrintRunForm(forms.Form):
     )
     with_sheets = forms.BooleanField(label=gettext_lazy("Character sheets"), required=False, initial=True)
     with_cards = forms.BooleanField(label=gettext_lazy("Cards (fronts and backs)"), required=False, initial=True)
+    with_envelopes = forms.BooleanField(
+        label=gettext_lazy("An envelope per character (DL: name, player, QR code), after the rest"), required=False
+    )
+    group_by = forms.ChoiceField(
+        label=gettext_lazy("Group the sheets and cards"), choices=PrintRun.GroupBy.choices, required=False
+    )
     with_magic_decks = forms.BooleanField(
         label=gettext_lazy("Magic decks of the mass battles (fronts and backs)"), required=False
     )
@@ -55,10 +62,10 @@ class PrintRunForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        for_characters = data.get("with_sheets") or data.get("with_cards")
+        for_characters = data.get("with_sheets") or data.get("with_cards") or data.get("with_envelopes")
         if not for_characters and not data.get("with_magic_decks") and not data.get("with_rosters"):
             raise forms.ValidationError(
-                _("Choose what to print: character sheets, cards, magic decks or army rosters.")
+                _("Choose what to print: character sheets, cards, envelopes, magic decks or army rosters.")
             )
         chosen: list[Character] = []
         if for_characters:

@@ -7,6 +7,11 @@ from django.utils.translation import gettext_lazy as _
 
 
 class PrintRun(models.Model):
+    class GroupBy(models.TextChoices):
+        NONE = "", _("no grouping (by name)")
+        SIDE = "side", _("by side")
+        GROUP = "group", _("by group (the first one listed)")
+
     class Status(models.TextChoices):
         QUEUED = "queued", _("waiting")
         RUNNING = "running", _("printing")
@@ -29,6 +34,9 @@ class PrintRun(models.Model):
     with_cards = models.BooleanField(_("cards"), default=True)
     with_magic_decks = models.BooleanField(_("magic decks"), default=False)
     with_rosters = models.BooleanField(_("army rosters"), default=False)
+    # Issue 22: each group's sheets and cards together, after a page naming it; an envelope per character.
+    group_by = models.CharField(_("grouped"), max_length=10, choices=GroupBy.choices, blank=True, default="")
+    with_envelopes = models.BooleanField(_("envelopes"), default=False)
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.QUEUED)
     # Progress in pages: ``total`` is the planned pages (0 until planned), ``done`` those of the printed parts.
     done = models.PositiveIntegerField(default=0)

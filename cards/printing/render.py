@@ -91,6 +91,8 @@ def render_document(
     blank_only: bool = False,
     for_pdf: bool = False,
     stamped: bool = False,
+    divider: tuple[str, int] | None = None,
+    envelopes: Iterable[Any] = (),
 ) -> str:
     """One printable document: character sheets first, then card fronts and backs, then army rosters.
 
@@ -99,7 +101,9 @@ def render_document(
     ``back_template`` (content.PrintedCard, mass.PrintedMagicCard). ``stamped``: a PDF whose
     card faces pdf.document_pdf draws in afterwards, so the fronts hold only their foot.
     ``pad_to_even`` adds a blank page after an odd number of sheets, so that in a
-    duplex print the card fronts start on the front of a paper sheet.
+    duplex print the card fronts start on the front of a paper sheet. ``divider``: a grouped
+    run's page naming a group and its count (a blank page behind it); ``envelopes``: a page of
+    a DL envelope each, last (cards/printing/groups.py).
     """
     sheets = list(sheets)
     if pages is None:
@@ -111,6 +115,8 @@ def render_document(
         "blank_after_sheets": blank_after(len(sheets), bool(pages), pad_to_even, blank_only),
         "pages": pages,
         "rosters": list(rosters),
+        "divider": divider,
+        "envelopes": list(envelopes),
         "for_pdf": for_pdf,
         "stamped": stamped,
         "emblem": emblem_letters(event.name if event else ""),

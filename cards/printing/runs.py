@@ -28,7 +28,8 @@ from django.db.models import F
 from django.utils import timezone, translation
 
 from cards.models_mass import Army
-from cards.printing import content, layout, mass, pdf, render
+from cards.printing import content, handouts, layout, mass, pdf, render
+from cards.printing.groups import Envelope, envelope, groups_of, label_of
 from cards.printing.models import PrintRun
 from events.models import Character, Event
 
@@ -67,6 +68,8 @@ def start_run(
     with_cards: bool,
     with_magic_decks: bool = False,
     with_rosters: bool = False,
+    group_by: str = "",
+    with_envelopes: bool = False,
 ) -> PrintRun:
     run = PrintRun.objects.create(
         event=event,
@@ -77,6 +80,8 @@ def start_run(
         with_cards=with_cards,
         with_magic_decks=with_magic_decks,
         with_rosters=with_rosters,
+        group_by=group_by,
+        with_envelopes=with_envelopes,
     )
     _forget_old_runs(event)
     return run
@@ -104,37 +109,60 @@ def plan(run_id: int) -> PrintRun | None:
         run = PrintRun.objects.select_for_update().get(pk=run_id)
         if run.status != PrintRun.Status.QUEUED:
             return None
-        ids = list(
+        characters = list(
             Character.objects.filter(event_id=run.event_id, pk__in=run.character_ids)
             .order_by("name", "pk")
-            .values_list("pk", flat=True)
+            .only("pk", "name", "side", "groups")
         )
-        groups = [ids[i : i + CHUNK] for i in range(0, len(ids), CHUNK)]
+        grouped = groups_of(characters, run.group_by)
         event = run.event
         deck_pages = mass.deck_page_count(event) if run.with_magic_decks else 0
+        counts = content.physical_card_counts(c.pk for c in characters) if run.with_cards else {}
         # Each part's weight is the pages it will print: the progress bar moves by pages.
         parts: list[dict] = []
-        if run.with_sheets:
-            parts += [{"kind": "sheets", "ids": group, "weight": len(group)} for group in groups]
-            if len(ids) % 2 == 1 and (run.with_cards or deck_pages):
-                parts.append({"kind": "blank", "ids": [], "weight": 1})
-        if run.with_cards:
-            number = 1
-            counts = content.physical_card_counts(ids)
-            for group in groups:
-                count = sum(counts[pk] for pk in group)
-                parts.append({"kind": "cards", "ids": group, "first": number, "weight": layout.sheet_count(count)})
-                number += count
+        number = 1
+        for index, (label, members) in enumerate(grouped):
+            followed = bool(deck_pages) or index < len(grouped) - 1
+            group_parts, number = _character_parts(run, label, [c.pk for c in members], counts, number, followed)
+            parts += group_parts
         if deck_pages:
             parts.append({"kind": "decks", "ids": [], "weight": deck_pages})
         if run.with_rosters:
             armies = Army.objects.filter(event=event).count()
             if armies:
                 parts.append({"kind": "rosters", "ids": [], "weight": armies})
+        if run.with_envelopes:  # after everything A4: the print shop feeds them as one envelope job
+            for _label, members in grouped:
+                ids = [c.pk for c in members]
+                parts += [{"kind": "envelopes", "ids": chunk, "weight": len(chunk)} for chunk in _chunks(ids)]
         run.parts, run.status = parts, PrintRun.Status.RUNNING
         run.total = sum(part["weight"] for part in parts)
         run.save(update_fields=["parts", "status", "total"])
     return run
+
+
+def _chunks(ids: list[int]) -> list[list[int]]:
+    return [ids[i : i + CHUNK] for i in range(0, len(ids), CHUNK)]
+
+
+def _character_parts(
+    run: PrintRun, label: str, ids: list[int], counts: dict[int, int], number: int, followed: bool
+) -> tuple[list[dict], int]:
+    """One group's parts (the whole run's when not grouped): its page, sheets, a blank to pad, cards."""
+    parts: list[dict] = []
+    if label and (run.with_sheets or run.with_cards):
+        # The group's name on a page of its own, blank behind: the group starts on a fresh paper sheet.
+        parts.append({"kind": "divider", "ids": [], "label": label, "count": len(ids), "weight": 2})
+    if run.with_sheets:
+        parts += [{"kind": "sheets", "ids": chunk, "weight": len(chunk)} for chunk in _chunks(ids)]
+        if len(ids) % 2 == 1 and (run.with_cards or followed):
+            parts.append({"kind": "blank", "ids": [], "weight": 1})
+    if run.with_cards:
+        for chunk in _chunks(ids):
+            count = sum(counts[pk] for pk in chunk)
+            parts.append({"kind": "cards", "ids": chunk, "first": number, "weight": layout.sheet_count(count)})
+            number += count
+    return parts, number
 
 
 def print_part(run_id: int, index: int) -> bool:
@@ -176,11 +204,21 @@ def _part_document(run: PrintRun, part: dict) -> dict[str, Any] | None:
     if kind == "rosters":
         rosters = mass.rosters(event)
         return {**document, "rosters": rosters} if rosters else None
+    if kind == "divider":
+        return {**document, "divider": (part["label"], part["count"])}
+    if kind == "envelopes":
+        return {**document, "envelopes": envelopes(run.group_by, part["ids"])}
     characters = content.with_cards(Character(pk=pk) for pk in part["ids"])
     if kind == "sheets":
         return {**document, "sheets": [content.character_sheet(c) for c in characters]}
     cards = content.printed_cards(characters)
     return {**document, "cards": cards, "first_number": part["first"]} if cards else None
+
+
+def envelopes(group_by: str, ids: Sequence[int]) -> list[Envelope]:
+    """An envelope for each character of ``ids``, in that order."""
+    found = Character.objects.select_related("event", "player").in_bulk(list(ids))
+    return [envelope(c, label_of(c, group_by), *content.link_of(c)) for c in (found[pk] for pk in ids if pk in found)]
 
 
 def whole_document(
@@ -191,9 +229,11 @@ def whole_document(
     with_cards: bool,
     with_magic_decks: bool = False,
     with_rosters: bool = False,
+    group_by: str = "",
+    with_envelopes: bool = False,
 ) -> str:
-    """The run as one HTML document, for the browser to print (the same order as the PDF)."""
-    loaded = content.with_cards(characters)
+    """The run as one HTML document, for the browser to print (the same order as the PDF, without group pages)."""
+    loaded = [c for _label, members in groups_of(content.with_cards(characters), group_by) for c in members]
     pages = render.card_pages(content.printed_cards(loaded)) if with_cards else []
     if with_magic_decks:
         pages += mass.deck_pages(event)
@@ -204,6 +244,7 @@ def whole_document(
         pages=pages,
         rosters=mass.rosters(event) if with_rosters else [],
         pad_to_even=True,
+        envelopes=envelopes(group_by, [c.pk for c in loaded]) if with_envelopes else [],
     )
 
 
@@ -238,6 +279,8 @@ def join(run_id: int) -> PrintRun:
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     run.refresh_from_db()
+    if run.status == PrintRun.Status.DONE:
+        handouts.note_run(run)  # the check-in desk's ticks start from what was printed
     return run
 
 

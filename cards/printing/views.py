@@ -77,8 +77,12 @@ def character_sheet(request: HttpRequest, character_id: int) -> HttpResponse:
     return deliver(request, name, title=character.name, event=character.event, sheets=[sheet])
 
 
-def _what(data: dict[str, Any]) -> dict[str, bool]:
-    return {key: bool(data[key]) for key in ("with_sheets", "with_cards", "with_magic_decks", "with_rosters")}
+def _what(data: dict[str, Any]) -> dict[str, Any]:
+    what: dict[str, Any] = {
+        key: bool(data[key])
+        for key in ("with_sheets", "with_cards", "with_magic_decks", "with_rosters", "with_envelopes")
+    }
+    return {**what, "group_by": data.get("group_by") or ""}
 
 
 def _preselected(request: HttpRequest) -> dict[str, object]:

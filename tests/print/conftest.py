@@ -8,23 +8,15 @@ from __future__ import annotations
 
 import logging
 import re
-import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from tests.print.print_kit import PUBLIC
+from tests.print.print_kit import PUBLIC, tool
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-
-
-def _tool(name: str) -> str:
-    path = shutil.which(name)
-    if path is None:
-        pytest.skip(f"{name} is not installed (apt-get install poppler-utils zbar-tools)")
-    return path
 
 
 @pytest.fixture(autouse=True)
@@ -47,7 +39,7 @@ class Pdf:
     path: Path
 
     def info(self) -> dict[str, str]:
-        out = subprocess.run([_tool("pdfinfo"), str(self.path)], capture_output=True, text=True, check=True).stdout
+        out = subprocess.run([tool("pdfinfo"), str(self.path)], capture_output=True, text=True, check=True).stdout
         return dict(line.split(":", 1) for line in out.splitlines() if ":" in line)
 
     @property
@@ -56,7 +48,7 @@ class Pdf:
 
     def page_sizes(self) -> set[tuple[float, float]]:
         out = subprocess.run(
-            [_tool("pdfinfo"), "-f", "1", "-l", str(self.pages), str(self.path)],
+            [tool("pdfinfo"), "-f", "1", "-l", str(self.pages), str(self.path)],
             capture_output=True,
             text=True,
             check=True,
@@ -65,7 +57,7 @@ class Pdf:
         return {(round(float(w), 1), round(float(h), 1)) for w, h in sizes}
 
     def text(self, page: int | None = None) -> str:
-        args = [_tool("pdftotext"), "-layout"]
+        args = [tool("pdftotext"), "-layout"]
         if page is not None:
             args += ["-f", str(page), "-l", str(page)]
         return subprocess.run([*args, str(self.path), "-"], capture_output=True, text=True, check=True).stdout
@@ -73,7 +65,7 @@ class Pdf:
     def words(self, page: int) -> list[tuple[str, float, float, float, float]]:
         """Every word of a page with its box in points: (word, x_min, y_min, x_max, y_max)."""
         html = subprocess.run(
-            [_tool("pdftotext"), "-bbox", "-f", str(page), "-l", str(page), str(self.path), "-"],
+            [tool("pdftotext"), "-bbox", "-f", str(page), "-l", str(page), str(self.path), "-"],
             capture_output=True,
             text=True,
             check=True,
@@ -85,7 +77,7 @@ class Pdf:
 
     def fonts(self) -> set[str]:
         """The names of the fonts the PDF embeds, without their subset prefix (pdffonts)."""
-        out = subprocess.run([_tool("pdffonts"), str(self.path)], capture_output=True, text=True, check=True).stdout
+        out = subprocess.run([tool("pdffonts"), str(self.path)], capture_output=True, text=True, check=True).stdout
         return {line.split()[0].split("+")[-1] for line in out.splitlines()[2:] if line.strip()}
 
     def png(self, page: int, name: str, dpi: int = 110) -> Path:
@@ -94,7 +86,7 @@ class Pdf:
         stem = ARTIFACTS / name
         subprocess.run(
             [
-                _tool("pdftoppm"),
+                tool("pdftoppm"),
                 "-png",
                 "-r",
                 str(dpi),
@@ -115,7 +107,7 @@ class Pdf:
         target = self.path.with_name(f"{self.path.stem}-qr-{page}")
         subprocess.run(
             [
-                _tool("pdftoppm"),
+                tool("pdftoppm"),
                 "-png",
                 "-r",
                 str(dpi),
@@ -130,7 +122,7 @@ class Pdf:
             check=True,
         )
         decoded = subprocess.run(
-            [_tool("zbarimg"), "-q", "--raw", str(target.with_suffix(".png"))], capture_output=True, text=True
+            [tool("zbarimg"), "-q", "--raw", str(target.with_suffix(".png"))], capture_output=True, text=True
         )
         # zbarimg exits 4 when it finds no code at all: that is an empty list, not an error.
         assert decoded.returncode in (0, 4), decoded.stderr

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import shutil
+
+import pytest
+
 from cards.models import Card, PoolEntry
 
 A4_PT = (595.276, 841.89)
@@ -64,3 +68,11 @@ def add_army(event, name: str, warriors: int, commander_name: str = ""):
         for i in range(1, warriors + 1)
     )
     return army
+
+
+def tool(name: str) -> str:
+    """A command the print tests read PDFs with (Debian's poppler-utils and zbar-tools)."""
+    path = shutil.which(name)
+    if path is None:
+        pytest.skip(f"{name} is not installed (apt-get install poppler-utils zbar-tools)")
+    return path

@@ -261,6 +261,27 @@ SPECS: dict[str, Spec] = {
     "events:check-in-set": Spec(
         "organizer", strict=("arrived",), methods=POST_ONLY, posts=[lambda w: {"arrived": "1", "q": "An"}]
     ),
+    # A second role (issue 22): the sweep's character is alive, so every POST is refused.
+    "events:second-role": Spec(
+        "organizer",
+        strict=("side", "kind", "power_level"),
+        posts=[lambda w: {"name": "Second", "side": "light", "kind": "mage", "power_level": "6", "notes": ""}],
+    ),
+    "events:handout-set": Spec(
+        "organizer",
+        strict=("item", "handed"),
+        methods=POST_ONLY,
+        posts=[lambda w: {"item": "sheet", "handed": "1", "q": "An"}],
+    ),
+    "cards:event-workbook": Spec("organizer", methods=GET_ONLY),
+    "cards:messaging-links": Spec("organizer", methods=GET_ONLY),
+    # The history of organizers' edits (issue 22): a revert of a change not on the page changes nothing.
+    "cards:character-history": Spec("organizer", methods=GET_ONLY),
+    "cards:character-revert": Spec(
+        "organizer", methods=POST_ONLY, posts=[lambda w: {"change": "character:0", "reason": "typo"}]
+    ),
+    "cards:card-history": Spec("organizer", methods=GET_ONLY),
+    "cards:card-revert": Spec("organizer", methods=POST_ONLY, posts=[lambda w: {"change": "card:0", "reason": "x"}]),
     "events:characters-import": Spec("organizer", strict=("file",), posts=[lambda w: {"file": _characters_csv}]),
     "events:characters-export": Spec("organizer", get={"format": "xlsx"}),
     # Cards: the catalogue.
