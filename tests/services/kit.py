@@ -122,3 +122,15 @@ def undo(situation: Situation, referee: Any, t: float) -> None:
     services.undo_last(
         situation.pk, user=referee, reason="wrong victim", seen_version=situation.version, nonce=nonce(), now=at(t)
     )
+
+
+def knock_out(situation, anton, zavulon, referee, attack_card, defence_card, spark):
+    """The whole duel of test_perform: Zavulon ends heavily wounded (D11), Anton lightly wounded."""
+    act(situation, engine.Answer(duel=0, fighter=zavulon.pk, card=uid(situation, zavulon, defence_card)), referee)
+    act(situation, engine.ConfirmResult(duel=0), referee)
+    act(situation, engine.Attack(duel=0, fighter=zavulon.pk, card=uid(situation, zavulon, spark)), referee)
+    act(situation, engine.Answer(duel=0, fighter=anton.pk, card=None), referee)
+    act(situation, engine.ConfirmResult(duel=0), referee)
+    act(situation, engine.Attack(duel=0, fighter=anton.pk, card=uid(situation, anton, attack_card)), referee)
+    act(situation, engine.Answer(duel=0, fighter=zavulon.pk, card=None), referee)
+    act(situation, engine.ConfirmResult(duel=0), referee)

@@ -10,24 +10,12 @@ from duels import services
 from duels.models import LogEntry, Situation
 from duels.services.export import export_situation
 from rules import duel as engine
-from tests.services.kit import act, arsenal, assert_replays, kinds, nonce, uid
+from tests.services.kit import act, arsenal, assert_replays, kinds, knock_out, nonce, uid
 
 # ``shown`` (tests/conftest.py) is built at T0.
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clock")]
 
 T0 = dt.datetime(2026, 12, 5, 20, 0, tzinfo=dt.UTC)
-
-
-def knock_out(situation, anton, zavulon, referee, attack_card, defence_card, spark):
-    """The whole duel of test_perform: Zavulon ends heavily wounded (D11), Anton lightly wounded."""
-    act(situation, engine.Answer(duel=0, fighter=zavulon.pk, card=uid(situation, zavulon, defence_card)), referee)
-    act(situation, engine.ConfirmResult(duel=0), referee)
-    act(situation, engine.Attack(duel=0, fighter=zavulon.pk, card=uid(situation, zavulon, spark)), referee)
-    act(situation, engine.Answer(duel=0, fighter=anton.pk, card=None), referee)
-    act(situation, engine.ConfirmResult(duel=0), referee)
-    act(situation, engine.Attack(duel=0, fighter=anton.pk, card=uid(situation, anton, attack_card)), referee)
-    act(situation, engine.Answer(duel=0, fighter=zavulon.pk, card=None), referee)
-    act(situation, engine.ConfirmResult(duel=0), referee)
 
 
 def test_undo_takes_back_the_last_command_keeps_it_in_the_log_and_replays(shown, rival, referee, defence_card):

@@ -13,7 +13,7 @@ from cards.models import ArsenalCard, Card, CounterRule, PoolEntry, PreparedArse
 from duels import services
 from duels.models import Situation
 from events.models import Character
-from tests.services.test_undo_and_write_back import knock_out
+from tests.services.kit import knock_out
 
 pytestmark = pytest.mark.django_db
 
