@@ -33,6 +33,10 @@ from tests.services.kit import nonce
 pytestmark = [pytest.mark.celery_worker, pytest.mark.real_timers]
 
 WINDOW_S = 3
+# The two tests that stop a worker holding the timer need the window still open after the worker
+# started, received the timer and was stopped: a worker's start takes seconds on a loaded machine,
+# so they open the step after it is up, with a window long enough for the stop to come first.
+HELD_WINDOW_S = 15
 CELERY = str(Path(sys.executable).with_name("celery"))
 
 
@@ -140,16 +144,25 @@ def celery(services_up, tmp_path) -> Iterator[Processes]:
 
 
 @pytest.fixture
-def shown_briefly(armed, referee, attack_card, event):
-    """Anton shows a Fireball to Zavulon, with a 3-second answer window (event setting, D8)."""
-    anton, zavulon = armed
-    event.answer_window_s = WINDOW_S
-    event.save()
-    anton.refresh_from_db()
-    done = declare_aggression(event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce())
-    step = engine.from_dict(Situation.objects.get(pk=done.situation.pk).state).duels[0].step
-    assert step is not None
-    return done.situation, step.answer_deadline
+def show(armed, referee, attack_card, event) -> Callable[[int], tuple[Situation, dt.datetime]]:
+    """Anton shows a Fireball to Zavulon with a ``window_s`` answer window (event setting, D8)."""
+
+    def shown(window_s: int) -> tuple[Situation, dt.datetime]:
+        anton, zavulon = armed
+        event.answer_window_s = window_s
+        event.save()
+        anton.refresh_from_db()
+        done = declare_aggression(event, anton, zavulon, attack_card.pk, user=referee, nonce=nonce())
+        step = engine.from_dict(Situation.objects.get(pk=done.situation.pk).state).duels[0].step
+        assert step is not None and step.answer_deadline is not None
+        return done.situation, step.answer_deadline
+
+    return shown
+
+
+@pytest.fixture
+def shown_briefly(show) -> tuple[Situation, dt.datetime]:
+    return show(WINDOW_S)
 
 
 def resolved_by_timeout(situation_id: int) -> bool:
@@ -178,28 +191,29 @@ def test_D8_the_window_expires_with_no_request_at_all(celery, shown_briefly, riv
     assert_applied_in_full(situation.pk, deadline, rival)
 
 
-def test_D8_a_worker_killed_mid_countdown_loses_no_deadline(celery, shown_briefly, rival):
+def test_D8_a_worker_killed_mid_countdown_loses_no_deadline(celery, show, rival):
     """SIGKILL the worker holding the timer; a new worker and the sweeper apply the deadline."""
-    situation, deadline = shown_briefly
     first, log = celery.worker()
+    situation, deadline = show(HELD_WINDOW_S)
     wait_for(lambda: "duels.tasks.expire_situation" in log.read_text(errors="replace"), 20, "timer not received")
-    assert dt.datetime.now(dt.UTC) < deadline, "the worker started too slowly to be killed mid-countdown"
+    assert dt.datetime.now(dt.UTC) < deadline, "the machine took the whole window to hand the timer over"
     celery.kill(first, signal.SIGKILL)
     assert not resolved_by_timeout(situation.pk)
     celery.beat()
     celery.worker()
-    wait_for(lambda: resolved_by_timeout(situation.pk), WINDOW_S + 30, "the deadline was lost with the worker")
+    wait_for(lambda: resolved_by_timeout(situation.pk), HELD_WINDOW_S + 30, "the deadline was lost with the worker")
     assert_applied_in_full(situation.pk, deadline, rival)
 
 
-def test_a_worker_stopped_cold_hands_its_timer_back(celery, shown_briefly, rival):
+def test_a_worker_stopped_cold_hands_its_timer_back(celery, show, rival):
     """Soft shutdown (settings): SIGQUIT returns the held ETA task; the next worker runs it, no beat needed."""
-    situation, deadline = shown_briefly
     first, log = celery.worker()
+    situation, deadline = show(HELD_WINDOW_S)
     wait_for(lambda: "duels.tasks.expire_situation" in log.read_text(errors="replace"), 20, "timer not received")
     os.killpg(first.pid, signal.SIGQUIT)
     first.wait(30)
+    assert dt.datetime.now(dt.UTC) < deadline, "the machine took the whole window to stop the worker"
     assert not resolved_by_timeout(situation.pk)
     celery.worker()
-    wait_for(lambda: resolved_by_timeout(situation.pk), WINDOW_S + 20, "the stopped worker kept the timer")
+    wait_for(lambda: resolved_by_timeout(situation.pk), HELD_WINDOW_S + 20, "the stopped worker kept the timer")
     assert_applied_in_full(situation.pk, deadline, rival)
