@@ -41,7 +41,7 @@ from duels.web.live import new_nonce
 from duels.web.log import LogLine
 from duels.web.notes import Note, clock_says
 from duels.web.pages import FightSummary, Person, Wing, refuse_other_kinds
-from duels.web.submit import submit
+from duels.web.submit import act_on, submit
 from duels.web.viewers import REFEREE_VIEW, SPECTATOR_VIEW
 from events.access import event_for_referee
 from events.models import Character
@@ -128,18 +128,7 @@ PAGES = BattlePages(
 @login_required
 @require_POST
 def battle_act(request: HtmxRequest, situation_id: int) -> HttpResponse:
-    situation = situation_for_staff(request.user, situation_id)
-    refuse_other_kinds(request, situation)
-    form = BattleActForm(request.POST)
-    return submit(
-        request,
-        situation,
-        form,
-        lambda d: services.perform(
-            situation.pk, form.command(), user=request.user, seen_version=d["version"], nonce=d["nonce"]
-        ),
-        form.command,
-    )
+    return act_on(request, situation_id, lambda situation: BattleActForm(request.POST))
 
 
 def _round_break(situation: Situation, view: Any) -> list[RoundBreakChoice]:

@@ -31,13 +31,12 @@ from duels.duel.presenters import ChoiceView, SituationView, card_ids, card_name
 from duels.duel.record import fight_record
 from duels.duel.start import declare_aggression, start_instant_attack
 from duels.models import LogEntry, Situation
-from duels.web.access import situation_for_staff
 from duels.web.alerts import Alert, form_problem, refusal
 from duels.web.live import new_nonce
 from duels.web.log import LogLine
 from duels.web.notes import Note, gap_ended
-from duels.web.pages import FightSummary, Person, Wing, refuse_other_kinds
-from duels.web.submit import render_tablet, submit
+from duels.web.pages import FightSummary, Person, Wing
+from duels.web.submit import act_on
 from duels.web.viewers import REFEREE_VIEW, SPECTATOR_VIEW, CardView, arsenal_hand
 from events.access import event_for_referee
 from events.models import Character, Event
@@ -147,21 +146,11 @@ PAGES = DuelPages(KIND.key, "duel", "duels:situation", own_urls=("duels:situatio
 @login_required
 @require_POST
 def act(request: HtmxRequest, situation_id: int) -> HttpResponse:
-    situation = situation_for_staff(request.user, situation_id)
-    refuse_other_kinds(request, situation)
-    form_class = ACTION_FORMS.get(request.POST.get("action", ""))
-    if form_class is None:
-        return render_tablet(request, situation, Alert("danger", gettext("Unknown action.")), 400)
-    form = form_class(request.POST, event_id=situation.event_id)
-    return submit(
-        request,
-        situation,
-        form,
-        lambda d: services.perform(
-            situation.pk, form.command(), user=request.user, seen_version=d["version"], nonce=d["nonce"]
-        ),
-        form.command,
-    )
+    def form_for(situation: Situation) -> Any:
+        form_class = ACTION_FORMS.get(request.POST.get("action", ""))
+        return None if form_class is None else form_class(request.POST, event_id=situation.event_id)
+
+    return act_on(request, situation_id, form_for)
 
 
 @dataclass

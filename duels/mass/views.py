@@ -28,13 +28,12 @@ from duels.mass.log import describe
 from duels.mass.presenters import REFEREE, SPECTATOR, MassViewer, magic_cards, present
 from duels.mass.start import start_mass_battle
 from duels.models import LogEntry, Situation
-from duels.web.access import situation_for_staff
 from duels.web.alerts import Alert, form_problem, refusal
 from duels.web.live import new_nonce
 from duels.web.log import LogLine
 from duels.web.notes import Note
-from duels.web.pages import FightSummary, Person, Wing, refuse_other_kinds
-from duels.web.submit import render_tablet, submit
+from duels.web.pages import FightSummary, Person, Wing
+from duels.web.submit import act_on
 from events.access import event_for_referee
 from helpers.requests import HtmxRequest
 
@@ -136,22 +135,10 @@ def start(request: HtmxRequest, event_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def act(request: HtmxRequest, situation_id: int) -> HttpResponse:
-    situation = situation_for_staff(request.user, situation_id)
-    refuse_other_kinds(request, situation)
-    form_class = MASS_FORMS.get(request.POST.get("action", ""))
-    if form_class is None:
-        return render_tablet(request, situation, Alert("danger", gettext("Unknown action.")), 400)
-    form: MassActionForm
-    if form_class is CarryOutForm:
-        form = CarryOutForm(request.POST, warriors=list(services.state_of(situation).warriors))
-    else:
-        form = form_class(request.POST)
-    return submit(
-        request,
-        situation,
-        form,
-        lambda d: services.perform(
-            situation.pk, form.command(), user=request.user, seen_version=d["version"], nonce=d["nonce"]
-        ),
-        form.command,
-    )
+    def form_for(situation: Situation) -> MassActionForm | None:
+        form_class = MASS_FORMS.get(request.POST.get("action", ""))
+        if form_class is CarryOutForm:
+            return CarryOutForm(request.POST, warriors=list(services.state_of(situation).warriors))
+        return None if form_class is None else form_class(request.POST)
+
+    return act_on(request, situation_id, form_for)

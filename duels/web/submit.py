@@ -23,6 +23,7 @@ from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from duels import services
@@ -165,6 +166,28 @@ def submit(
         # second load of the row, no second decoding of its state.
         return render_tablet(request, performed.situation, state=performed.state, recent=performed.recent)
     return render_tablet(request, fresh(situation))
+
+
+def act_on(request: HtmxRequest, situation_id: int, form_for: Callable[[Situation], Any | None]) -> HttpResponse:
+    """A wing's action: the form ``form_for`` makes of the request (None: no such action), then one command.
+
+    The fight must be of the kind whose URL was used (``refuse_other_kinds``);
+    the form builds the engine command the services perform.
+    """
+    situation = situation_for_staff(request.user, situation_id)
+    refuse_other_kinds(request, situation)
+    form = form_for(situation)
+    if form is None:
+        return render_tablet(request, situation, Alert("danger", gettext("Unknown action.")), 400)
+    return submit(
+        request,
+        situation,
+        form,
+        lambda d: services.perform(
+            situation.pk, form.command(), user=request.user, seen_version=d["version"], nonce=d["nonce"]
+        ),
+        form.command,
+    )
 
 
 @login_required
