@@ -30,9 +30,10 @@ from django.db import models
 
 from cards.models import Card
 from cards.models_mass import Army, MagicCard, Warrior
+from cards.printing.models import PrintRun
 from duels.models import Situation
 from duels.services.kinds import kind_of
-from events.models import Character, Event, StaffRole
+from events.models import Character, ConditionRecord, Event, StaffRole
 
 Created = dict[type[models.Model], set[int]]
 
@@ -91,6 +92,15 @@ def named_outside(event: Event, created: Created) -> list[str]:
         if not isinstance(arsenal, list) or not set(arsenal) <= cards:
             field = Character._meta.get_field("restorable_arsenal")
             found[f"{Character._meta.verbose_name_plural}: {field.verbose_name}"] = None
+    # Plain ids: a condition record's fight (events knows nothing of fights), a print run's characters.
+    fights = created.get(Situation, set())
+    for fight in ConditionRecord.objects.filter(character__event=event).values_list("situation_id", flat=True):
+        if fight is not None and fight not in fights:
+            found[f"{ConditionRecord._meta.verbose_name_plural}: {Situation._meta.verbose_name}"] = None
+    characters = created.get(Character, set())
+    for chosen in PrintRun.objects.filter(event=event).values_list("character_ids", flat=True):
+        if not isinstance(chosen, list) or not set(chosen) <= characters:
+            found[f"{PrintRun._meta.verbose_name_plural}: {Character._meta.verbose_name_plural}"] = None
     for situation in Situation.objects.filter(event=event).order_by("pk"):
         try:
             names = _named_by_fight(situation)

@@ -260,6 +260,34 @@ def their_card_as_our_focus(data, victim):
     return data
 
 
+def a_condition_record_for_their_character(data, victim):
+    theirs = Character.objects.filter(event=victim).first()
+    assert theirs is not None
+    fields = {"character": theirs.pk, "at": "2027-01-10T12:00:00+00:00", "actor": None, "old": "fit"}
+    return add(data, "events.conditionrecord", {**fields, "new": "paralysed", "reason": "x", "situation_id": None})
+
+
+def a_condition_record_naming_their_fight(data, victim):
+    their_fight = Situation.objects.filter(event=victim).first()
+    assert their_fight is not None
+    fields = {"character": own(data, "events.character")["pk"], "at": "2027-01-10T12:00:00+00:00", "actor": None}
+    fields.update(old="fit", new="paralysed", reason="x", situation_id=their_fight.pk)
+    return add(data, "events.conditionrecord", fields)
+
+
+def a_print_run_of_their_characters(data, victim):
+    """Printed, it would show another event's unplayed hands (D4) to the uploader."""
+    theirs = list(Character.objects.filter(event=victim).values_list("pk", flat=True)[:3])
+    fields = {"event": own(data, "events.event")["pk"], "requested_by": None, "character_ids": theirs}
+    fields.update(created_at="2027-01-10T12:00:00+00:00", status="queued", language="en")
+    return add(data, "cards.printrun", fields)
+
+
+def a_lab_run_in_their_event(data, victim):
+    fields = {"event": victim.pk, "created_by": None, "created_at": "2027-01-10T12:00:00+00:00"}
+    return add(data, "lab.labrun", {**fields, "label": "planted", "status": "done"})
+
+
 def an_id_of_theirs(data, victim):
     theirs = Character.objects.filter(event=victim).first()
     assert theirs is not None
@@ -289,6 +317,16 @@ CRAFTED: dict[str, tuple[Callable[[dict[str, Any], Event], dict[str, Any]], str]
         "characters: original arsenal (to restore)",
     ),
     "another catalogue's card as our focus": (their_card_as_our_focus, "characters: focused defence card"),
+    "a condition record for another event's character": (
+        a_condition_record_for_their_character,
+        "condition records: character",
+    ),
+    "a condition record naming another event's fight": (
+        a_condition_record_naming_their_fight,
+        "condition records: combat situation",
+    ),
+    "a print run of another event's characters": (a_print_run_of_their_characters, "print runs: characters"),
+    "a lab run in another event": (a_lab_run_in_their_event, "lab runs: event"),
     "an id another event has": (an_id_of_theirs, "already has rows"),
 }
 
