@@ -22,7 +22,7 @@ from duels.archive import (
     staff_left_out,
 )
 from events.access import ORGANIZER, event_for_organizer, person
-from events.creators import may_create_events
+from events.creators import may_create_events, not_a_creator
 from events.models import StaffRole
 
 
@@ -43,7 +43,7 @@ def event_export(request: HttpRequest, event_id: int) -> HttpResponse:
 @login_required
 def event_import(request: HttpRequest) -> HttpResponse:
     if not may_create_events(request.user):
-        raise PermissionDenied(_("Creating events is allowed only to accounts the site's administrator has allowed."))
+        raise PermissionDenied(not_a_creator())
     form = EventFileForm(request.POST or None, request.FILES or None)
     error = ""
     if request.method == "POST" and form.is_valid():
