@@ -104,8 +104,8 @@ def named_outside(event: Event, created: Created) -> list[str]:
     for situation in Situation.objects.filter(event=event).order_by("pk"):
         try:
             names = _named_by_fight(situation)
-        except (KeyError, ValueError, TypeError, AttributeError):
-            names = {Situation: {-1}}  # a state the kind cannot read names nothing of the file
+        except Exception:  # a state the kind cannot read names nothing of the file (and is refused)
+            names = {Situation: {-1}}
         for model, ids in names.items():
             if not ids <= created.get(model, set()):
                 found[f"{Situation._meta.verbose_name_plural}: {model._meta.verbose_name_plural}"] = None
