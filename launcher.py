@@ -266,6 +266,7 @@ class Options:
     tls: tuple[Path, Path] | None = None
     web: bool = True
     setup: bool = True
+    organizer: str = ""  # --organizer NAME: the site's first event creator, made at start
     var_dir: Path = field(default_factory=lambda: Path(os.environ.get("SUMRAK_VAR_DIR", str(ROOT / "var"))))
 
 
@@ -356,6 +357,21 @@ def setup(options: Options, env: dict[str, str]) -> bool:
     return public_demo
 
 
+def first_hour(options: Options, env: dict[str, str], public_demo: bool) -> bool:
+    """--organizer NAME, and whether the demo's public password still opens its logins (issue 23).
+
+    The organizer's account is made (or allowed) by ``manage.py create_organizer``,
+    which prints a new password once. A demo loaded here before may have been given
+    random passwords by a --lan start: the banner names the public one only if it works.
+    """
+    if options.organizer:
+        _manage(env, "create_organizer", options.organizer)
+    if public_demo:
+        check = [PYTHON, "manage.py", "load_demo", "--check-public-password"]
+        public_demo = subprocess.run(check, cwd=ROOT, env=env).returncode == 0
+    return public_demo
+
+
 def wait_until_answering(url: str, program: Program, supervisor: Supervisor, seconds: float = 60.0) -> None:
     context = ssl._create_unverified_context() if url.startswith("https") else None  # a LAN's own certificate
     deadline = time.monotonic() + seconds
@@ -405,6 +421,7 @@ def parse(argv: Sequence[str]) -> Options:
     parser.add_argument("--tls", nargs=2, metavar=("CERT", "KEY"), help="with --lan: HTTPS with this certificate")
     parser.add_argument("--no-web", dest="web", action="store_false", help="only the worker and the beat")
     parser.add_argument("--no-setup", dest="setup", action="store_false", help="no migrate, demo or collectstatic")
+    parser.add_argument("--organizer", metavar="NAME", default="", help="create the site's event creator NAME")
     args = parser.parse_args(argv)
     if not 0 < args.port < 65536:
         parser.error(f"--port must be a port number, not {args.port}")
@@ -416,7 +433,9 @@ def parse(argv: Sequence[str]) -> Options:
         for path in tls:
             if not path.is_file() or not os.access(path, os.R_OK):
                 parser.error(f"cannot read {path}")
-    return Options(lan=args.lan, port=args.port, demo=args.demo, tls=tls, web=args.web, setup=args.setup)
+    return Options(
+        lan=args.lan, port=args.port, demo=args.demo, tls=tls, web=args.web, setup=args.setup, organizer=args.organizer
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -426,7 +445,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         env, addresses = environment(options, dict(os.environ))
         if options.web and not port_free(options.port, options.lan):
             raise LaunchError(f"port {options.port} is taken (another Sumrak running?); try --port {options.port + 1}")
-        public_demo = setup(options, env) if options.setup else False
+        public_demo = first_hour(options, env, setup(options, env) if options.setup else False)
     except LaunchError as err:
         say(f"ERROR: {err}")
         return 1

@@ -18,7 +18,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 import rules.mass as magic
-from events.models import MAGIC_DECKS, Character, Event, new_link_token, parse_magic_decks
+from events.models import MAGIC_DECKS, Character, Event, SecretLinkHolder, new_link_token, parse_magic_decks
 
 MAX_COPIES = 50
 
@@ -168,7 +168,7 @@ class WarriorType(_Named):
         return [str(MagicType(value).label) for value in self.protection_set]
 
 
-class Army(models.Model):
+class Army(SecretLinkHolder):
     """One side of an event's mass battles: its commander and its warriors."""
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="armies", verbose_name=_("event"))
@@ -184,6 +184,7 @@ class Army(models.Model):
     commander_name = models.CharField(_("commander (name)"), max_length=120, blank=True)
     # The commander's phone page without an account, printed as a QR code like a character's link.
     link_token = models.CharField(_("commander's secret link"), max_length=64, unique=True, default=new_link_token)
+    link_person = "commander"  # a new or removed commander gets a new link, as a character's player does
 
     class Meta:
         verbose_name = _("army")

@@ -24,29 +24,41 @@ VAR_DIR.mkdir(parents=True, exist_ok=True)
 # to a field of phones. ./scripts/start.sh's local mode sets DEBUG=true, and so
 # does pytest (config/settings_test.py).
 DEBUG = env_bool("DEBUG", False)
+# The demo's public password (sumrak-demo) only where DEBUG was turned on, start.sh's local mode:
+# a plain manage.py load_demo gives the demo logins random passwords (a setting of its own,
+# because Django's test runner turns settings.DEBUG off while the process still is the local kind).
+SUMRAK_PUBLIC_DEMO_PASSWORD = DEBUG
 # The LAN mode serves the game to tablets on the local network: plain HTTP unless
 # start.sh --lan --tls CERT KEY made gunicorn serve HTTPS itself (SUMRAK_TLS).
 LAN_MODE = env_bool("SUMRAK_LAN", False)
 LAN_TLS = LAN_MODE and env_bool("SUMRAK_TLS", False)
 
 MIN_SECRET_KEY_LENGTH = 50
+# The key start.sh --lan keeps (launcher.secret_key): read when the environment has none, so
+# every manage.py command (createsuperuser, changepassword, load_demo...) runs beside it as is.
+KEPT_SECRET_KEY = VAR_DIR / "secret_key"
 if DEBUG:
     SECRET_KEY = env_str("SECRET_KEY", "django-insecure-sumrak-development-only-key-0123456789")
 else:
     SECRET_KEY = env_str("SECRET_KEY", "")
+    if not SECRET_KEY and KEPT_SECRET_KEY.is_file():
+        SECRET_KEY = KEPT_SECRET_KEY.read_text(encoding="utf-8").strip()
     if len(SECRET_KEY) < MIN_SECRET_KEY_LENGTH:
         # Sessions and secret links are signed with it: a short or missing key stops the start.
         raise EnvError(
             f"SECRET_KEY is {'missing' if not SECRET_KEY else 'too short'}: with DEBUG off it must be at least "
-            f"{MIN_SECRET_KEY_LENGTH} random characters. Make one with "
-            "python3 -c 'import secrets; print(secrets.token_urlsafe(50))', or start with ./scripts/start.sh "
-            "--lan, which keeps one in var/secret_key."
+            f"{MIN_SECRET_KEY_LENGTH} random characters. Run ./scripts/start.sh --lan once (it keeps one in "
+            f"{KEPT_SECRET_KEY}, which every manage.py command then reads), or make that file yourself: "
+            f"python3 -c 'import secrets; print(secrets.token_urlsafe(50))' > {KEPT_SECRET_KEY}"
         )
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])
 if not DEBUG and not ALLOWED_HOSTS:
     # Without it every request would be a bare 400; say so at boot instead.
-    raise EnvError("ALLOWED_HOSTS is required when DEBUG is false (comma-separated host names).")
+    raise EnvError(
+        "ALLOWED_HOSTS is required when DEBUG is false (comma-separated host names): the names this server "
+        "answers to, e.g. ALLOWED_HOSTS=sumrak.example.org (./scripts/start.sh --lan sets them for the game site)."
+    )
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 # The address printed QR codes point to (events/public_url.py): phones on the game site's
 # network open it, so it is never the host the organizer's browser happened to use.
@@ -246,9 +258,13 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
 # --- password guessing (django-axes) ---------------------------------------------
-# Every login (the site's and the admin's) is counted per account and per address:
-# either one reaching the limit locks further tries for the cool-off time. On the
-# game site the addresses are the tablets' and phones' own; behind a proxy (nginx),
+# Every login (the site's and the admin's) is counted per account *and* address, and
+# per address: either one reaching the limit locks further tries from that address
+# for the cool-off time. A user name is never locked from everywhere (issue 27): a
+# stranger's ten guesses at a referee's name lock the stranger's address out of it,
+# not the referee's tablet. Guesses spread over many addresses are slowed by the
+# password rules below instead (docs/security.md). On the game site the addresses
+# are the tablets' and phones' own; behind a proxy (nginx),
 # set SUMRAK_PROXY_COUNT=1 so the address is read from X-Forwarded-For.
 # Unlock at once: manage.py axes_reset_username NAME (or axes_reset_ip ADDRESS).
 AUTHENTICATION_BACKENDS = [
@@ -257,7 +273,7 @@ AUTHENTICATION_BACKENDS = [
 ]
 AXES_FAILURE_LIMIT = env_int("SUMRAK_LOGIN_FAILURE_LIMIT", 10, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("SUMRAK_LOGIN_COOLOFF_MINUTES", 15, minimum=1))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 AXES_RESET_ON_SUCCESS = True
 AXES_USERNAME_CALLABLE = "config.login_throttle.attempted_username"
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"

@@ -38,6 +38,7 @@ __all__ = [
     "is_loaded",
     "load",
     "login_has_password",
+    "public_password_works",
     "random_passwords",
     "real_events",
     "remove",
@@ -67,6 +68,12 @@ def login_has_password(username: str, passwords: dict[str, str]) -> bool:
     """Was the login made with its password from ``passwords`` (not an older account of that name)?"""
     user = User.objects.filter(username=username).first()
     return user is not None and user.check_password(passwords[username])
+
+
+def public_password_works() -> bool:
+    """Does every demo login exist and open with the public demo password (start.sh's local banner says so)?"""
+    users = list(User.objects.filter(username__in=LOGINS))
+    return len(users) == len(LOGINS) and all(user.check_password(DEMO_PASSWORD) for user in users)
 
 
 @transaction.atomic

@@ -4,7 +4,9 @@ Used to move a game to another machine, or from the embedded SQLite to
 PostgreSQL (docs/deployment.md), and as an organizer's backup. The file holds
 the event and its settings, staff roles, characters with their players and
 applications, the catalogue with its counter rules, pools, arsenals and
-prepared arsenals, every fight with its full log, and the secret links.
+prepared arsenals, every fight with its full log, the secret links, condition
+records, print runs' settings and saved lab runs: every model that belongs to
+an event (``duels/archive_rows.py``).
 
 Why ids are kept: a fight's cached state and log name characters and cards by
 their database ids (the engine's uids are ``character:card:n``), and replaying
@@ -15,9 +17,16 @@ one of the file's ids (the usual targets, a new installation or a fresh
 PostgreSQL database, have none), and PostgreSQL's id sequences are moved past
 the imported rows afterwards.
 
-Accounts are matched by user name: missing ones are created, unprivileged and
-without a usable password unless the file carries password hashes (only
-``manage.py export_event --with-passwords`` writes them; the organizers'
+An event file creates its event and never touches another (issue 27): every
+row it holds must name only rows of the same file (``duels/archive_refs.py``),
+and a file that names anything else is refused whole. Accounts depend on who
+imports: the site's upload (``ACCOUNTS_INVITE``) creates no account and gives
+no existing one anything: players become invitations by user name, staff
+roles are left for the importer to give again. ``manage.py import_event``,
+an administrator moving an installation, matches accounts by user name and
+creates the missing ones (``ACCOUNTS_CREATE``), with the file's password
+hashes only with ``--with-passwords`` (``ACCOUNTS_MOVE``; only
+``manage.py export_event --with-passwords`` writes them, the organizers'
 download never does). Timestamps keep their microseconds: the log's order and
 the engine's deadlines depend on them.
 """
@@ -36,86 +45,46 @@ from django.core.serializers.base import DeserializationError
 from django.db import DatabaseError, connection, models, transaction
 from django.utils.translation import gettext as _
 
-from cards.models import (
-    ArsenalCard,
-    Card,
-    Catalogue,
-    CounterRule,
-    PoolEntry,
-    PreparedArsenal,
-    PreparedArsenalCard,
-)
-from cards.models_mass import Army, MagicCard, Warrior, WarriorType
-from duels.models import LogEntry, Situation
+from cards.models_mass import Army
+from duels.archive_refs import created_ids, foreign_rows, invite_accounts, named_outside, staff_named
+from duels.archive_rows import accounts_of, archived_models, arriving, labels, leaving, rows_of
+from duels.models import Situation
 from duels.services.kinds import kind_of, replay
-from events.models import Character, Event, StaffRole, new_link_token
+from events.models import Character, Event, new_link_token
+from helpers.json_limits import JsonLimitError, JsonLimits, read_json
 
 FORMAT = "sumrak-event"
 VERSION = 1
 
-# In the order an import saves them (every foreign key points to an earlier model).
-MODELS: tuple[type[models.Model], ...] = (
-    Catalogue,
-    Card,
-    CounterRule,
-    MagicCard,
-    Event,
-    StaffRole,
-    Character,
-    PoolEntry,
-    ArsenalCard,
-    PreparedArsenal,
-    PreparedArsenalCard,
-    # Mass battles: a warrior's id is its uid in a mass battle's state and log.
-    WarriorType,
-    Army,
-    Warrior,
-    Situation,
-    LogEntry,
-)
-LABELS = {model._meta.label_lower: model for model in MODELS}
 ACCOUNT_FIELDS = ("username", "first_name", "last_name", "is_active")
+
+# Who the file's accounts become (see the module's docstring).
+ACCOUNTS_INVITE = "invite"  # the site's upload: no account created, players invited by name
+ACCOUNTS_CREATE = "create"  # manage.py import_event: missing accounts created without a usable password
+ACCOUNTS_MOVE = "move"  # manage.py import_event --with-passwords: with the file's password hashes
+
+# The bounds an event file is read within, before anything else (helpers/json_limits.py; docs/security.md).
+# A played event nests ~10 levels (a fight's state) and its widest object has a few hundred keys.
+MAX_DEPTH = 32
+MAX_KEYS = 10_000
+MAX_VALUES = 1_000_000
+
+
+def read_event_file(content: bytes, *, max_bytes: int | None) -> Any:
+    """The file's data, read within the bounds; ``ArchiveError`` with the reason otherwise."""
+    limits = JsonLimits(max_bytes=max_bytes, max_depth=MAX_DEPTH, max_keys=MAX_KEYS, max_values=MAX_VALUES)
+    try:
+        return read_json(content, limits)
+    except JsonLimitError as err:
+        raise ArchiveError(_("This is not a Sumrak event file: %(reason)s") % {"reason": err}) from None
 
 
 class ArchiveError(Exception):
     """The file cannot be imported; nothing was changed. The message is for the user."""
 
 
-def _rows(event: Event) -> dict[type[models.Model], models.QuerySet[Any]]:
-    characters = Character.objects.filter(event=event)
-    situations = Situation.objects.filter(event=event)
-    # An event without a catalogue yet has no catalogue, cards or counter rules to archive.
-    catalogue_ids = [] if event.catalogue_id is None else [event.catalogue_id]
-    catalogue = Catalogue.objects.filter(pk__in=catalogue_ids)
-    cards = Card.objects.filter(catalogue_id__in=catalogue_ids)
-    return {
-        Catalogue: catalogue,
-        Card: cards,
-        CounterRule: CounterRule.objects.filter(defence_card__catalogue_id__in=catalogue_ids),
-        MagicCard: MagicCard.objects.filter(catalogue_id__in=catalogue_ids),
-        WarriorType: WarriorType.objects.filter(event=event),
-        Army: Army.objects.filter(event=event),
-        Warrior: Warrior.objects.filter(army__event=event),
-        Event: Event.objects.filter(pk=event.pk),
-        StaffRole: StaffRole.objects.filter(event=event),
-        Character: characters,
-        PoolEntry: PoolEntry.objects.filter(character__event=event),
-        ArsenalCard: ArsenalCard.objects.filter(character__event=event),
-        PreparedArsenal: PreparedArsenal.objects.filter(character__event=event),
-        PreparedArsenalCard: PreparedArsenalCard.objects.filter(arsenal__character__event=event),
-        Situation: situations,
-        LogEntry: LogEntry.objects.filter(situation__event=event),
-    }
-
-
 def _accounts(event: Event) -> models.QuerySet[User]:
-    ids = (
-        set(StaffRole.objects.filter(event=event).values_list("user_id", flat=True))
-        | set(Character.objects.filter(event=event, player__isnull=False).values_list("player_id", flat=True))
-        | set(LogEntry.objects.filter(situation__event=event, actor__isnull=False).values_list("actor_id", flat=True))
-        | set(Army.objects.filter(event=event, commander__isnull=False).values_list("commander_id", flat=True))
-    )
-    return User.objects.filter(pk__in=ids).order_by("username")
+    return User.objects.filter(pk__in=accounts_of(event)).order_by("username")
 
 
 class _Encoder(json.JSONEncoder):
@@ -131,9 +100,12 @@ class _Encoder(json.JSONEncoder):
 
 def export_event(event: Event, *, with_passwords: bool = False) -> dict[str, Any]:
     objects: list[dict[str, Any]] = []
-    for rows in _rows(event).values():
-        objects += serializers.serialize(
-            "python", rows.order_by("pk"), use_natural_foreign_keys=True, use_natural_primary_keys=False
+    for _model, rows in rows_of(event):
+        objects += map(
+            leaving,
+            serializers.serialize(
+                "python", rows.order_by("pk"), use_natural_foreign_keys=True, use_natural_primary_keys=False
+            ),
         )
     accounts = []
     for user in _accounts(event):
@@ -174,9 +146,19 @@ def _check_shape(data: Any) -> list[dict[str, Any]]:
     accounts = data.get("accounts")
     if not isinstance(objects, list) or not isinstance(accounts, list):
         raise ArchiveError(_("The event file is damaged."))
+    seen: set[tuple[str, int]] = set()
+    known = labels()
     for item in objects:
-        if not isinstance(item, dict) or item.get("model") not in LABELS or not isinstance(item.get("pk"), int):
+        if (
+            not isinstance(item, dict)
+            or item.get("model") not in known
+            or not isinstance(item.get("pk"), int)
+            or isinstance(item["pk"], bool)
+            or not isinstance(item.get("fields"), dict)
+            or (item["model"], item["pk"]) in seen
+        ):
             raise ArchiveError(_("The event file is damaged."))
+        seen.add((item["model"], item["pk"]))
     for account in accounts:
         if not isinstance(account, dict) or not isinstance(account.get("username"), str) or not account["username"]:
             raise ArchiveError(_("The event file is damaged."))
@@ -190,17 +172,18 @@ def _check_shape(data: Any) -> list[dict[str, Any]]:
 
 def _clashes(objects: Iterable[dict[str, Any]]) -> list[str]:
     wanted: dict[str, set[int]] = {}
+    known = labels()
     for item in objects:
         wanted.setdefault(item["model"], set()).add(item["pk"])
     found = []
     for label, pks in wanted.items():
-        taken = LABELS[label]._default_manager.filter(pk__in=pks).count()
+        taken = known[label]._default_manager.filter(pk__in=pks).count()
         if taken:
-            found.append(f"{LABELS[label]._meta.verbose_name_plural}: {taken}")
+            found.append(f"{known[label]._meta.verbose_name_plural}: {taken}")
     return found
 
 
-def _ensure_accounts(accounts: list[dict[str, Any]]) -> None:
+def _ensure_accounts(accounts: list[dict[str, Any]], *, with_passwords: bool) -> None:
     for account in accounts:
         user, created = User.objects.get_or_create(
             username=account["username"],
@@ -212,17 +195,36 @@ def _ensure_accounts(accounts: list[dict[str, Any]]) -> None:
         )
         if created:
             password = account.get("password")
-            if isinstance(password, str) and password:
+            if with_passwords and isinstance(password, str) and password:
                 user.password = password
             else:
                 user.set_unusable_password()
             user.save(update_fields=["password"])
 
 
+def _refuse_foreign(what: list[str]) -> None:
+    if what:
+        raise ArchiveError(
+            _(
+                "The event file names rows it does not hold (%(rows)s). An event file may refer only to "
+                "its own event, characters, cards, fights and accounts."
+            )
+            % {"rows": "; ".join(what)}
+        )
+
+
+def staff_left_out(data: dict[str, Any]) -> list[str]:
+    """The staff roles an upload leaves out (``ACCOUNTS_INVITE``), as "anton (referee)"."""
+    return staff_named(data["objects"], labels())
+
+
 @transaction.atomic
-def import_event(data: Any, *, rotate_links: bool = False) -> Event:
+def import_event(data: Any, *, accounts: str = ACCOUNTS_INVITE, rotate_links: bool = False) -> Event:
     """Create the file's event here, exactly; raise ArchiveError (and change nothing) if it cannot be."""
     objects = _check_shape(data)
+    known = labels()
+    usernames = {account["username"] for account in data["accounts"]}
+    _refuse_foreign(foreign_rows(objects, usernames, known))
     clashes = _clashes(objects)
     if clashes:
         raise ArchiveError(
@@ -232,18 +234,23 @@ def import_event(data: Any, *, rotate_links: bool = False) -> Event:
             )
             % {"rows": ", ".join(clashes)}
         )
-    _ensure_accounts(data["accounts"])
-    order = {label: n for n, label in enumerate(LABELS)}
+    if accounts == ACCOUNTS_INVITE:
+        objects = invite_accounts(objects, known)
+    else:
+        _ensure_accounts(data["accounts"], with_passwords=accounts == ACCOUNTS_MOVE)
+    order = {label: n for n, label in enumerate(known)}
     try:
-        for item in sorted(objects, key=lambda i: order[i["model"]]):
+        for item in sorted(map(arriving, objects), key=lambda i: order[i["model"]]):
             (deserialized,) = serializers.deserialize("python", [item], handle_forward_references=False)
-            deserialized.save()
+            # Never an UPDATE: a row of the file that exists here by now is refused, not overwritten.
+            deserialized.save(force_insert=True)
         # PostgreSQL checks foreign keys at commit: check them now, while a refusal can still say why.
         connection.check_constraints()
     except (DeserializationError, DatabaseError, ValueError, TypeError, KeyError, LookupError) as err:
         raise ArchiveError(_("The event file is damaged: %(error)s") % {"error": err}) from None
-    _reset_sequences()
     event = Event.objects.get(pk=next(i["pk"] for i in objects if i["model"] == "events.event"))
+    _refuse_foreign(named_outside(event, created_ids(objects, known)))
+    _reset_sequences()
     if rotate_links:
         for character_id in Character.objects.filter(event=event).values_list("pk", flat=True):
             Character.objects.filter(pk=character_id).update(link_token=new_link_token())
@@ -269,7 +276,7 @@ def replays(situation: Situation) -> bool:
 
 def _reset_sequences() -> None:
     """Move PostgreSQL's id sequences past the imported rows (SQLite needs nothing)."""
-    statements = connection.ops.sequence_reset_sql(no_style(), [*MODELS, User])
+    statements = connection.ops.sequence_reset_sql(no_style(), [*archived_models(), User])
     if statements:
         with connection.cursor() as cursor:
             for sql in statements:

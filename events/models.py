@@ -271,7 +271,33 @@ HISTORY_EXCLUDED = [
 ]
 
 
-class Character(models.Model):
+class SecretLinkHolder(models.Model):
+    """A row with a printed secret link (``link_token``) that follows its person (issue 13).
+
+    When the row passes from one person to another (or to nobody), the printed
+    link the first one kept stops working: the token is rotated on save. A
+    deactivated account's links are rotated too (events/signals.py, for every
+    model built on this one). Characters follow their player; an army
+    (cards/models_mass.py) follows its commander.
+    """
+
+    link_person: str  # the foreign key to the account the link follows
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None and not kwargs.get("force_insert"):
+            column = f"{self.link_person}_id"
+            before = type(self)._default_manager.filter(pk=self.pk).values_list(column, flat=True).first()
+            if before is not None and before != getattr(self, column):
+                self.link_token = new_link_token()
+                if kwargs.get("update_fields") is not None:
+                    kwargs["update_fields"] = {*kwargs["update_fields"], "link_token"}
+        super().save(*args, **kwargs)
+
+
+class Character(SecretLinkHolder):
     class Status(models.TextChoices):
         PENDING = "pending", _("waiting for review")
         ACCEPTED = "accepted", _("accepted")
@@ -322,6 +348,7 @@ class Character(models.Model):
     arrived = models.BooleanField(_("arrived"), default=False)
     arrived_at = models.DateTimeField(_("arrived at"), null=True, blank=True)
     link_token = models.CharField(_("secret link"), max_length=64, unique=True, default=new_link_token)
+    link_person = "player"  # issue 13: the link follows the player (SecretLinkHolder)
     link_active = models.BooleanField(_("secret link works"), default=True)
     created_at = models.DateTimeField(_("created"), default=timezone.now)
     # From the import (issue 22: JoinRPG's «Группы», e-mail, «Телеграм», VK): the print run groups
@@ -355,17 +382,6 @@ class Character(models.Model):
 
     def __str__(self) -> str:
         return self.name
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        # Issue 13: the link follows the person. When the character passes from one
-        # player to another, the printed link the first one kept stops working.
-        if self.pk is not None and not kwargs.get("force_insert"):
-            before = Character.objects.filter(pk=self.pk).values_list("player_id", flat=True).first()
-            if before is not None and before != self.player_id:
-                self.link_token = new_link_token()
-                if kwargs.get("update_fields") is not None:
-                    kwargs["update_fields"] = {*kwargs["update_fields"], "link_token"}
-        super().save(*args, **kwargs)
 
     def clean(self) -> None:
         super().clean()

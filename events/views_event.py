@@ -14,7 +14,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from events.access import ORGANIZER, event_for_organizer, person
-from events.creators import may_create_events
+from events.creators import may_create_events, not_a_creator
 from events.forms import EventForm
 from events.models import Event, StaffRole
 from events.public_url import address_note
@@ -35,7 +35,7 @@ def _form_page(request: HttpRequest, form: EventForm, event: Event | None) -> Ht
 def event_create(request: HttpRequest) -> HttpResponse:
     organizer = person(request)
     if not may_create_events(organizer):
-        raise PermissionDenied(_("Creating events is allowed only to accounts the site's administrator has allowed."))
+        raise PermissionDenied(not_a_creator())
     form = EventForm(request.POST or None, user=organizer)
     if request.method == "POST" and form.is_valid():
         # An event nobody organizes could not be reached from the site: both rows or neither.

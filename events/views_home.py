@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from events.access import ORGANIZER, REFEREE, staffed_events
-from events.creators import may_create_events
+from events.creators import claim_first_creator, has_an_event_creator, may_create_events
 from events.models import Character, Event
 from events.views_player import invitations_for
 
@@ -43,9 +43,20 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, _("Welcome! You can now apply with a character to an event."))
+        if claim_first_creator(user):
+            messages.success(
+                request,
+                _(
+                    "Welcome! Yours is this installation's first account: you may create events. "
+                    "Start with “Create an event”."
+                ),
+            )
+        else:
+            messages.success(request, _("Welcome! You can now apply with a character to an event."))
         return redirect("home")
-    return render(request, "registration/signup.html", {"form": form})
+    # Said before anyone signs up: the first account of a fresh installation creates the events.
+    first = not has_an_event_creator()
+    return render(request, "registration/signup.html", {"form": form, "first_account": first})
 
 
 def help_index(request: HttpRequest) -> HttpResponse:

@@ -8,6 +8,7 @@
 #   ./scripts/start.sh --lan --demo    ... with the demo game, its logins given random passwords
 #                                      (printed once)
 #   ./scripts/start.sh --lan --tls CERT KEY   ... over HTTPS (docs/deployment.md: a LAN certificate)
+#   ./scripts/start.sh --lan --organizer NAME ... and the site's event creator NAME (password printed once)
 #   ./scripts/start.sh --port 8080
 #   ./scripts/start.sh --no-demo       do not load the demo game «Ночной Дозор: Сумрак»
 #

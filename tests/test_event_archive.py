@@ -24,7 +24,7 @@ from django.urls import reverse
 
 import demo
 from cards.models import Card
-from duels.archive import ArchiveError, dumps, export_event, import_event, replays
+from duels.archive import ACCOUNTS_CREATE, ACCOUNTS_MOVE, ArchiveError, dumps, export_event, import_event, replays
 from duels.models import LogEntry, Situation
 from events.creators import allow_event_creation
 from events.models import Character, Event, StaffRole
@@ -49,7 +49,7 @@ def test_a_played_event_round_trips_exactly(played_demo):
     remove_everything(played_demo, data)
     assert not Event.objects.exists() and not Situation.objects.exists()
 
-    event = import_event(data)
+    event = import_event(data, accounts=ACCOUNTS_MOVE)
 
     again = json.loads(dumps(export_event(event, with_passwords=True)))
     assert again == data
@@ -69,7 +69,7 @@ def test_without_passwords_the_accounts_come_without_a_usable_one(played_demo):
     data = json.loads(dumps(export_event(played_demo)))
     assert all("password" not in account for account in data["accounts"])
     remove_everything(played_demo, data)
-    import_event(data)
+    import_event(data, accounts=ACCOUNTS_CREATE)
     anton = User.objects.get(username="anton")
     assert not anton.has_usable_password() and not anton.is_staff and not anton.is_superuser
 
@@ -125,8 +125,18 @@ def test_the_commands_write_and_read_the_file(played_demo, tmp_path):
     call_command("export_event", str(played_demo.pk), "-o", str(path), "--with-passwords", stderr=io.StringIO())
     data = json.loads(path.read_text(encoding="utf-8"))
     remove_everything(played_demo, data)
-    call_command("import_event", str(path), stdout=io.StringIO())
+    call_command("import_event", str(path), "--with-passwords", stdout=io.StringIO())
     assert Event.objects.get().name == played_demo.name
+    assert User.objects.get(username="anton").check_password(demo.DEMO_PASSWORD)
+
+
+def test_the_command_without_with_passwords_creates_no_usable_password(played_demo, tmp_path):
+    """A file with hashes, imported without --with-passwords: the accounts come, their old passwords do not."""
+    path = tmp_path / "event.json"
+    call_command("export_event", str(played_demo.pk), "-o", str(path), "--with-passwords", stderr=io.StringIO())
+    remove_everything(played_demo, json.loads(path.read_text(encoding="utf-8")))
+    call_command("import_event", str(path), stdout=io.StringIO())
+    assert not User.objects.get(username="anton").has_usable_password()
 
 
 def test_a_game_moves_from_the_embedded_sqlite_to_this_database(tmp_path, db):
@@ -148,7 +158,7 @@ def test_a_game_moves_from_the_embedded_sqlite_to_this_database(tmp_path, db):
     )
     subprocess.run([*manage, "shell", "-c", script], env=env, check=True, cwd=settings.BASE_DIR)
     data = json.loads((tmp_path / "event.json").read_text(encoding="utf-8"))
-    event = import_event(data)
+    event = import_event(data, accounts=ACCOUNTS_CREATE)
     assert Situation.objects.filter(event=event).count() == 2
     assert all(replays(s) for s in Situation.objects.filter(event=event))
     assert json.loads(dumps(export_event(event))) == data

@@ -10,7 +10,7 @@ import demo
 import rules.mass as magic
 from cards.models_mass import Army, MagicCard, Warrior, WarriorType
 from duels import services
-from duels.archive import dumps, export_event, import_event, replays
+from duels.archive import ACCOUNTS_MOVE, dumps, export_event, import_event, replays
 from duels.mass.start import start_mass_battle
 from duels.models import Situation
 from tests.demo_kit import remove_everything
@@ -35,7 +35,7 @@ def test_M1_M8_a_played_mass_battle_round_trips_with_its_cards_armlist_and_armie
     remove_everything(event, data)
     assert not Army.objects.exists() and not MagicCard.objects.exists()
 
-    imported = import_event(data)
+    imported = import_event(data, accounts=ACCOUNTS_MOVE)
 
     assert [model.objects.count() for model in (MagicCard, WarriorType, Army, Warrior)] == counts
     assert json.loads(dumps(export_event(imported, with_passwords=True))) == data

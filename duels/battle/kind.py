@@ -10,8 +10,11 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
+from django.db import models
+
 from duels.models import LogEntry, Situation
 from duels.services.kinds import FighterResult, Step, is_join_type, stated_reason
+from duels.services.store import named_by_fighters
 from rules import EngineEvent
 from rules import battle as B
 from rules.cards import CounterRule
@@ -97,6 +100,9 @@ class BattleKind:
 
     def condition_command(self, state: B.Battle, character_id: int, *, add: str, clear: str, reason: str) -> Any:
         return None
+
+    def named_rows(self, situation: Situation) -> dict[type[models.Model], set[int]]:
+        return named_by_fighters(situation, self)
 
     def focus_command(self, state: B.Battle, character_id: int, card: str | None) -> Any:
         return None

@@ -12,10 +12,13 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
+from django.db import models
+
 import rules
 from duels.duel.draws import figures, related_undone, undone_draw
 from duels.models import LogEntry, Situation
 from duels.services.kinds import FighterResult, Step, is_join_type, stated_reason
+from duels.services.store import named_by_fighters
 from rules import duel as engine
 
 
@@ -122,6 +125,9 @@ class DuelKind:
         if character_id not in state.fighters:
             return None
         return engine.ChangeCondition(fighter=character_id, add=add, clear=clear, reason=reason)
+
+    def named_rows(self, situation: Situation) -> dict[type[models.Model], set[int]]:
+        return named_by_fighters(situation, self)
 
     def focus_command(self, state: engine.Situation, character_id: int, card: str | None) -> engine.SetFocus | None:
         return engine.SetFocus(fighter=character_id, card=card) if character_id in state.fighters else None

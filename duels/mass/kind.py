@@ -19,7 +19,9 @@ import secrets
 from datetime import datetime
 from typing import Any
 
-from cards.models_mass import Warrior
+from django.db import models
+
+from cards.models_mass import Army, MagicCard, Warrior
 from duels.models import LogEntry, Situation
 from duels.services.kinds import FighterResult, Step, stated_reason
 from rules import EngineEvent, mass
@@ -116,6 +118,16 @@ class MassBattleKind:
 
     def condition_command(self, state: mass.MassBattle, character_id: int, *, add: str, clear: str, reason: str) -> Any:
         return None
+
+    def named_rows(self, situation: Situation) -> dict[type[models.Model], set[int]]:
+        """The warriors, magic cards and armies its opening and state name (no character takes part)."""
+        state, opening = self.from_dict(situation.state), self.from_dict(situation.opening)
+        armies = situation.opening.get("armies") or {}
+        return {
+            Warrior: {int(wid) for wid in [*state.warriors, *opening.warriors]},
+            MagicCard: {int(face.card_id) for face in [*state.cards.values(), *opening.cards.values()]},
+            Army: {int(army_id) for army_id in armies.values()},
+        }
 
     def focus_command(self, state: mass.MassBattle, character_id: int, card: str | None) -> Any:
         return None

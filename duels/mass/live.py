@@ -60,8 +60,8 @@ def commander(request: HtmxRequest, situation_id: int, side: str) -> HttpRespons
 def commander_link(request: HtmxRequest, token: str) -> HttpResponse:
     """The army's secret link: its side in its latest running mass battle, or its warriors between battles."""
     army = None if "\x00" in token else Army.objects.filter(link_token=token).select_related("event").first()
-    if army is None:
-        raise Http404
+    if army is None or army.event.links_expired:
+        raise Http404  # the event's setting, as for a character's link: printed codes open nothing after the game
     live_url = reverse("duels:mass-army-link", args=[token])
     running = Situation.objects.filter(event=army.event, kind=Situation.Kind.MASS_BATTLE, ended=False)
     for situation in running.order_by("-pk"):

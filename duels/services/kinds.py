@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
+from django.db import models
+
 from duels.models import LogEntry, Situation
 from rules import EngineEvent
 
@@ -123,6 +125,10 @@ class SituationKind(Protocol):
 
         None: the kind has no such participant, and the change is the character's alone.
         """
+        ...
+
+    def named_rows(self, situation: Situation) -> dict[type[models.Model], set[int]]:
+        """The rows outside the situation its opening, state and log name by id (the event file checks them)."""
         ...
 
     def focus_command(self, state: Any, character_id: int, card: str | None) -> Any:

@@ -18,7 +18,7 @@ from typing import Any
 
 from celery import current_app
 from django.contrib.auth.models import AnonymousUser, User
-from django.db import transaction
+from django.db import models, transaction
 from django.db.models import Max, QuerySet
 
 from cards.models import ArsenalCard, Card
@@ -277,6 +277,18 @@ def joined_conditions(entries: Iterable[LogEntry]) -> dict[int, str]:
             fighter = (entry.command or {})["fighter"]
             found[int(fighter["character_id"])] = str(fighter["condition"])
     return found
+
+
+def named_by_fighters(situation: Situation, kind: SituationKind) -> dict[type[models.Model], set[int]]:
+    """The characters and catalogue cards a fight of characters names: joins, participants, results."""
+    state, opening = kind.from_dict(situation.state), kind.from_dict(situation.opening)
+    entries = list(situation.log.all())
+    joined = joined_arsenals(entries)
+    characters = {*kind.participants(state), *kind.participants(opening), *joined, *joined_conditions(entries)}
+    cards = {card_id for hand in joined.values() for card_id in hand}
+    for result in kind.results(state).values():
+        cards |= set(result.hand) | ({result.focus_card_id} if result.focus_card_id is not None else set())
+    return {Character: {int(c) for c in characters}, Card: {int(c) for c in cards}}
 
 
 def schedule_expiry(situation_id: int, deadline: dt.datetime) -> None:

@@ -3,26 +3,13 @@
 import pytest
 
 from lab.arsenals import arsenals_of, catalogue_faces, counters_of
-from lab.codec import arsenal_to_dict, counter_to_dict, settings_to_dict, tally_from_dict
+from lab.codec import tally_from_dict
 from lab.findings import report
 from lab.models import LabRun
 from lab.runner import execute
-from lab.simulate import LabSettings
+from tests.lab.lab_kit import queued_run
 
 pytestmark = pytest.mark.django_db
-
-
-def queued_run(event, source=LabRun.Source.PREPARED, duels=160, seed=11) -> LabRun:
-    settings = LabSettings(duels=duels, seed=seed)
-    arsenals = arsenals_of(event, source, seed)
-    return LabRun.objects.create(
-        event=event,
-        source=source,
-        settings=settings_to_dict(settings),
-        arsenals=[arsenal_to_dict(a) for a in arsenals],
-        counters=[counter_to_dict(c) for c in counters_of(event)],
-        total=duels,
-    )
 
 
 @pytest.mark.parametrize("source", list(LabRun.Source))

@@ -63,7 +63,9 @@ def test_create_page_is_refused_to_accounts_without_the_permission(role, persona
     assert 'id="create-event"' not in client.get("/").content.decode()
 
 
-def test_a_new_sign_up_may_not_create_an_event(client, db):
+def test_a_new_sign_up_may_not_create_an_event(client, db, django_user_model):
+    """Once the installation has an event creator; its very first account is one (tests/web/test_first_hour.py)."""
+    django_user_model.objects.create_superuser("root", password="root-Long-pass-2027")
     client.post(
         reverse("signup"), {"username": "newcomer", "password1": "a-Long-pass-2027", "password2": "a-Long-pass-2027"}
     )

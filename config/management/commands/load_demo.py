@@ -7,10 +7,17 @@ load_demo --secure-only        no demo; only re-secure demo logins left on the p
                                (start.sh --lan without --demo)
 load_demo --reset              delete the demo game and build it again
 load_demo --yes                no question when real events are on this machine
+load_demo --check-public-password
+                               load nothing; exit 0 if every demo login has the public password,
+                               else say so and exit 3 (start.sh's local mode prints it only then)
+
+With DEBUG off (the game site, or a manage.py run without DEBUG=true) the logins a load creates
+always get random passwords, printed once: the public one is for the local mode only.
 """
 
 import sys
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 import demo
@@ -28,8 +35,18 @@ class Command(BaseCommand):
             "--secure-only", action="store_true", help="load nothing; give demo logins on the public password new ones"
         )
         parser.add_argument("--yes", action="store_true", help="load beside real events without asking")
+        parser.add_argument(
+            "--check-public-password",
+            action="store_true",
+            help="load nothing; exit 0 if every demo login has the public password, else 3",
+        )
 
     def handle(self, *args: object, **options: bool) -> None:
+        if options["check_public_password"]:
+            self._check_public_password()
+            return
+        if not settings.SUMRAK_PUBLIC_DEMO_PASSWORD:
+            options["random_passwords"] = True  # never the public password outside the local mode
         try:
             if options["secure_only"] or options["random_passwords"]:
                 self._print_passwords(demo.secure_public_logins(), "Demo logins had the public password; new ones")
@@ -56,6 +73,15 @@ class Command(BaseCommand):
         else:
             created = {login: passwords[login] for login in demo.LOGINS if demo.login_has_password(login, passwords)}
             self._print_passwords(created, "Demo logins")
+
+    def _check_public_password(self) -> None:
+        if demo.public_password_works():
+            return
+        self.stdout.write(
+            "The demo logins do not have the public password here (a --lan start gave them their own, printed "
+            "then); set one with: .venv/bin/python manage.py changepassword organizer"
+        )
+        sys.exit(3)
 
     def _confirm(self, yes: bool) -> None:
         real = demo.real_events()
