@@ -172,7 +172,15 @@
   function csrfHeaders() {
     try { return JSON.parse(document.body.getAttribute("hx-headers") || "{}"); } catch (e) { return {}; }
   }
-  document.addEventListener("htmx:sendError", function (evt) {
+  // A server that answers "unavailable" (503: the database restarting, the disk full; 502/504 from
+  // a proxy in front of it) has not applied the tap either: it is kept like one that found no network.
+  function unavailableStatus(status) { return status === 0 || status === 502 || status === 503 || status === 504; }
+  document.addEventListener("htmx:responseError", function (evt) {
+    var xhr = evt.detail.xhr;
+    if (xhr && unavailableStatus(xhr.status)) { keepTap(evt); }
+  });
+  document.addEventListener("htmx:sendError", keepTap);
+  function keepTap(evt) {
     var cfg = evt.detail.requestConfig || {};
     var elt = evt.detail.elt;
     if (cfg.verb !== "post" || !elt) { return; }
@@ -181,7 +189,7 @@
     if (params && params.forEach) { params.forEach(function (v, k) { body.append(k, v); }); }
     pending = {path: cfg.path, body: body.toString(), target: "#" + (cfg.target && cfg.target.id || "fight")};
     netBanner("kept");
-  });
+  }
   function resend() {
     if (!pending || !navigator.onLine) { return; }
     var job = pending;
@@ -189,6 +197,7 @@
     headers["HX-Request"] = "true";
     headers["Content-Type"] = "application/x-www-form-urlencoded";
     fetch(job.path, {method: "POST", body: job.body, headers: headers, credentials: "same-origin"}).then(function (r) {
+      if (unavailableStatus(r.status)) { return; }  // still away: keep it
       return r.text().then(function (html) {
         pending = null;
         netBanner(r.status === 409 ? "dropped" : (r.ok || r.status === 422 || r.status === 400 ? "" : "dropped"));
@@ -205,14 +214,21 @@
     if (evt.target.closest && evt.target.closest(".net-dismiss")) { netBanner(""); }
   });
 
-  // --- Polls that fail say how old the page is.
-  var lastOk = Date.now(), pollFailing = false;
+  // --- Polls that fail keep the last state on screen under a "reconnecting" badge that says why
+  // and how old the page is; meanwhile the live parts ask every second, so the page is itself
+  // again within a second or two of the server's return.
+  var lastOk = Date.now(), pollFailing = false, pollCause = "offline";
+  function causeOf(xhr) {
+    if (!xhr || xhr.status === 0) { return "offline"; }
+    var said = xhr.getResponseHeader && xhr.getResponseHeader("X-Sumrak-Unavailable");
+    return said === "database" || said === "disk" ? said : "error";
+  }
   document.addEventListener("htmx:afterRequest", function (evt) {
     var elt = evt.detail.elt;
     if (!elt || !elt.hasAttribute || !elt.hasAttribute("data-live")) { return; }
     var xhr = evt.detail.xhr;
     pollFailing = !xhr || xhr.status === 0 || xhr.status >= 500;
-    if (!pollFailing) { lastOk = Date.now(); }
+    if (pollFailing) { pollCause = causeOf(xhr); } else { lastOk = Date.now(); resend(); }
     showStaleness();
   });
   function showStaleness() {
@@ -220,10 +236,31 @@
     if (!box) { return; }
     box.hidden = !pollFailing;
     if (pollFailing) {
+      box.setAttribute("data-cause", pollCause);
+      box.querySelectorAll("[data-poll]").forEach(function (s) { s.hidden = s.getAttribute("data-poll") !== pollCause; });
       var n = Math.round((Date.now() - lastOk) / 1000);
       box.querySelector(".poll-age").textContent = String(n);
     }
   }
+  setInterval(function () {
+    if (!pollFailing || !window.htmx || document.visibilityState === "hidden") { return; }
+    document.querySelectorAll("[data-live]").forEach(function (el) { window.htmx.trigger(el, "sumrak:refresh"); });
+  }, 1000);
+
+  // --- The 503 page (templates/unavailable.html) asks for its address every second and shows the
+  // page as soon as the server answers otherwise (a form's answer comes back as its page, by GET).
+  document.addEventListener("DOMContentLoaded", function () {
+    if (!document.getElementById("unavailable")) { return; }
+    var probing = false;
+    setInterval(function () {
+      if (probing) { return; }
+      probing = true;
+      fetch(window.location.href, {method: "GET", credentials: "same-origin", cache: "no-store"}).then(function (r) {
+        probing = false;
+        if (!unavailableStatus(r.status)) { window.location.replace(window.location.href); }
+      }).catch(function () { probing = false; });
+    }, 1000);
+  });
 
   // --- Forms with many fields (the counter-rule matrix) warn before the page is
   // left with unsaved changes; saving them clears the warning.
