@@ -22,6 +22,10 @@ process only, which stops its pool itself), KILL to the whole group after
 ``STOP_SECONDS``. Each program also gets SIGTERM if the launcher itself is
 killed (Linux's parent-death signal), so nothing is left orphaned.
 
+It also watches what it does not run (launcher_watch.py): Redis and PostgreSQL named by
+``REDIS_URL`` and ``DATABASE_URL``, and the free space of var/'s disk, and says when one is
+away or low, and when it is back (docs/deployment.md, "When Redis, PostgreSQL or the disk goes away").
+
 No Django import here: the launcher decides the environment (DEBUG, the secret
 key, the allowed hosts) that the programs' settings then read.
 """
@@ -44,6 +48,8 @@ import urllib.request
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from launcher_watch import Watch, tick_all, watches
 
 ROOT = Path(__file__).resolve().parent
 PYTHON = sys.executable
@@ -117,10 +123,14 @@ def _kill_group(pgid: int, sig: int) -> None:
 
 
 class Supervisor:
-    def __init__(self, programs: Sequence[Program], *, stop_seconds: float = STOP_SECONDS) -> None:
+    def __init__(
+        self, programs: Sequence[Program], *, stop_seconds: float = STOP_SECONDS, watches: Sequence[Watch] = ()
+    ) -> None:
         self.programs = list(programs)
         self.stop_seconds = stop_seconds
         self.stop_signal: int | None = None
+        # What it does not run but says about: Redis, PostgreSQL, the free disk (launcher_watch.py).
+        self.watches = list(watches)
 
     def install_signals(self) -> None:
         def stop(signum: int, _frame: object) -> None:
@@ -195,6 +205,7 @@ class Supervisor:
         try:
             while self.stop_signal is None:
                 self.check()
+                tick_all(self.watches, say)
                 time.sleep(poll_seconds)
         except LaunchError as err:
             say(f"ERROR: {err}")
@@ -430,7 +441,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except LaunchError as err:
         say(f"ERROR: {err}")
         return 1
-    supervisor = Supervisor(programs(options, env))
+    supervisor = Supervisor(programs(options, env), watches=watches(options.var_dir, env))
     supervisor.install_signals()
     supervisor.start_all()
     try:
