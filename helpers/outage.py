@@ -21,9 +21,12 @@ logger = logging.getLogger("sumrak.outage")
 
 
 class Outage:
-    def __init__(self, service: str, meanwhile: str, *, retry_seconds: float = 1.0) -> None:
+    def __init__(
+        self, service: str, meanwhile: str, *, retry_seconds: float = 1.0, state: str = "is unreachable"
+    ) -> None:
         self.service = service  # "the cache (Redis)": who is away
         self.meanwhile = meanwhile  # what the game does without it
+        self.state = state  # what is wrong with it
         self.retry_seconds = retry_seconds
         self._lock = threading.Lock()
         self._since: float | None = None
@@ -51,7 +54,7 @@ class Outage:
             if self._since is not None:
                 return False
             self._since = self._last_try
-        logger.warning("%s is unreachable (%s): %s", self.service, error.__class__.__name__, self.meanwhile)
+        logger.warning("%s %s (%s): %s", self.service, self.state, error.__class__.__name__, self.meanwhile)
         return True
 
     def answered(self) -> bool:
@@ -63,7 +66,8 @@ class Outage:
                 return False
             lasted = time.monotonic() - self._since
             self._since = None
-        logger.info("%s is back after %.1f s", self.service, lasted)
+        back = "is back" if self.state == "is unreachable" else "takes writes again"
+        logger.info("%s %s after %.1f s", self.service, back, lasted)
         return True
 
 
@@ -73,4 +77,4 @@ BROKER = Outage(
     retry_seconds=2.0,
 )
 DATABASE = Outage("the database", "every page answers 503 and retries by itself; tablets keep their taps")
-DISK = Outage("the disk (full)", "changes answer 503 until space is freed; reads go on where they can")
+DISK = Outage("the disk", "changes answer 503 until space is freed; reads go on where they can", state="is full")

@@ -207,6 +207,16 @@ def redis_broker(url: str) -> Iterator[None]:
 
 
 @contextlib.contextmanager
+def filesystem_broker(folder: Path) -> Iterator[None]:
+    """Celery's broker the embedded default's way (config/broker.py), in ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    options = {"data_folder_in": str(folder), "data_folder_out": str(folder), "control_folder": str(folder)}
+    with redis_broker("filesystem://localhost//"):
+        current_app.conf.update(broker_transport="config.broker:Transport", broker_transport_options=options)
+        yield
+
+
+@contextlib.contextmanager
 def database_through(proxy: TcpProxy) -> Iterator[None]:
     """New database connections (the live server's requests) go through ``proxy``; this thread's stays."""
     connection.ensure_connection()  # this thread's own connection stays direct: the test reads through it
