@@ -2,20 +2,24 @@
 
 A laptop sharing its own Wi-Fi (NetworkManager's hotspot) has one interface 10.42.0.1/24 and no
 default route: the route probe finds nothing, and the QR codes pointed to 127.0.0.1. The interface
-list is injected here (psutil's own record types), as is the missing route; the QR base, the
+list is injected here (records shaped as psutil's), as is the missing route; the QR base, the
 printed banner, the allowed hosts and the print run's worker all get 10.42.0.1.
 """
 
 from __future__ import annotations
 
 import socket
+from collections import namedtuple
 
 import pytest
-from psutil._ntuples import snicaddr, snicstats
 
 import launcher
 from events import public_url
 from helpers import addresses
+
+# psutil.net_if_addrs() and net_if_stats() records, field for field.
+snicaddr = namedtuple("snicaddr", "family address netmask broadcast ptp")
+snicstats = namedtuple("snicstats", "isup duplex speed mtu flags")
 
 HOTSPOT = (
     {
@@ -108,3 +112,10 @@ def test_with_no_address_at_all_the_qr_base_is_loopback_and_said_so(settings, mo
         assert public_url.address_note() == {"qr_base": "http://127.0.0.1:8000", "qr_base_loopback": True}
     finally:
         public_url._lan_address.cache_clear()
+
+
+def test_psutils_real_interface_list_reads_the_same_way():
+    """The injected records above have psutil's shape: this machine's own list goes through too."""
+    found = launcher.interface_addresses(*launcher._read_interfaces())
+    assert found == addresses.interface_addresses(*addresses.read_interfaces())
+    assert all(isinstance(a, str) for a in found) and "127.0.0.1" not in found and "::1" not in found
