@@ -22,6 +22,10 @@ process only, which stops its pool itself), KILL to the whole group after
 ``STOP_SECONDS``. Each program also gets SIGTERM if the launcher itself is
 killed (Linux's parent-death signal), so nothing is left orphaned.
 
+It also watches what it does not run (launcher_watch.py): Redis and PostgreSQL named by
+``REDIS_URL`` and ``DATABASE_URL``, and the free space of var/'s disk, and says when one is
+away or low, and when it is back (docs/deployment.md, "When Redis, PostgreSQL or the disk goes away").
+
 No Django import here: the launcher decides the environment (DEBUG, the secret
 key, the allowed hosts) that the programs' settings then read.
 """
@@ -31,6 +35,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import ctypes
+import ipaddress
 import os
 import secrets
 import signal
@@ -41,9 +46,12 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+from launcher_watch import Watch, tick_all, watches
 
 ROOT = Path(__file__).resolve().parent
 PYTHON = sys.executable
@@ -117,10 +125,14 @@ def _kill_group(pgid: int, sig: int) -> None:
 
 
 class Supervisor:
-    def __init__(self, programs: Sequence[Program], *, stop_seconds: float = STOP_SECONDS) -> None:
+    def __init__(
+        self, programs: Sequence[Program], *, stop_seconds: float = STOP_SECONDS, watches: Sequence[Watch] = ()
+    ) -> None:
         self.programs = list(programs)
         self.stop_seconds = stop_seconds
         self.stop_signal: int | None = None
+        # What it does not run but says about: Redis, PostgreSQL, the free disk (launcher_watch.py).
+        self.watches = list(watches)
 
     def install_signals(self) -> None:
         def stop(signum: int, _frame: object) -> None:
@@ -195,6 +207,7 @@ class Supervisor:
         try:
             while self.stop_signal is None:
                 self.check()
+                tick_all(self.watches, say)
                 time.sleep(poll_seconds)
         except LaunchError as err:
             say(f"ERROR: {err}")
@@ -207,21 +220,71 @@ class Supervisor:
 # --- the game site's network --------------------------------------------------------------
 
 
-def lan_addresses() -> list[str]:
-    """This machine's non-loopback addresses (IPv6 bracketed, as ALLOWED_HOSTS and URLs want them)."""
-    found: list[str] = []
+def _route_address() -> list[str]:
+    """The address of the default route; a UDP "connect" sends nothing."""
     try:
-        # The address of the default route; a UDP "connect" sends nothing.
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
             probe.connect(("10.255.255.255", 1))
-            found.append(probe.getsockname()[0])
+            return [str(probe.getsockname()[0])]
     except OSError:
-        pass
+        return []  # no default route: a laptop that is itself the game's hotspot
+
+
+# Interfaces phones do not reach: containers' and VMs' bridges, VPN tunnels (as helpers/addresses.py).
+_VIRTUAL = ("docker", "br-", "veth", "virbr", "vmnet", "vboxnet", "lxc", "lxdbr", "cni", "flannel", "podman")
+_TUNNELS = ("tun", "tap", "wg", "tailscale", "zt", "utun", "ppp")
+
+
+def _read_interfaces() -> tuple[Mapping[str, Sequence[Any]], Mapping[str, Any]]:
     try:
-        for info in socket.getaddrinfo(socket.gethostname(), None):
-            found.append(str(info[4][0]))
+        import psutil
+
+        return psutil.net_if_addrs(), psutil.net_if_stats()
+    except (ImportError, OSError):
+        return {}, {}
+
+
+def interface_addresses(addrs: Mapping[str, Sequence[Any]], stats: Mapping[str, Any]) -> list[str]:
+    """The usable addresses of the interfaces that are up (issue 23): IPv4 of real interfaces first,
+    then their IPv6, then tunnels and virtual bridges; never loopback, link-local or multicast.
+    The same as helpers/addresses.py, which the launcher does not import (no project package here)."""
+    ranked: list[tuple[int, int, str]] = []
+    for name, entries in addrs.items():
+        state = stats.get(name)
+        if state is not None and not state.isup:
+            continue
+        lowered = name.lower()
+        kind = 2 if lowered.startswith(_VIRTUAL) else 1 if lowered.startswith(_TUNNELS) else 0
+        for entry in entries:
+            if entry.family not in (socket.AF_INET, socket.AF_INET6):
+                continue
+            text = str(entry.address).split("%")[0]
+            try:
+                ip = ipaddress.ip_address(text)
+            except ValueError:
+                continue
+            if ip.is_loopback or ip.is_link_local or ip.is_multicast or ip.is_unspecified:
+                continue
+            ranked.append((kind * 2 + (ip.version == 6), len(ranked), text))
+    return [text for _, _, text in sorted(ranked)]
+
+
+def _named_addresses() -> list[str]:
+    try:
+        return [str(info[4][0]) for info in socket.getaddrinfo(socket.gethostname(), None)]
     except OSError:
-        pass
+        return []
+
+
+def lan_addresses(
+    route: Callable[[], list[str]] | None = None,
+    interfaces: Callable[[], tuple[Mapping[str, Sequence[Any]], Mapping[str, Any]]] | None = None,
+    named: Callable[[], list[str]] | None = None,
+) -> list[str]:
+    """This machine's non-loopback addresses (IPv6 bracketed, as ALLOWED_HOSTS and URLs want them):
+    the default route's first, then the interface list's, then what the host name resolves to."""
+    route, interfaces, named = route or _route_address, interfaces or _read_interfaces, named or _named_addresses
+    found = [*route(), *interface_addresses(*interfaces()), *named()]
     addresses: list[str] = []
     for addr in found:
         if addr.startswith(("127.", "fe80:")) or addr in ("::1", "0.0.0.0"):
@@ -449,7 +512,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except LaunchError as err:
         say(f"ERROR: {err}")
         return 1
-    supervisor = Supervisor(programs(options, env))
+    supervisor = Supervisor(programs(options, env), watches=watches(options.var_dir, env))
     supervisor.install_signals()
     supervisor.start_all()
     try:

@@ -24,7 +24,7 @@ MAX_COPIES = 50
 
 
 class MagicType(models.TextChoices):
-    """M2: the five types of magic; the values are the engine's (rules/magic)."""
+    """M2: the five types of magic; the values are the engine's (rules/mass)."""
 
     UNIVERSAL = magic.UNIVERSAL, _("Universal")
     WIND = magic.WIND, _("Wind")

@@ -6,6 +6,9 @@ every cache call. The pool behind it is kept, but building the client
 than the round trip itself: ~300 µs of a 670 µs spectator poll
 (bench/cost.py). A ``redis.Redis`` is safe to share between threads - each
 command takes a connection from the pool - so one per pool is kept.
+
+A Redis that is away (restarting, unreachable) is a cache miss, not an error
+(config/forgiving_cache.py, issue 26).
 """
 
 from __future__ import annotations
@@ -14,6 +17,9 @@ from typing import Any
 
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 from django.core.cache.backends.redis import RedisCacheClient as DjangoRedisCacheClient
+from redis.exceptions import RedisError
+
+from config.forgiving_cache import ForgivingCache
 
 
 class RedisCacheClient(DjangoRedisCacheClient):
@@ -33,7 +39,10 @@ class RedisCacheClient(DjangoRedisCacheClient):
         return client
 
 
-class RedisCache(DjangoRedisCache):
+class RedisCache(ForgivingCache, DjangoRedisCache):
+    faults = (RedisError, OSError)
+    service = "the cache (Redis)"
+
     def __init__(self, server: Any, params: dict[str, Any]) -> None:
         super().__init__(server, params)
         self._class = RedisCacheClient

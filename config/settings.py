@@ -87,6 +87,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: a database that is away or a full disk is a 503 page, not a 500 (config/unavailable.py).
+    "config.unavailable.ServiceUnavailableMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # An unchanged spectator's or player's live poll answered here, its 304 exactly the full path's.
@@ -149,6 +151,12 @@ if DATABASE_URL:
             DATABASE_URL, conn_max_age=60, conn_health_checks=env_bool("SUMRAK_DB_HEALTH_CHECKS", True)
         )
     }
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        # libpq waits for ever by default: a database host that stops answering (a cut network, not a
+        # refused port) would hold every request, instead of the 503 page that retries (issue 26).
+        DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+            "connect_timeout", env_int("SUMRAK_DB_CONNECT_TIMEOUT", 3, minimum=1)
+        )
 else:
     DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": str(VAR_DIR / "sumrak.sqlite3")}}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -162,7 +170,13 @@ REDIS_URL = env_str("REDIS_URL", "")
 if REDIS_URL:
     # Both branches set the same name; the other one adds OPTIONS, hence the value type.
     CACHES: dict[str, dict[str, object]] = {
-        "default": {"BACKEND": "config.redis_cache.RedisCache", "LOCATION": REDIS_URL}
+        "default": {
+            # A Redis that is away is a miss, not a 500 (config/forgiving_cache.py); the timeouts bound how
+            # long an unreachable one (a cut network, not a refused port) holds a request before that.
+            "BACKEND": "config.redis_cache.RedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_connect_timeout": 1.0, "socket_timeout": 2.0},
+        }
     }
     # Sessions read from Redis, written through to the database: a poll costs
     # no session query. Only with a shared cache: with a per-process one a
@@ -177,7 +191,8 @@ else:
     # local-memory cache would let another worker answer from an old version.
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            # Django's file cache, a miss instead of a 500 when the disk is full (config/forgiving_cache.py).
+            "BACKEND": "config.forgiving_cache.FileCache",
             "LOCATION": str(VAR_DIR / "cache"),
             "OPTIONS": {"MAX_ENTRIES": 5000},
         }

@@ -5,6 +5,9 @@ from django.urls import include, path
 from config import views as config_views
 from events import views_home
 
+# A database that is away or a full disk: the 503 page (config/unavailable.py); any other error: Django's 500.
+handler500 = "config.unavailable.server_error"
+
 urlpatterns = [
     path("", views_home.home, name="home"),
     path("ping/", config_views.ping, name="ping"),

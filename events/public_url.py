@@ -8,19 +8,22 @@ sheet made on the server machine itself. The address comes from, in order:
 1. the event's own override (``Event.public_url``), for a game reached by a name;
 2. the deployment setting ``SUMRAK_PUBLIC_URL`` (``scripts/start.sh --lan``, launcher.py, sets it to
    the LAN address it prints for tablets and phones);
-3. this machine's LAN address on port 8000, found as the launcher finds it.
+3. this machine's LAN address on port 8000, found as the launcher finds it: the default route's,
+   else the interface list's (a laptop that is itself the hotspot has no default route;
+   helpers/addresses.py).
 """
 
 from __future__ import annotations
 
 import ipaddress
-import socket
 from functools import lru_cache
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.urls import reverse
+
+from helpers.addresses import lan_address
 
 if TYPE_CHECKING:
     from events.models import Character, Event
@@ -30,13 +33,7 @@ DEFAULT_PORT = 8000
 
 @lru_cache(maxsize=1)
 def _lan_address() -> str:
-    """The address of the default route; a UDP "connect" sends nothing (as launcher.py does)."""
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-            probe.connect(("10.255.255.255", 1))
-            return str(probe.getsockname()[0])
-    except OSError:
-        return "127.0.0.1"
+    return lan_address()
 
 
 def public_base(event: Event | None = None) -> str:

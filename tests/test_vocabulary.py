@@ -31,7 +31,7 @@ def test_CR2_card_kinds_and_outcomes_are_the_engines():
 
 def test_M2_magic_types_are_the_engines():
     assert tuple(v for v in Card.MagicType.values if v) == MAGIC_TYPES
-    assert tuple(MagicType.values) == MAGIC_TYPES  # the mass battle's magic cards (rules/magic)
+    assert tuple(MagicType.values) == MAGIC_TYPES  # the mass battle's magic cards (rules/mass)
     assert tuple(Warrior.State.values) == WARRIOR_PLACES
 
 

@@ -305,6 +305,3 @@ def battle_start(request: HtmxRequest, event_id: int) -> HttpResponse:
         context["alert"] = refusal(err)
         return render(request, "duels/battle/start.html", context, status=422)
     return redirect("duels:battle", performed.situation.pk)
-
-
-# --- players and spectators (dispatched here from views_live for battle situations) --------------

@@ -2,7 +2,7 @@
 
 Both poll every 2 s with an ETag (304 when nothing changed). A commander sees
 their own side's kept cards and never the other side's; a spectator sees no
-kept card and no deck order (presenters_mass decides, the templates display).
+kept card and no deck order (duels/mass/presenters.py decides, the templates display).
 A commander opens their side signed in as the army's commander, or by the
 army's secret link (``/c/<token>/army/``, printed as a QR code), which shows
 the army's side in its running mass battle.

@@ -1,4 +1,4 @@
-"""What each viewer of a mass battle may see, built from the engine's state (rules/magic).
+"""What each viewer of a mass battle may see, built from the engine's state (rules/mass).
 
 Kept cards and the decks' order are the secrets here: the referee (and the
 event's organizers) see both sides' kept cards and every deck's order; a

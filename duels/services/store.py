@@ -27,6 +27,7 @@ from duels.services.errors import BadNonce, SituationNotFound
 from duels.services.kinds import SituationKind, is_join_type, kind_of
 from duels.services.live import publish
 from events.models import Character
+from helpers.outage import BROKER
 from rules import EngineEvent
 
 logger = logging.getLogger(__name__)
@@ -295,11 +296,17 @@ def schedule_expiry(situation_id: int, deadline: dt.datetime) -> None:
     """After commit, nudge a worker at the deadline. Ids only; the database stays the truth."""
 
     def send() -> None:
+        # A broker that is down must not fail, nor hold, a referee's command: the sweeper and every
+        # read apply the deadline anyway. Each try costs Celery's publish retries (~0.7 s), so while
+        # it is away only one send per BROKER.retry_seconds tries it, and the outage is logged once.
+        if not BROKER.should_try():
+            return
         try:
             current_app.tasks[EXPIRE_TASK].apply_async((situation_id,), eta=deadline + TIMER_LAG)
-        except Exception:
-            # A broker that is down must not fail a referee's command: the
-            # sweeper and every read apply the deadline anyway.
-            logger.warning("could not schedule the timer of situation %s", situation_id, exc_info=True)
+        except Exception as error:
+            if BROKER.failed(error):
+                logger.warning("could not schedule the timer of situation %s", situation_id, exc_info=True)
+            return
+        BROKER.answered()
 
     transaction.on_commit(send)

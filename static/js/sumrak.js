@@ -157,62 +157,211 @@
     });
   });
 
-  // --- Flaky Wi-Fi. A tap that cannot reach the server is kept with its
-  // nonce and sent again, unchanged, when the connection returns: the server
-  // applies a nonce once, so a tap that did arrive (only its answer was lost)
-  // is not applied twice. If the fight moved on meanwhile (409), it is dropped
-  // with a message.
-  var pending = null;
+  // --- Taps that survive (issues 10, 23, 26). Every tap of a tablet page (a form marked
+  // data-keep-tap: the fight, battle and mass-battle commands, the check-in desk) is written to
+  // localStorage when it is sent, with its nonce, and crossed out when the server answers. A tap
+  // the server did not answer - no network, or 502/503/504 (the database restarting, the disk
+  // full) - stays "pending" and is sent again, unchanged, when the connection returns, every
+  // 3 s, and after a reload or a killed tab: the server applies a nonce once, so a tap whose
+  // answer was lost is not applied twice. If the fight moved on meanwhile (409), it is dropped
+  // with a message. Only the form's own fields are stored (action, nonce, version, the choice it
+  // carries, where it posts), never the CSRF token, a hand or a secret link (docs/security.md);
+  // a tap is sent only under the account that made it, and a logout forgets every kept tap.
+  // A form not marked (a player's focus on their phone) is kept in memory only, as before.
+  var TAPS_KEY = "sumrak-pending-taps";
+  var TAP_MAX_AGE_MS = 12 * 3600 * 1000;
+  var TAPS_MAX = 20;
+  var SHOW_PENDING_AFTER_MS = 1500;
+  var memoryTaps = [];
+  var inFlight = {};  // keys this page has on the wire now (a resend would only race them)
+  var netCause = "offline", dropped = false, flushing = false;
+
+  function unavailableStatus(status) { return status === 0 || status === 502 || status === 503 || status === 504; }
+  function owner() { return (document.body && document.body.getAttribute("data-tap-owner")) || ""; }
+  function here() { return window.location.pathname + window.location.search; }
+  function storedTaps() {
+    try {
+      var list = JSON.parse(window.localStorage.getItem(TAPS_KEY) || "[]");
+      return Array.isArray(list) ? list : [];
+    } catch (e) { return []; }
+  }
+  function writeStored(list) {
+    try {
+      if (list.length) { window.localStorage.setItem(TAPS_KEY, JSON.stringify(list)); }
+      else { window.localStorage.removeItem(TAPS_KEY); }
+      return true;
+    } catch (e) { return false; }
+  }
+  function allTaps() {
+    var now = Date.now();
+    return storedTaps().concat(memoryTaps).filter(function (t) { return t && now - t.at < TAP_MAX_AGE_MS; })
+      .sort(function (a, b) { return a.at - b.at; });
+  }
+  function keyOf(path, body) {
+    var nonce = new URLSearchParams(body).get("nonce");
+    return nonce ? "nonce:" + nonce : "form:" + path + "?" + body;
+  }
+  function dropTap(key) {
+    memoryTaps = memoryTaps.filter(function (t) { return t.key !== key; });
+    var stored = storedTaps(), kept = stored.filter(function (t) { return t.key !== key; });
+    if (kept.length !== stored.length) { writeStored(kept); }
+  }
+  function putTap(tap) {
+    dropTap(tap.key);
+    if (tap.persist) {
+      var list = storedTaps().filter(function (t) { return Date.now() - t.at < TAP_MAX_AGE_MS; });
+      list.push(tap);
+      if (writeStored(list.slice(-TAPS_MAX))) { return; }
+    }
+    memoryTaps.push(tap);
+  }
+  function markFailed(key) {
+    var stored = storedTaps(), changed = false;
+    stored.forEach(function (t) { if (t.key === key && !t.failed) { t.failed = true; changed = true; } });
+    if (changed) { writeStored(stored); }
+    memoryTaps.forEach(function (t) { if (t.key === key) { t.failed = true; } });
+  }
+  // What a tap sends, as the form's fields; the CSRF token travels in the header instead.
+  function tapOf(cfg, elt) {
+    var form = elt && elt.closest ? elt.closest("form") : null;
+    if (cfg.verb !== "post" || !form) { return null; }
+    var marked = form.hasAttribute("data-keep-tap");
+    if (!marked && !form.querySelector("input[name=nonce]")) { return null; }
+    var body = new URLSearchParams();
+    var params = cfg.formData || cfg.parameters;
+    if (params && params.forEach) {
+      params.forEach(function (v, k) { if (k !== "csrfmiddlewaretoken" && typeof v === "string") { body.append(k, v); } });
+    }
+    var path = cfg.path, text = body.toString();
+    var target = cfg.target && cfg.target.id ? "#" + cfg.target.id : "#fight";
+    return {
+      key: keyOf(path, text), path: path, body: text, target: target, page: here(), at: Date.now(),
+      owner: owner(), persist: marked && path.indexOf("/c/") === -1, failed: false
+    };
+  }
+
   function netBanner(kind) {
     var banner = document.getElementById("net-banner");
     if (!banner) { return; }
     banner.querySelectorAll("[data-net]").forEach(function (p) { p.hidden = p.getAttribute("data-net") !== kind; });
+    banner.querySelectorAll("[data-net-cause]").forEach(function (p) {
+      p.hidden = p.getAttribute("data-net-cause") !== netCause;
+    });
+    var count = banner.querySelector(".net-count");
+    if (count) { count.textContent = String(mine().length); }
+    banner.setAttribute("data-state", kind);
     banner.hidden = !kind;
   }
+  function mine() {
+    var me = owner();
+    return allTaps().filter(function (t) { return t.owner === me; });
+  }
+  // "Pending" while a tap of this account waits for the server's answer (shown once it failed or
+  // has waited a moment, so an answered tap never flashes it); gone as soon as none waits.
+  function showTaps() {
+    var now = Date.now();
+    var waiting = mine().filter(function (t) { return t.failed || now - t.at > SHOW_PENDING_AFTER_MS; });
+    if (waiting.length) { netBanner("kept"); } else { netBanner(dropped ? "dropped" : ""); }
+  }
+  function causeOfStatus(status, said) {
+    if (status === 0) { return "offline"; }
+    return said === "database" || said === "disk" ? said : "error";
+  }
+
+  // The tap rides on htmx's request config: its form may be swapped out before the answer's event.
+  document.addEventListener("htmx:beforeRequest", function (evt) {
+    var cfg = evt.detail.requestConfig;
+    var tap = cfg && tapOf(cfg, evt.detail.elt);
+    if (!tap) { return; }
+    cfg.sumrakTap = tap;
+    dropped = false;
+    inFlight[tap.key] = true;
+    putTap(tap);
+  });
+  document.addEventListener("htmx:afterRequest", function (evt) {
+    var cfg = evt.detail.requestConfig;
+    var tap = cfg && cfg.sumrakTap;
+    if (!tap || cfg.sumrakAnswered) { return; }
+    cfg.sumrakAnswered = true;
+    delete inFlight[tap.key];
+    var xhr = evt.detail.xhr;
+    var status = xhr ? xhr.status : 0;
+    if (unavailableStatus(status)) {
+      netCause = causeOfStatus(status, xhr && xhr.getResponseHeader && xhr.getResponseHeader("X-Sumrak-Unavailable"));
+      markFailed(tap.key);
+      netBanner("kept");
+      return;
+    }
+    dropTap(tap.key);  // the server answered: applied, refused or moved on, it is not sent again
+    showTaps();
+    flush();
+  });
+
   function csrfHeaders() {
     try { return JSON.parse(document.body.getAttribute("hx-headers") || "{}"); } catch (e) { return {}; }
   }
-  document.addEventListener("htmx:sendError", function (evt) {
-    var cfg = evt.detail.requestConfig || {};
-    var elt = evt.detail.elt;
-    if (cfg.verb !== "post" || !elt) { return; }
-    var body = new URLSearchParams();
-    var params = cfg.formData || cfg.parameters;
-    if (params && params.forEach) { params.forEach(function (v, k) { body.append(k, v); }); }
-    pending = {path: cfg.path, body: body.toString(), target: "#" + (cfg.target && cfg.target.id || "fight")};
-    netBanner("kept");
-  });
-  function resend() {
-    if (!pending || !navigator.onLine) { return; }
-    var job = pending;
+  function flush() {
+    if (flushing || navigator.onLine === false) { return; }
+    var next = mine().filter(function (t) { return !inFlight[t.key]; })[0];
+    if (!next) { showTaps(); return; }
+    flushing = true;
     var headers = csrfHeaders();
     headers["HX-Request"] = "true";
+    headers["HX-Target"] = next.target.replace(/^#/, "");
     headers["Content-Type"] = "application/x-www-form-urlencoded";
-    fetch(job.path, {method: "POST", body: job.body, headers: headers, credentials: "same-origin"}).then(function (r) {
+    fetch(next.path, {method: "POST", body: next.body, headers: headers, credentials: "same-origin"}).then(function (r) {
+      if (unavailableStatus(r.status)) {
+        netCause = causeOfStatus(r.status, r.headers.get("X-Sumrak-Unavailable"));
+        markFailed(next.key);
+        flushing = false;
+        showTaps();
+        return;
+      }
       return r.text().then(function (html) {
-        pending = null;
-        netBanner(r.status === 409 ? "dropped" : (r.ok || r.status === 422 || r.status === 400 ? "" : "dropped"));
-        var target = document.querySelector(job.target);
-        if (target && html && window.htmx) {
-          window.htmx.swap(target, html, {swapStyle: "outerHTML"});
-        }
+        dropTap(next.key);
+        // 409: the fight moved on; anything else but a success or a refusal with its fragment
+        // (400, 422) will not get better by sending it again either.
+        dropped = !(r.ok || r.status === 400 || r.status === 422);
+        var target = next.page === here() ? document.querySelector(next.target) : null;
+        if (target && html && window.htmx) { window.htmx.swap(target, html, {swapStyle: "outerHTML"}); }
+        flushing = false;
+        showTaps();
+        flush();  // the next kept tap, in the order they were made
       });
-    }).catch(function () { /* still offline: keep it */ });
+    }).catch(function () {
+      netCause = "offline";
+      flushing = false;
+      showTaps();
+    });
   }
-  window.addEventListener("online", resend);
-  setInterval(resend, 3000);
+  window.addEventListener("online", flush);
+  document.addEventListener("DOMContentLoaded", function () { showTaps(); flush(); });
+  setInterval(flush, 3000);
+  setInterval(showTaps, 500);
   document.addEventListener("click", function (evt) {
-    if (evt.target.closest && evt.target.closest(".net-dismiss")) { netBanner(""); }
+    if (evt.target.closest && evt.target.closest(".net-dismiss")) { dropped = false; netBanner(""); }
   });
+  // A logout forgets every kept tap: the next person on this tablet must not send them.
+  document.addEventListener("submit", function (evt) {
+    var action = evt.target && evt.target.getAttribute && evt.target.getAttribute("action") || "";
+    if (/\/accounts\/logout\/$/.test(action)) { memoryTaps = []; writeStored([]); }
+  }, true);
 
-  // --- Polls that fail say how old the page is.
-  var lastOk = Date.now(), pollFailing = false;
+  // --- Polls that fail keep the last state on screen under a "reconnecting" badge that says why
+  // and how old the page is; meanwhile the live parts ask every second, so the page is itself
+  // again within a second or two of the server's return.
+  var lastOk = Date.now(), pollFailing = false, pollCause = "offline";
+  function causeOf(xhr) {
+    if (!xhr || xhr.status === 0) { return "offline"; }
+    var said = xhr.getResponseHeader && xhr.getResponseHeader("X-Sumrak-Unavailable");
+    return said === "database" || said === "disk" ? said : "error";
+  }
   document.addEventListener("htmx:afterRequest", function (evt) {
     var elt = evt.detail.elt;
     if (!elt || !elt.hasAttribute || !elt.hasAttribute("data-live")) { return; }
     var xhr = evt.detail.xhr;
     pollFailing = !xhr || xhr.status === 0 || xhr.status >= 500;
-    if (!pollFailing) { lastOk = Date.now(); }
+    if (pollFailing) { pollCause = causeOf(xhr); } else { lastOk = Date.now(); flush(); }
     showStaleness();
   });
   function showStaleness() {
@@ -220,10 +369,31 @@
     if (!box) { return; }
     box.hidden = !pollFailing;
     if (pollFailing) {
+      box.setAttribute("data-cause", pollCause);
+      box.querySelectorAll("[data-poll]").forEach(function (s) { s.hidden = s.getAttribute("data-poll") !== pollCause; });
       var n = Math.round((Date.now() - lastOk) / 1000);
       box.querySelector(".poll-age").textContent = String(n);
     }
   }
+  setInterval(function () {
+    if (!pollFailing || !window.htmx || document.visibilityState === "hidden") { return; }
+    document.querySelectorAll("[data-live]").forEach(function (el) { window.htmx.trigger(el, "sumrak:refresh"); });
+  }, 1000);
+
+  // --- The 503 page (templates/unavailable.html) asks for its address every second and shows the
+  // page as soon as the server answers otherwise (a form's answer comes back as its page, by GET).
+  document.addEventListener("DOMContentLoaded", function () {
+    if (!document.getElementById("unavailable")) { return; }
+    var probing = false;
+    setInterval(function () {
+      if (probing) { return; }
+      probing = true;
+      fetch(window.location.href, {method: "GET", credentials: "same-origin", cache: "no-store"}).then(function (r) {
+        probing = false;
+        if (!unavailableStatus(r.status)) { window.location.replace(window.location.href); }
+      }).catch(function () { probing = false; });
+    }, 1000);
+  });
 
   // --- Forms with many fields (the counter-rule matrix) warn before the page is
   // left with unsaved changes; saving them clears the warning.

@@ -78,6 +78,7 @@ def checked_forms(client, url: str) -> list[Form]:
         assert a.get("hx-target") == f"#{live}" and a.get("hx-sync") == f"#{live}:replace", where
         assert a.get("hx-swap") == "outerHTML" and a.get("hx-disabled-elt") == "find fieldset", where
         assert form.fieldsets >= 1, f"{where}: nothing to disable while the tap is sent"
+        assert "data-keep-tap" in a, f"{where}: a tap made offline would not survive a reload (issue 23)"
         assert "action-form" in a.get("class", "").split(), where
         assert hidden.get("csrfmiddlewaretoken") and hidden.get("version") == version, where
         assert re.fullmatch(r"[0-9a-f]{32}", hidden.get("nonce", "")), where

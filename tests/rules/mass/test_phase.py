@@ -1,4 +1,4 @@
-"""The magic phase of a mass battle in the pure engine (rules/magic): M1-M7.
+"""The magic phase of a mass battle in the pure engine (rules/mass): M1-M7.
 
 These tests feed the deck order and the dice in directly, as the services do
 after choosing them. That the server itself rolls and shuffles, and logs both
