@@ -21,6 +21,12 @@ class CardsConfig(AppConfig):
 
         register_character_page_part(character_page_part)
 
+        # The import kinds of the cards app join the one import pipeline (events/imports/kinds.py).
+        from cards import arsenal_import, resources, resources_mass
+
+        for module in (resources, resources_mass, arsenal_import):
+            module.register_kinds()
+
         from cards.models_mass import check_keepable_decks
         from events.models import EVENT_CHECKS
 

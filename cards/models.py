@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from events.models import Character, Condition, same_name_exists
 from helpers.history import EditHistory
-from helpers.names import NameField
+from helpers.names import NameField, NameKeyField, NameKeyQuerySet
 from rules import cards as engine_cards
 from rules.conditions import NO_EFFECT
 
@@ -44,6 +44,8 @@ class Effect(models.TextChoices):
 
 
 class Card(models.Model):
+    NAME_KEYS = {"name_ru": "name_key"}
+
     class Category(models.TextChoices):
         SPELL = "spell", _("spell")
         ABILITY = "ability", _("ability")
@@ -70,6 +72,8 @@ class Card(models.Model):
         Catalogue, on_delete=models.CASCADE, related_name="cards", verbose_name=_("catalogue")
     )
     name_ru = NameField(_("name (Russian)"), max_length=120)
+    # The one folding of the Russian name (helpers/names.py): the duplicate check reads it, indexed.
+    name_key = NameKeyField(_("name, folded"), max_length=120, source="name_ru")
     name_en = NameField(_("name (English)"), max_length=120, blank=True)
     category = models.CharField(_("spell or ability"), max_length=10, choices=Category.choices, default=Category.SPELL)
     kind = models.CharField(_("attack or defence"), max_length=10, choices=Kind.choices)
@@ -88,12 +92,14 @@ class Card(models.Model):
     trigger_text = models.CharField(_("trigger"), max_length=300, blank=True)
 
     history = EditHistory()
+    objects = NameKeyQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("card")
         verbose_name_plural = _("cards")
         ordering = ["catalogue", "kind", "name_ru"]
         constraints = [models.UniqueConstraint(fields=["catalogue", "name_ru"], name="card_name_unique_in_catalogue")]
+        indexes = [models.Index(fields=["catalogue", "name_key"])]
 
     def __str__(self) -> str:
         return self.name

@@ -15,13 +15,15 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
-from import_export import fields, resources, widgets
+from django.utils.translation import gettext_lazy
+from import_export import fields, widgets
 
 from cards.forms import CARD_FIELDS, normalise_tags
 from cards.models import Card, Catalogue, CounterRule, Effect
 from cards.resources_base import ScopedResource
-from events.resources import ChoiceWidget
-from helpers.tables import ImportReport, Table, export_bytes, read_table, run_import
+from events.import_widgets import ChoiceWidget, ModelResource
+from events.imports.kinds import ResourceKind, register
+from helpers.tables import export_bytes
 
 CARD_COLUMNS = CARD_FIELDS
 RULE_COLUMNS = ("defence_card", "attack_card", "attack_tag", "outcome")
@@ -71,7 +73,7 @@ class CardResource(ScopedResource):
             row["tags"] = normalise_tags(row["tags"])
 
 
-class CounterRuleResource(resources.ModelResource):
+class CounterRuleResource(ModelResource):
     class Meta:
         model = CounterRule
         fields = RULE_COLUMNS
@@ -134,15 +136,46 @@ def required_columns(what: str) -> tuple[str, ...]:
     return ("name_ru",) if what == "cards" else RULE_COLUMNS
 
 
-def read_file(raw: bytes, file_format: str, what: str) -> Table:
-    """The file through the shared pipeline (helpers/tables.py). Raises ``TableError``."""
-    return read_table(raw, file_format, columns=expected_columns(what), required=required_columns(what))
+def _card_names(event: Any, kind: str) -> list[str]:
+    cards = Card.objects.filter(catalogue=event.catalogue, kind=kind).values_list("name_ru", "name_en")
+    return [name for pair in cards for name in pair if name]
 
 
-def import_file(catalogue: Catalogue, what: str, raw: bytes, file_format: str) -> ImportReport:
-    """All or nothing: any bad row leaves the catalogue as it was and is reported. Raises ``TableError``."""
-    table = read_file(raw, file_format, what)
-    return run_import(lambda: resource_for(what, catalogue), table)
+CATALOGUE_KINDS = (
+    ResourceKind(
+        key="cards",
+        label=gettext_lazy("catalogue cards"),
+        columns=CARD_COLUMNS,
+        required=("name_ru",),
+        done_view="cards:catalogue-import",
+        make_resource=lambda event: CardResource(event.catalogue),
+        identity=("name_ru",),
+        aliases={
+            "name_ru": ("название", "имя", "карта", "название карты", "name"),
+            "name_en": ("english name", "english", "название по-английски"),
+            "kind": ("тип", "атака или защита"),
+            "category": ("категория", "заклинание или способность"),
+            "rules_text": ("текст", "описание", "правила"),
+        },
+    ),
+    ResourceKind(
+        key="counter_rules",
+        label=gettext_lazy("counter rules"),
+        columns=RULE_COLUMNS,
+        required=RULE_COLUMNS,
+        done_view="cards:catalogue-import",
+        make_resource=lambda event: CounterRuleResource(event.catalogue),
+        find_names=lambda event: {
+            "defence_card": _card_names(event, Card.Kind.DEFENCE),
+            "attack_card": _card_names(event, Card.Kind.ATTACK),
+        },
+    ),
+)
+
+
+def register_kinds() -> None:
+    for kind in CATALOGUE_KINDS:
+        register(kind)
 
 
 def export_file(catalogue: Catalogue, what: str, file_format: str) -> bytes:

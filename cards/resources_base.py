@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from django.db import models
-from import_export import resources
+
+from events.import_widgets import ModelResource
 
 
 class TextCells:
@@ -26,7 +27,7 @@ class TextCells:
                 row[column] = "" if value is None else str(value).strip()
 
 
-class ScopedResource(TextCells, resources.ModelResource):
+class ScopedResource(TextCells, ModelResource):
     """The rows of one catalogue or event (``scope``): an export lists only them, an imported row joins it.
 
     A subclass names the model's foreign key to the scope (``scope_field``), the export's order

@@ -13,13 +13,16 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from import_export import fields, resources, widgets
 
 from cards.models_mass import Army, MagicCard, MagicType, Warrior, WarriorType
 from cards.resources_base import ScopedResource, TextCells
+from events.import_widgets import ChoiceWidget, ModelResource, YesNoWidget
+from events.imports.journal import label
+from events.imports.kinds import ResourceKind, register
 from events.models import Character, Event
-from events.resources import ChoiceWidget, YesNoWidget
-from helpers.tables import ImportReport, TableError, export_bytes, read_table, run_import
+from helpers.tables import TableError, export_bytes
 
 MAGIC_CARD_COLUMNS = ("name_ru", "name_en", "deck", "magic_type", "text", "negative", "keepable", "copies")
 WARRIOR_TYPE_COLUMNS = ("name_ru", "name_en", "protections", "description")
@@ -66,6 +69,8 @@ class _ByName(widgets.ForeignKeyWidget):
     def __init__(self, model: Any, event: Event, field: str, *, create: bool = False, required: bool = True) -> None:
         super().__init__(model, field=field)
         self.event, self.create, self.required = event, create, required
+        # [model label, pk] of each row created on the way: an import's journal lists them (events/imports).
+        self.created: list[list[Any]] = []
 
     def clean(self, value: Any, row: Any = None, **kwargs: Any) -> Any:
         name = "" if value is None else str(value).strip()
@@ -76,6 +81,7 @@ class _ByName(widgets.ForeignKeyWidget):
         found = self.model.objects.filter(event=self.event, **{self.field: name}).first()
         if found is None and self.create:
             found = self.model.objects.create(event=self.event, **{self.field: name})
+            self.created.append([label(self.model), found.pk])
         if found is None:
             raise ValueError(_("“%(name)s” is not in this event.") % {"name": name})
         return found
@@ -84,7 +90,7 @@ class _ByName(widgets.ForeignKeyWidget):
         return "" if value is None else str(getattr(value, self.field))
 
 
-class WarriorResource(TextCells, resources.ModelResource):
+class WarriorResource(TextCells, ModelResource):
     state = fields.Field("state", "state", widget=ChoiceWidget(Warrior.State.choices, required=False))
     text_columns = ("army", "name", "warrior_type", "character")
 
@@ -106,6 +112,11 @@ class WarriorResource(TextCells, resources.ModelResource):
         self.fields["character"] = fields.Field(
             "character", "character", widget=_ByName(Character, event, "name", required=False)
         )
+
+    @property
+    def created_on_the_way(self) -> list[list[Any]]:
+        """The armies this resource created for its rows (an import's journal deletes them on undo)."""
+        return list(self.fields["army"].widget.created)
 
     def get_queryset(self) -> QuerySet[Warrior]:
         return (
@@ -134,11 +145,52 @@ def resource_for(what: str, event: Event) -> resources.ModelResource:
     return WarriorTypeResource(event) if what == "warrior_types" else WarriorResource(event)
 
 
-def import_file(event: Event, what: str, raw: bytes, file_format: str) -> ImportReport:
-    """All or nothing (armies a warriors' file names are created only if every row is good). Raises TableError."""
-    resource_for(what, event)  # no catalogue: refused before reading
-    table = read_table(raw, file_format, columns=COLUMNS[what], required=REQUIRED[what])
-    return run_import(lambda: resource_for(what, event), table)
+def _catalogue_of(event: Event) -> Any:
+    if event.catalogue is None:
+        raise TableError(_("The event has no card catalogue yet."))
+    return event.catalogue
+
+
+MASS_KINDS = (
+    ResourceKind(
+        key="magic_cards",
+        label=gettext_lazy("magic cards"),
+        columns=MAGIC_CARD_COLUMNS,
+        required=REQUIRED["magic_cards"],
+        done_view="cards:mass-data",
+        make_resource=lambda event: MagicCardResource(_catalogue_of(event)),
+        identity=("name_ru",),
+    ),
+    ResourceKind(
+        key="warrior_types",
+        label=gettext_lazy("armlist (warrior types)"),
+        columns=WARRIOR_TYPE_COLUMNS,
+        required=REQUIRED["warrior_types"],
+        done_view="cards:mass-data",
+        make_resource=WarriorTypeResource,
+        identity=("name_ru",),
+    ),
+    ResourceKind(
+        key="warriors",
+        label=gettext_lazy("warriors of the armies"),
+        columns=WARRIOR_COLUMNS,
+        required=REQUIRED["warriors"],
+        done_view="cards:mass-data",
+        make_resource=WarriorResource,
+        identity=("army", "name"),
+        # A warriors' file creates the armies it names: checked in short transactions rolled back.
+        check_in_transaction=True,
+        find_names=lambda event: {
+            "warrior_type": WarriorType.objects.filter(event=event).values_list("name_ru", flat=True),
+            "character": Character.objects.filter(event=event).values_list("name", flat=True),
+        },
+    ),
+)
+
+
+def register_kinds() -> None:
+    for kind in MASS_KINDS:
+        register(kind)
 
 
 def export_file(event: Event, what: str, file_format: str) -> bytes:

@@ -16,6 +16,7 @@ from cards.forms import CardFilterForm, CardForm, CatalogueForm
 from cards.models import ArsenalCard, Card, Catalogue, PoolEntry, PreparedArsenalCard
 from events.access import event_for_organizer, event_for_referee, is_organizer
 from events.models import Event
+from helpers.names import mixed_script_note
 from helpers.requests import HtmxRequest
 
 
@@ -95,6 +96,8 @@ def card_new(request: HttpRequest, event_id: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         card = form.save()
         messages.success(request, _("Card “%(name)s” added.") % {"name": card.name})
+        if note := mixed_script_note(card.name_ru):
+            messages.warning(request, note)
         if "add_another" in request.POST:
             return redirect("cards:card-new", event.pk)
         return redirect("cards:catalogue", event.pk)
@@ -109,6 +112,8 @@ def card_edit(request: HttpRequest, event_id: int, card_id: int) -> HttpResponse
     if request.method == "POST" and form.is_valid():
         form.save()
         messages.success(request, _("Card “%(name)s” saved.") % {"name": card.name})
+        if note := mixed_script_note(card.name_ru):
+            messages.warning(request, note)
         return redirect("cards:catalogue", event.pk)
     if not can_edit:
         for field in form.fields.values():

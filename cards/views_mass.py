@@ -20,9 +20,10 @@ from django.views.decorators.http import require_POST
 
 from cards.models_mass import Army, MagicCard, Warrior, WarriorType
 from cards.printing.mass import army_link_url
-from cards.resources_mass import COLUMNS, export_file, import_file
+from cards.resources_mass import COLUMNS, export_file
 from events.access import event_for_organizer
 from events.forms import ImportForm as TableForm
+from events.import_page import correct_url, receive
 from events.models import MAGIC_DECKS, Event, new_link_token
 from events.public_url import address_note
 from helpers import tables
@@ -75,13 +76,14 @@ def mass_data(request: HttpRequest, event_id: int) -> HttpResponse:
     if not form.is_valid():
         return render(request, "cards/mass_data.html", context, status=400)
     data = form.cleaned_data
-    try:
-        report = import_file(event, data["what"], data["file"].read(), form.file_format)
-    except tables.TableError as err:
-        return render(request, "cards/mass_data.html", {**context, "errors": [(None, str(err))]}, status=400)
-    if report.errors:
-        return render(request, "cards/mass_data.html", {**context, "errors": report.errors}, status=400)
-    counts = {"new": report.created, "updated": report.updated}
+    upload = data["file"]
+    outcome = receive(request, event, data["what"], upload.read(), form.file_format, upload.name)
+    if next_page := outcome.next_page():
+        return redirect(next_page)
+    if outcome.errors or outcome.record is None:
+        context = {**context, "errors": outcome.errors, "correct_url": correct_url(outcome.record)}
+        return render(request, "cards/mass_data.html", context, status=400)
+    counts = {"new": outcome.record.created, "updated": outcome.record.updated}
     messages.success(request, _("Imported: %(new)s new, %(updated)s updated.") % counts)
     return redirect("cards:mass-data", event.pk)
 

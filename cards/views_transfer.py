@@ -10,14 +10,13 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
-from cards.arsenal_import import COLUMNS, export_arsenals, import_arsenals, read_arsenals
+from cards.arsenal_import import COLUMNS, done_message, export_arsenals
 from cards.forms import ExportForm, ImportForm
 from cards.models import Catalogue
-from cards.resources import export_file, import_file
+from cards.resources import export_file
 from events.access import event_for_organizer
-from events.import_page import table_import_page
+from events.import_page import correct_url, receive, table_import_page
 from events.models import Event
 from helpers import tables
 
@@ -43,15 +42,17 @@ def catalogue_import(request: HttpRequest, event_id: int) -> HttpResponse:
     }
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        try:
-            report = import_file(catalogue, data["what"], data["file"].read(), data["file_format"])
-        except tables.TableError as err:
-            context["errors"] = [(None, str(err))]
+        kind = "cards" if data["what"] == "cards" else "counter_rules"
+        upload = data["file"]
+        file_format = data["file_format"] or tables.format_of(upload.name) or "csv"
+        outcome = receive(request, event, kind, upload.read(), file_format, upload.name)
+        if next_page := outcome.next_page():
+            return redirect(next_page)
+        if outcome.errors or outcome.record is None:
+            context["errors"] = outcome.errors
+            context["correct_url"] = correct_url(outcome.record)
             return render(request, "cards/import.html", context, status=400)
-        if report.errors:
-            context["errors"] = report.errors
-            return render(request, "cards/import.html", context, status=400)
-        counts = {"new": report.created, "updated": report.updated}
+        counts = {"new": outcome.record.created, "updated": outcome.record.updated}
         messages.success(request, _("Imported: %(new)s new, %(updated)s updated.") % counts)
         context["form"] = ImportForm()
     return render(request, "cards/import.html", context)
@@ -80,16 +81,8 @@ def arsenal_import(request: HttpRequest, event_id: int) -> HttpResponse:
         template="cards/arsenal_import.html",
         columns=COLUMNS,
         export_url=reverse("cards:arsenals-export", args=[event.pk]),
-        read=read_arsenals,
-        apply=import_arsenals,
-        done=lambda report: (
-            ngettext(
-                "Imported the card lists of %(count)d character.",
-                "Imported the card lists of %(count)d characters.",
-                report.updated,
-            )
-            % {"count": report.updated}
-        ),
+        kind="arsenals",
+        done=lambda record: done_message(record.updated),
     )
 
 

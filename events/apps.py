@@ -7,8 +7,17 @@ class EventsConfig(AppConfig):
     name = "events"
     verbose_name = _("Events and characters")
 
+    def import_models(self) -> None:
+        super().import_models()
+        # The import records live with the import pipeline (events/imports/), still in this app.
+        import events.imports.models  # noqa: F401
+
     def ready(self) -> None:
+        import events.imports.tasks  # registers the long imports' Celery task
         import events.signals  # noqa: F401  (connects the secret-link rotation)
+        from events.resources import register_kinds
+
+        register_kinds()
 
 
 # Django 6.1's label for an empty choice in every select; Django's own Russian

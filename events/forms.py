@@ -73,7 +73,7 @@ class ReviewForm(forms.Form):
 class CharacterForm(forms.ModelForm):
     """The organizers' full form; ``notes`` stay with the organizers and are never shown to players."""
 
-    field_order = ["name", "player_username"]
+    field_order = ["name", "player_username", "invited_email"]
 
     player_username = forms.CharField(
         label=_("Player (username)"),
@@ -89,6 +89,7 @@ class CharacterForm(forms.ModelForm):
         model = Character
         fields = [
             "name",
+            "invited_email",
             "side",
             "kind",
             "power_level",
@@ -120,6 +121,9 @@ class CharacterForm(forms.ModelForm):
         limit.widget.attrs["min"] = 1
         if self.instance.pk:
             limit.widget.attrs["placeholder"] = str(self.instance.effective_arsenal_limit)
+
+    def clean_invited_email(self) -> str:
+        return self.cleaned_data["invited_email"].strip().lower()
 
     def clean_player_username(self) -> str:
         # Never looked up here: whether the name belongs to an account shows on no page (issue 13).
@@ -211,12 +215,12 @@ class StaffForm(forms.Form):
 class ImportForm(forms.Form):
     """A table file for an import through the shared pipeline (helpers/tables.py)."""
 
-    file = forms.FileField(label=_("CSV, XLSX or JSON file"))
+    file = forms.FileField(label=_("CSV, XLSX, JSON or .xls (HTML table) file"))
 
     def clean_file(self):
         upload = self.cleaned_data["file"]
         if tables.format_of(upload.name) is None:
-            raise forms.ValidationError(_("Upload a .csv, .xlsx or .json file."))
+            raise forms.ValidationError(_("Upload a .csv, .xlsx, .json or .xls (an HTML table) file."))
         if upload.size > tables.MAX_BYTES:
             raise forms.ValidationError(
                 _("The file is too large (at most %(limit)d MB).") % {"limit": tables.MAX_BYTES // (1024 * 1024)}

@@ -14,7 +14,7 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
 from helpers.history import EditHistory
-from helpers.names import NameField, name_key
+from helpers.names import NameField, NameKeyField, NameKeyQuerySet, name_key
 from rules import conditions
 from rules.conditions import CONDITION_SETS, MAX_LENGTH, parts
 
@@ -251,8 +251,15 @@ ARSENAL_LIMIT_BY_LEVEL = {"beyond": 12, "1": 11, "2": 10, "3": 9, "4": 8, "5": 7
 
 
 def same_name_exists(queryset: models.QuerySet, name: str, field: str = "name") -> bool:
-    """Whether a row of ``queryset`` has a name that looks the same as ``name`` (helpers/names.py)."""
+    """Whether a row of ``queryset`` has a name that looks the same as ``name`` (helpers/names.py).
+
+    A model that stores the folded key of ``field`` (its ``NAME_KEYS``) is asked one indexed
+    question; the others (catalogues, a handful of rows) are compared in Python.
+    """
     key = name_key(name)
+    key_field = getattr(queryset.model, "NAME_KEYS", {}).get(field)
+    if key_field:
+        return queryset.filter(**{key_field: key}).exists()
     return any(name_key(other) == key for other in queryset.values_list(field, flat=True).iterator())
 
 
@@ -298,6 +305,8 @@ class SecretLinkHolder(models.Model):
 
 
 class Character(SecretLinkHolder):
+    NAME_KEYS = {"name": "name_key"}
+
     class Status(models.TextChoices):
         PENDING = "pending", _("waiting for review")
         ACCEPTED = "accepted", _("accepted")
@@ -316,7 +325,12 @@ class Character(SecretLinkHolder):
     # becomes the player only when its owner accepts. The name is kept as typed,
     # whether or not such an account exists, so no page tells which ones do.
     invited_username = models.CharField(_("invited player (username)"), max_length=150, blank=True)
+    # Issue 22: a player named by e-mail (an import from JoinRPG or allrpg.info gives no user
+    # names). The account that signs up or logs in with this address sees the invitation.
+    invited_email = models.EmailField(_("invited player (e-mail)"), blank=True)
     name = NameField(_("name"), max_length=120)
+    # The one folding of the name (helpers/names.py): the duplicate check and search read it, indexed.
+    name_key = NameKeyField(_("name, folded"), max_length=120, source="name")
     side = models.CharField(_("side"), max_length=20, choices=Side.choices, default=Side.NEUTRAL)
     kind = models.CharField(_("kind of Other"), max_length=20, choices=OtherKind.choices, default=OtherKind.MAGE)
     power_level = models.CharField(_("power level"), max_length=10, choices=PowerLevel.choices, default=PowerLevel.L7)
@@ -359,6 +373,11 @@ class Character(SecretLinkHolder):
     contact_email = models.EmailField(_("e-mail"), blank=True)
     contact_telegram = models.CharField(_("Telegram"), max_length=100, blank=True)
     contact_vk = models.CharField(_("VK"), max_length=200, blank=True)
+    # What else an import from another tool brings (issue 22): the player's name there, as that
+    # tool had it, and the character's id there (``joinrpg:1234``), which a second import or sync
+    # matches on.
+    contacts = models.JSONField(_("player's contacts"), default=dict, blank=True)
+    external_id = models.CharField(_("id in another tool"), max_length=100, blank=True)
     # A "second role" (issue 22): the character this player played before, who died.
     previous_role = models.ForeignKey(
         "self",
@@ -374,22 +393,33 @@ class Character(SecretLinkHolder):
     # its reason) and the secret link, which a revert must never bring back once revoked.
     history = EditHistory(excluded_fields=HISTORY_EXCLUDED)
 
+    objects = NameKeyQuerySet.as_manager()
+
     class Meta:
         verbose_name = _("character")
         verbose_name_plural = _("characters")
         ordering = ["name"]
-        indexes = [models.Index(fields=["event", "status"]), models.Index(fields=["event", "name"])]
+        indexes = [
+            models.Index(fields=["event", "status"]),
+            models.Index(fields=["event", "name"]),
+            models.Index(fields=["event", "name_key"]),
+            models.Index(fields=["event", "external_id"]),
+        ]
 
     def __str__(self) -> str:
         return self.name
 
+    def _name_taken(self) -> bool:
+        # An import reads the keys of a whole batch in one query and leaves them here
+        # ({key: [pk, ...]}, events/resources.py); a form asks the index for this one name.
+        taken: dict[str, list[int]] | None = getattr(self, "taken_name_keys", None)
+        if taken is not None:
+            return any(pk != self.pk for pk in taken.get(name_key(self.name), ()))
+        return same_name_exists(Character.objects.filter(event_id=self.event_id).exclude(pk=self.pk), self.name)
+
     def clean(self) -> None:
         super().clean()
-        if (
-            self.event_id
-            and self.name
-            and same_name_exists(Character.objects.filter(event_id=self.event_id).exclude(pk=self.pk), self.name)
-        ):
+        if self.event_id and self.name and self._name_taken():
             raise ValidationError(
                 {"name": _("The event already has a character named “%(name)s” (or one that looks the same).")},
                 params={"name": self.name},

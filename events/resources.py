@@ -5,126 +5,52 @@ exported in one language imports in any other. Reading, row numbers, limits and
 the all-or-nothing run are the shared pipeline's (helpers/tables.py).
 """
 
-from collections.abc import Iterable
+from collections import defaultdict
 from typing import Any
 
-from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
-from django.utils import timezone, translation
+from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext as _
-from import_export import fields, resources, widgets
+from django.utils.translation import gettext_lazy
+from import_export import fields, instance_loaders, widgets
 
+from events.import_widgets import (
+    ChoiceWidget,
+    ContactField,
+    EmailField,
+    GroupsWidget,
+    LimitWidget,
+    ModelResource,
+    PlayerField,
+    UsernameWidget,
+    YesNoWidget,
+)
+from events.imports.kinds import ResourceKind, RowErrors, register
 from events.models import Character, Event
-from helpers.tables import ImportReport, Table, export_bytes, read_table, run_import
+from helpers.names import mixed_script_note, name_key
+from helpers.tables import Table, export_bytes, read_table
 
-COLUMNS = ("name", "player", "side", "kind", "power_level", "condition", "arsenal_limit", "status", "arrived", "notes")
-
-
-class ChoiceWidget(widgets.Widget):
-    """A choice by its stored value (``light``) or its label in any of the site's languages, case-insensitive.
-
-    A file then imports whatever language its author or the importer uses. An
-    empty cell is the empty choice where there is one; otherwise, with
-    ``required=False``, None (the column's default), else an error.
-    """
-
-    def __init__(self, choices: Iterable[tuple[Any, Any]], *, required: bool = True) -> None:
-        super().__init__()
-        self.choices = list(choices)
-        self.required = required
-        self._names: dict[str, Any] | None = None
-
-    def names(self) -> dict[str, Any]:
-        """Every accepted spelling, folded, mapped to its stored value (built once per import)."""
-        if self._names is None:
-            self._names = {}
-            for code, _name in settings.LANGUAGES:
-                with translation.override(code):
-                    self._names.update((str(label).casefold(), stored) for stored, label in self.choices)
-            self._names.update((str(stored).casefold(), stored) for stored, _label in self.choices)
-        return self._names
-
-    def clean(self, value: Any, row: Any = None, **kwargs: Any) -> Any:
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)  # a spreadsheet's 5.0 is the power level 5
-        text = "" if value is None else str(value).strip()
-        if text.casefold() in self.names():
-            return self.names()[text.casefold()]
-        if not text and not self.required:
-            return None
-        allowed = ", ".join(str(stored) for stored, _label in self.choices if stored) or "—"
-        raise ValueError(_("“%(value)s” is not one of: %(allowed)s.") % {"value": text, "allowed": allowed})
-
-    def render(self, value: Any, obj: Any = None, **kwargs: Any) -> str:
-        return "" if value is None else str(value)
-
-
-class UsernameWidget(widgets.Widget):
-    """The player's user name as written; never looked up, so no row says whether an account exists (issue 13)."""
-
-    def clean(self, value, row=None, **kwargs):
-        return "" if value is None else str(value).strip()
-
-    def render(self, value, obj=None, **kwargs):
-        return value.get_username() if value is not None else ""
-
-
-class PlayerField(fields.Field):
-    """Naming a player invites that account, as the character form does (events/forms.py CharacterForm).
-
-    An empty cell leaves the character without a player; the current player's
-    own name changes nothing; any other name becomes the invitation, accepted
-    on the account's home page.
-    """
-
-    def save(self, instance, row, is_m2m=False, **kwargs):
-        username = self.clean(row, **kwargs)
-        current = instance.player.get_username() if instance.player_id else ""
-        if not username:
-            instance.player, instance.invited_username = None, ""
-        elif username.casefold() != current.casefold():
-            instance.invited_username = username
-        else:
-            instance.invited_username = ""
-
-
-class YesNoWidget(widgets.Widget):
-    TRUE = {"1", "yes", "true", "y", "x", "да", "+"}
-    FALSE = {"0", "no", "false", "n", "нет", "-", ""}
-
-    def clean(self, value, row=None, **kwargs):
-        if isinstance(value, bool):
-            return value
-        if isinstance(value, int | float):
-            value = int(value)
-        text = "" if value is None else str(value).strip().casefold()
-        if text in self.TRUE:
-            return True
-        if text in self.FALSE:
-            return False
-        raise ValueError(_("“%(value)s” is not yes or no.") % {"value": value})
-
-    def render(self, value, obj=None, **kwargs):
-        return "yes" if value else "no"
-
-
-class LimitWidget(widgets.Widget):
-    """The arsenal size limit: empty means the default of the power level."""
-
-    def clean(self, value, row=None, **kwargs):
-        text = "" if value is None else str(value).strip()
-        if not text:
-            return None
-        try:
-            number = float(text)
-        except ValueError:
-            number = 0.5  # not a whole number either way
-        if not number.is_integer() or number < 1 or number > 100:
-            raise ValueError(_("“%(value)s” is not a whole number from 1 to 100.") % {"value": text})
-        return int(number)
-
-    def render(self, value, obj=None, **kwargs):
-        return "" if value is None else str(value)
+# The columns of a characters file; after ``notes``, what an import from another tool brings (issue 22).
+COLUMNS = (
+    "name",
+    "player",
+    "side",
+    "kind",
+    "power_level",
+    "condition",
+    "arsenal_limit",
+    "status",
+    "arrived",
+    "notes",
+    "email",
+    "player_name",
+    "vk",
+    "telegram",
+    "groups",
+    "external_id",
+)
 
 
 def _choice_column(name: str) -> fields.Field:
@@ -136,7 +62,37 @@ def _choice_column(name: str) -> fields.Field:
     return fields.Field(attribute=name, column_name=name, widget=widget, default=model_field.default)
 
 
-class CharacterResource(resources.ModelResource):
+class CharactersByName(instance_loaders.ModelInstanceLoader):
+    """The event's characters a batch names, read in one query (not one per row).
+
+    A row with the character's id in the other tool (``external_id``: a second import from
+    JoinRPG, or its sync) finds it by that id, renamed or not; any other row by its name.
+    """
+
+    def __init__(self, resource: Any, dataset: Any = None) -> None:
+        super().__init__(resource, dataset)
+        headers = dataset.headers if dataset is not None else []
+        names = {str(n).strip() for n in dataset["name"] if n} if "name" in headers else set()
+        ids = {str(n).strip() for n in dataset["external_id"] if n} if "external_id" in headers else set()
+        self.found: dict[str, list[Character]] = defaultdict(list)
+        self.by_id: dict[str, Character] = {}
+        query = Q(name__in=names) | Q(external_id__in=ids) if ids else Q(name__in=names)
+        for character in resource.get_queryset().filter(query):
+            self.found[character.name].append(character)
+            if character.external_id:
+                self.by_id[character.external_id] = character
+
+    def get_instance(self, row: Any) -> Character | None:
+        known = self.by_id.get(str(row.get("external_id") or "").strip())
+        if known is not None:
+            return known
+        found = self.found.get(str(row.get("name") or "").strip(), [])
+        if len(found) > 1:
+            raise Character.MultipleObjectsReturned
+        return found[0] if found else None
+
+
+class CharacterResource(ModelResource):
     name = fields.Field(attribute="name", column_name="name", widget=widgets.CharWidget())
     player = PlayerField(attribute="player", column_name="player", widget=UsernameWidget())
     side = _choice_column("side")
@@ -147,6 +103,12 @@ class CharacterResource(resources.ModelResource):
     status = _choice_column("status")
     arrived = fields.Field(attribute="arrived", column_name="arrived", widget=YesNoWidget())
     notes = fields.Field(attribute="notes", column_name="notes", widget=widgets.CharWidget())
+    email = EmailField(attribute="invited_email", column_name="email", widget=widgets.CharWidget())
+    player_name = ContactField("player_name", key="name")
+    vk = ContactField("vk", attribute="contact_vk")
+    telegram = ContactField("telegram", attribute="contact_telegram")
+    groups = fields.Field(attribute="groups", column_name="groups", widget=GroupsWidget())
+    external_id = fields.Field(attribute="external_id", column_name="external_id", widget=widgets.CharWidget())
 
     class Meta:
         model = Character
@@ -157,27 +119,43 @@ class CharacterResource(resources.ModelResource):
         clean_model_instances = True
         skip_diff = True
         use_transactions = True
+        instance_loader_class = CharactersByName
 
     def __init__(self, event: Event, **kwargs):
         super().__init__(**kwargs)
         self.event = event
-        self._names_seen: set[str] = set()
+        self.taken_name_keys: dict[str, list[int]] = {}
+
+    def before_import(self, dataset, **kwargs):
+        # One query for the folded names of the whole batch, instead of one per row (issue 27).
+        keys = {name_key(str(name)) for name in dataset["name"] if name} if "name" in dataset.headers else set()
+        self.taken_name_keys = defaultdict(list)
+        rows = Character.objects.filter(event=self.event, name_key__in=keys).values_list("name_key", "pk")
+        for key, pk in rows:
+            self.taken_name_keys[key].append(pk)
+
+    def after_init_instance(self, instance, new, row, **kwargs):
+        instance.taken_name_keys = self.taken_name_keys
+
+    def validate_instance(self, instance, import_validation_errors=None, validate_unique=True):
+        # The event is the page's own and the player is set by the invitation, never by a cell:
+        # no query per row to check that they exist. The only unique column is the random link.
+        errors = dict(import_validation_errors or {})
+        for column in ("event", "player", "focus_card"):
+            errors.setdefault(column, None)
+        known = {key: value for key, value in errors.items() if value is not None}
+        try:
+            instance.full_clean(exclude=list(errors), validate_unique=False)
+        except ValidationError as error:
+            known = error.update_error_dict(known)
+        if known:
+            raise ValidationError(known)
 
     def get_queryset(self):
         return Character.objects.filter(event=self.event).select_related("player")
 
     def init_instance(self, row=None):
         return Character(event=self.event)
-
-    def before_import(self, dataset, **kwargs):
-        self._names_seen = set()
-
-    def before_import_row(self, row, **kwargs):
-        # Cells arrive stripped and without an export's anti-formula apostrophe (helpers/tables.py).
-        name = str(row.get("name") or "").casefold()
-        if name and name in self._names_seen:
-            raise ValueError(_("The name “%(name)s” appears twice in the file.") % {"name": row["name"]})
-        self._names_seen.add(name)
 
     def get_instance(self, instance_loader, row):
         try:
@@ -199,9 +177,62 @@ def read_characters(content: bytes, file_format: str) -> Table:
     return read_table(content, file_format, columns=COLUMNS, required=("name",))
 
 
-def import_characters(event: Event, table: Table) -> ImportReport:
-    """Check every row, then import all of them at once — or nothing if any row is wrong."""
-    return run_import(lambda: CharacterResource(event), table)
+def mixed_script_names(table: Table, column: str = "name") -> RowErrors:
+    """A warning for each name that mixes scripts in a word (a Latin A among Cyrillic letters): most likely a typo."""
+    if column not in table.headers:
+        return []
+    index = table.headers.index(column)
+    notes = (
+        (number, mixed_script_note(row[index]) if isinstance(row[index], str) else None)
+        for number, row in zip(table.numbers, table.rows, strict=True)
+    )
+    return [(number, column, note) for number, note in notes if note]
+
+
+# Other names a header may give a column: Russian organizers' own tables, JoinRPG project fields,
+# allrpg.info and Google Forms questions (the presets of events/imports/presets.py name theirs).
+ALIASES = {
+    "name": ("имя", "персонаж", "имя персонажа", "character", "character name", "роль"),
+    "player": ("игрок", "логин", "username", "user name", "user", "аккаунт"),
+    "side": ("сторона", "фракция", "сторона конфликта"),
+    "kind": ("вид", "тип", "вид иного", "kind of other", "раса"),
+    "power_level": ("уровень силы", "уровень", "сила", "level", "power"),
+    "condition": ("состояние",),
+    "arsenal_limit": ("лимит арсенала", "размер арсенала", "arsenal size"),
+    "status": ("статус", "статус заявки"),
+    "arrived": ("приехал", "заехал", "заезд", "отметка о заезде"),
+    "notes": ("заметки", "примечания", "комментарий мастеров"),
+    "email": ("e-mail", "почта", "электронная почта", "адрес электронной почты", "email address", "игрок.email"),
+    "player_name": ("имя игрока", "фио", "player's name"),
+    "vk": ("вк", "вконтакте", "vkontakte", "игрок.extra.vk"),
+    "telegram": ("телеграм", "телеграмм", "tg", "игрок.extra.telegram"),
+    "groups": ("группы", "группа", "groups", "group"),
+    "external_id": ("id", "номер заявки", "ссылка"),
+}
+LABELS = {
+    "email": gettext_lazy("player's e-mail"),
+    "player_name": gettext_lazy("player's name"),
+    "vk": gettext_lazy("VK"),
+    "telegram": gettext_lazy("Telegram"),
+    "player": gettext_lazy("player (user name, or name with an e-mail)"),
+}
+
+CHARACTERS = ResourceKind(
+    key="characters",
+    label=gettext_lazy("characters"),
+    columns=COLUMNS,
+    required=("name",),
+    make_resource=CharacterResource,
+    identity=("name",),
+    warn=mixed_script_names,
+    aliases=ALIASES,
+    labels=LABELS,
+    done_text=gettext_lazy("Imported: %(created)d new characters, %(updated)d updated."),
+)
+
+
+def register_kinds() -> None:
+    register(CHARACTERS)
 
 
 def export_characters(event: Event, file_format: str) -> bytes:

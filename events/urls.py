@@ -1,10 +1,12 @@
 from django.urls import path
 
 from events import (
+    import_page,
     views_bulk,
     views_characters,
     views_checkin,
     views_event,
+    views_import,
     views_organizer,
     views_player,
     views_transfer,
@@ -47,4 +49,7 @@ urlpatterns = [
     path("organize/characters/<int:character_id>/handout/", views_checkin.handout_set, name="handout-set"),
     path("events/<int:event_id>/characters/import/", views_transfer.import_page, name="characters-import"),
     path("events/<int:event_id>/characters/export/", views_transfer.export, name="characters-export"),
+    path("events/<int:event_id>/imports/<int:import_id>/", import_page.import_progress, name="import-progress"),
+    path("events/<int:event_id>/imports/<int:import_id>/columns/", views_import.import_mapping, name="import-mapping"),
+    path("events/<int:event_id>/imports/<int:import_id>/correct/", views_import.correct, name="import-correct"),
 ]

@@ -21,6 +21,7 @@ from events.public_url import address_note
 from events.public_url import secret_link as public_secret_link
 from events.second_role import SecondRoleRefused, give_second_role
 from events.views_bulk import parse_ids, selected_characters
+from helpers.names import mixed_script_note
 from helpers.requests import HtmxRequest
 
 PAGE_SIZE = 30
@@ -108,6 +109,12 @@ def _say_invited(request: HttpRequest, character: Character) -> None:
         messages.success(request, note % {"username": character.invited_username, "name": character.name})
 
 
+def _warn_mixed_script(request: HttpRequest, name: str) -> None:
+    """Saved, but said (issue 22): a Latin «A» or a digit «3» inside a Cyrillic name is most likely a typo."""
+    if note := mixed_script_note(name):
+        messages.warning(request, note)
+
+
 @login_required
 def character_create(request: HttpRequest, event_id: int) -> HttpResponse:
     event = event_for_organizer(request.user, event_id)
@@ -115,6 +122,7 @@ def character_create(request: HttpRequest, event_id: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         character = form.save()
         messages.success(request, _("%(name)s is created.") % {"name": character.name})
+        _warn_mixed_script(request, character.name)
         _say_invited(request, character)
         return redirect("events:character-edit", character.pk)
     return _edit_page(request, event, form, None)
@@ -140,6 +148,7 @@ def character_edit(request: HttpRequest, character_id: int) -> HttpResponse:
                     reason=_("Set on the character's page"),
                 )
         messages.success(request, _("%(name)s is saved.") % {"name": character.name})
+        _warn_mixed_script(request, character.name)
         if character.invited_username != invited_before:
             _say_invited(request, character)
         return redirect("events:character-edit", character.pk)

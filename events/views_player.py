@@ -3,7 +3,7 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -77,8 +77,25 @@ def character_link(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def invitations_for(user: User) -> QuerySet[Character]:
-    """Characters an organizer invited this account to play (issue 13: a player accepts)."""
-    return Character.objects.filter(invited_username__iexact=user.get_username()).select_related("event")
+    """Characters an organizer invited this account to play, by its user name (issue 13) or its e-mail (issue 22).
+
+    The e-mail is the account's own, given at sign-up; a player accepts (or declines) here.
+    """
+    invited = Q(invited_username__iexact=user.get_username())
+    if user.email:
+        invited |= Q(invited_email__iexact=user.email)
+    return Character.objects.filter(invited).exclude(player=user).select_related("event")
+
+
+def accept_email_invitations(user: User) -> list[Character]:
+    """Signing up with the address an organizer invited (issue 22) accepts those invitations at once."""
+    if not user.email:
+        return []
+    accepted = list(Character.objects.filter(invited_email__iexact=user.email, player__isnull=True))
+    for character in accepted:
+        character.player, character.invited_username, character.invited_email = user, "", ""
+        character.save(update_fields=["player", "invited_username", "invited_email"])
+    return accepted
 
 
 @login_required
@@ -89,13 +106,13 @@ def invitation_answer(request: HttpRequest, character_id: int) -> HttpResponse:
     if character is None:
         raise Http404  # not invited (or already answered): nothing to say about the character
     if request.POST.get("answer") == "accept":
-        character.player, character.invited_username = player, ""
-        character.save(update_fields=["player", "invited_username"])
+        character.player, character.invited_username, character.invited_email = player, "", ""
+        character.save(update_fields=["player", "invited_username", "invited_email"])
         messages.success(request, _("You now play %(name)s.") % {"name": character.name})
         return redirect("events:my-character", character.pk)
     if request.POST.get("answer") == "decline":
-        character.invited_username = ""
-        character.save(update_fields=["invited_username"])
+        character.invited_username, character.invited_email = "", ""
+        character.save(update_fields=["invited_username", "invited_email"])
         messages.success(request, _("You declined to play %(name)s.") % {"name": character.name})
         return redirect("home")
     messages.error(request, _("Choose to accept or to decline the invitation."))

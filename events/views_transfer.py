@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 
 from events.access import event_for_organizer
 from events.import_page import table_import_page
-from events.resources import COLUMNS, export_characters, import_characters, read_characters
+from events.resources import COLUMNS, export_characters
 from helpers import tables
 
 
@@ -21,11 +21,10 @@ def import_page(request: HttpRequest, event_id: int) -> HttpResponse:
         template="events/import.html",
         columns=COLUMNS,
         export_url=reverse("events:characters-export", args=[event.pk]),
-        read=read_characters,
-        apply=import_characters,
-        done=lambda report: (
+        kind="characters",
+        done=lambda record: (
             _("Imported: %(created)d new characters, %(updated)d updated.")
-            % {"created": report.created, "updated": report.updated}
+            % {"created": record.created, "updated": record.updated}
         ),
     )
 

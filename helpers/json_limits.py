@@ -22,6 +22,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from helpers.table_limits import TableError
+
 
 @dataclass(frozen=True)
 class JsonLimits:
@@ -96,3 +98,12 @@ def check_shape(text: str, limits: JsonLimits) -> None:
                     raise JsonLimitError(_("An object in the file has more than %(limit)d keys.") % {"limit": max_keys})
         elif open_:
             open_.pop()
+
+
+def load_bounded(data: bytes | str, *, max_depth: int, max_keys: int, max_items: int | None = None) -> Any:
+    """The table pipeline's reading of a JSON table: the same scan, refused as the pipeline's ``TableError``."""
+    limits = JsonLimits(max_bytes=None, max_depth=max_depth, max_keys=max_keys, max_values=max_items)
+    try:
+        return read_json(data, limits)
+    except JsonLimitError as err:
+        raise TableError(str(err)) from None

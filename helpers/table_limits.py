@@ -19,6 +19,11 @@ MAX_LINE_CHARS = 100_000
 MAX_UNZIPPED_BYTES = 25 * 1024 * 1024
 MAX_ZIP_RATIO = 200
 MAX_SECONDS = 10.0
+# The delimiter is sniffed in at most this much of the header line (helpers/tables.py).
+SNIFF_CHARS = 64 * 1024
+# A table in JSON is a list of objects of values: two levels; a third is a cell holding a list,
+# read so that its refusal names the cell rather than the nesting (helpers/json_limits.py).
+JSON_MAX_DEPTH = 3
 
 
 class TableError(ValueError):

@@ -36,6 +36,7 @@ from duels import services
 from duels.duel.start import declare_aggression
 from duels.models import LogEntry, Situation
 from events.creators import allow_event_creation
+from events.imports.models import TableImport
 from events.models import Character, Event, Side, StaffRole
 from lab.models import LabRun
 from tests.services.kit import arm, nonce, parries
@@ -176,6 +177,7 @@ def build_world(personas: dict[str, User | None], event: Event, other_event: Eve
         "role": StaffRole.objects.get(event=event, user=referee).pk,
         "help": "organizer",
         "print_run": PrintRun.objects.create(event=event).pk,
+        "table_import": _mapped_import(event),
     }
     fighting = {
         **common,
@@ -213,6 +215,7 @@ def build_world(personas: dict[str, User | None], event: Event, other_event: Eve
         "army": _army(other_mass).pk,
         # No "side": a side is "a" or "b" in every battle, so there is no foreign one to mix in.
         "print_run": PrintRun.objects.create(event=other_event).pk,
+        "table_import": _mapped_import(other_event),
     }
     lab_run = LabRun.objects.create(event=event, settings={"duels": 10}, total=10, status=LabRun.Status.DONE)
     other_run = LabRun.objects.create(event=other_event, settings={"duels": 10}, total=10)
@@ -240,9 +243,16 @@ def build_world(personas: dict[str, User | None], event: Event, other_event: Eve
         "side": ["c", "\x00", "a" * 300],
         "run": int_missing,
         "print_run": int_missing,
+        "table_import": int_missing,
         "help": ["nobody", "\x00"],
     }
     return w
+
+
+def _mapped_import(event: Event) -> int:
+    """An upload waiting on its column-mapping page (events/views_import.py)."""
+    source = {"headers": ["имя"], "labels": ["Имя"], "rows": [["Olga"]], "numbers": [2], "mapped": True}
+    return TableImport.objects.create(event=event, kind="characters", status="mapping", source=source, total=1).pk
 
 
 def _mass_battle(event: Event, user: User | None) -> Situation:
@@ -400,5 +410,6 @@ PARAM_KINDS = {
     "side": "side",
     "army_id": "army",
     "run_id": "run",
+    "import_id": "table_import",
     "role": "help",
 }

@@ -284,6 +284,13 @@ SPECS: dict[str, Spec] = {
     "cards:card-revert": Spec("organizer", methods=POST_ONLY, posts=[lambda w: {"change": "card:0", "reason": "x"}]),
     "events:characters-import": Spec("organizer", strict=("file",), posts=[lambda w: {"file": _characters_csv}]),
     "events:characters-export": Spec("organizer", get={"format": "xlsx"}),
+    "events:import-progress": Spec("organizer", methods=GET_ONLY),
+    "events:import-correct": Spec("organizer", methods=POST_ONLY, posts=[lambda w: {"use": ["2:name"]}]),
+    "events:import-mapping": Spec(
+        "organizer",
+        strict=("action",),
+        posts=[lambda w: {"action": "preview", "column-0": "name"}, lambda w: {"action": "import", "column-0": "name"}],
+    ),
     # Cards: the catalogue.
     "cards:catalogue": Spec(
         "staff", get={"q": "fire", "kind": "attack", "category": "spell", "magic_type": "fire", "tag": "fire"}

@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from cards.models import ArsenalCard, Card, PoolEntry, PreparedArsenal
 from events.models import Character
+from tests.web.arsenal_lists import lists
 
 HEADER = "character,list,card,copies\n"
 
@@ -21,18 +22,6 @@ HEADER = "character,list,card,copies\n"
 @pytest.fixture
 def shield2(catalogue) -> Card:
     return Card.objects.create(catalogue=catalogue, name_ru="Серый щит", name_en="Grey Shield", kind="defence")
-
-
-def lists(character) -> dict[str, dict[str, int]]:
-    """The character's pool, arsenal and prepared arsenals as {list: {card name: copies}}."""
-    out: dict[str, dict[str, int]] = {}
-    for entry in PoolEntry.objects.filter(character=character).select_related("card"):
-        out.setdefault("pool", {})[entry.card.name_ru] = entry.copies
-    for held in ArsenalCard.objects.filter(character=character).select_related("card"):
-        out.setdefault("arsenal", {})[held.card.name_ru] = held.copies
-    for prepared in PreparedArsenal.objects.filter(character=character):
-        out[prepared.name] = {c.card.name_ru: c.copies for c in prepared.cards.select_related("card")}
-    return out
 
 
 def upload(client, event, name: str, content: bytes):
@@ -108,11 +97,12 @@ def test_bad_rows_are_named_and_change_nothing(as_user, organizer, event, charac
     response = upload(as_user(organizer), event, "a.csv", content.encode())
     page = response.content.decode()
     assert response.status_code == 400
-    assert "<td>2</td><td>No character “Stranger” in this event.</td>" in page
-    assert "<td>3</td><td>No card “Дракон” in the event&#x27;s catalogue.</td>" in page
+    # Every error names its column (issue 22), here the file's own column names.
+    assert "<td>2</td><td>character: No character “Stranger” in this event.</td>" in page
+    assert "<td>3</td><td>card: No card “Дракон” in the event&#x27;s catalogue.</td>" in page
     assert "<td>4</td><td>copies: “zero” is not a whole number from 1 to 99.</td>" in page
     assert "<td>5</td><td>list: say pool, arsenal or the name of a prepared arsenal.</td>" in page
-    assert "<td>7</td><td>“Fireball” appears twice in this list.</td>" in page
+    assert "<td>7</td><td>card: “Fireball” appears twice in this list.</td>" in page
     assert not PoolEntry.objects.exists()
 
 

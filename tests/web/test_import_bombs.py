@@ -12,10 +12,12 @@ import time
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import openpyxl
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db.models import QuerySet
 from django.urls import reverse
 
 from cards.models import Card
@@ -111,7 +113,7 @@ def zip_bomb(header: str) -> bytes:
     return _with_sheet(_workbook([[header]]), sheet)
 
 
-IMPORTS = {
+IMPORTS: dict[str, tuple[str, str, Callable[[Any], QuerySet]]] = {
     "characters": ("events:characters-import", "name", lambda event: Character.objects.filter(event=event)),
     "catalogue": ("cards:catalogue-import", "name_ru", lambda event: Card.objects.filter(catalogue=event.catalogue)),
 }

@@ -11,6 +11,7 @@ from django.urls import reverse
 from cards.models import Card, Catalogue
 from events.models import Character, Event
 from helpers.names import name_key, normalize_name
+from tests.web.character_forms import character_form
 
 pytestmark = pytest.mark.django_db
 
@@ -36,24 +37,6 @@ def test_lookalike_latin_letters_and_case_give_the_same_key():
     assert name_key("Антон") == name_key("AHTOH".replace("H", "Н")) == name_key("антон")
     assert name_key("Антон") == name_key("Aнтон")  # Latin A
     assert name_key("Антон") != name_key("Антонина")
-
-
-def character_form(**changes) -> dict[str, str]:
-    data = {
-        "name": "Svetlana",
-        "player_username": "",
-        "side": "light",
-        "kind": "healer",
-        "power_level": "4",
-        "arsenal_limit": "",
-        "condition": "fit",
-        "status": "accepted",
-        "review_comment": "",
-        "application": "",
-        "notes": "",
-    }
-    data.update(changes)
-    return data
 
 
 def test_a_character_name_with_an_override_is_stored_without_it(as_user, organizer, event):
