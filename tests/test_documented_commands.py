@@ -17,6 +17,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.web.fake_joinrpg import LOGIN, PROJECT, FakeJoinRpg
+from tests.web.fake_joinrpg import PASSWORD as JOINRPG_PASSWORD
+
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 NAMED = sorted({m.group(1) for doc in DOCS for m in re.finditer(r"manage\.py ([a-z_]+)", doc.read_text("utf-8"))})
@@ -32,11 +35,24 @@ CASES: dict[str, tuple[list[str], str]] = {
     "create_organizer": (["create_organizer", "svetlana"], ""),
     "axes_reset_username": (["axes_reset_username", "organizer"], ""),
     "collectstatic": (["collectstatic", "--noinput", "-v0"], ""),
+    # Into the demo event (1), from the fake JoinRPG the test serves (tests/web/fake_joinrpg.py).
+    "import_joinrpg": (["import_joinrpg", str(PROJECT), "--event", "1", "--login", LOGIN, "--url", "{joinrpg}"], ""),
     "export_event": (["export_event", "1", "-o", "{var}/event-1.json", "--with-passwords"], ""),
     "import_event": (["import_event", "{var}/event-1.json", "--with-passwords"], ""),
     "check": (["check", "--deploy"], ""),
 }
-OUR_VARIABLES = {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE"}
+# DJANGO_ALLOW_ASYNC_UNSAFE: the browser tests set it in this process (tests/browser/conftest.py)
+# when they run in the same pytest session; an organizer's shell has it not, and check --deploy
+# refuses it.
+OUR_VARIABLES = {
+    "DEBUG",
+    "SECRET_KEY",
+    "ALLOWED_HOSTS",
+    "DATABASE_URL",
+    "REDIS_URL",
+    "DJANGO_SETTINGS_MODULE",
+    "DJANGO_ALLOW_ASYNC_UNSAFE",
+}
 
 
 def fresh_env(var: Path, database: Path, **extra: str) -> dict[str, str]:
@@ -70,26 +86,29 @@ def test_each_named_command_runs_beside_the_key_start_sh_keeps(tmp_path):
     var.mkdir()
     (var / "secret_key").write_text(secrets.token_urlsafe(50) + "\n")  # as launcher.secret_key keeps it
     game, moved = tmp_path / "game.sqlite3", tmp_path / "moved.sqlite3"
-    env = fresh_env(var, game)
-    for name, (args, stdin) in CASES.items():
-        args = [a.replace("{var}", str(var)) for a in args]
-        if name == "import_event":  # into another installation: a fresh database, migrated first
-            env = fresh_env(var, moved)
-            assert manage(["migrate", "--noinput", "-v0"], env).returncode == 0
-        if name == "check":
-            # The one command that checks the deployment's own settings: it asks for the host names...
-            unset = manage(args, env)
-            assert unset.returncode != 0 and "ALLOWED_HOSTS=sumrak.example.org" in unset.stderr, unset.stderr
-            env = env | {"ALLOWED_HOSTS": "sumrak.example.org"}  # ... and passes once they are given
-        done = manage(args, env, stdin)
-        assert done.returncode == 0, f"manage.py {' '.join(args)}:\n{done.stdout}\n{done.stderr}"
-        if name == "load_demo":
-            # Without DEBUG the demo logins get random passwords, printed once: never the public one.
-            assert "sumrak-demo" not in done.stdout and "shown once" in done.stdout
-        if name == "create_organizer":
-            assert "svetlana" in done.stdout and "shown once" in done.stdout
-        if name == "import_event":
-            assert "Imported event 1" in done.stdout
+    env = fresh_env(var, game, JOINRPG_PASSWORD=JOINRPG_PASSWORD)
+    with FakeJoinRpg() as joinrpg:
+        for name, (args, stdin) in CASES.items():
+            args = [a.replace("{var}", str(var)).replace("{joinrpg}", joinrpg.url) for a in args]
+            if name == "import_event":  # into another installation: a fresh database, migrated first
+                env = fresh_env(var, moved, JOINRPG_PASSWORD=JOINRPG_PASSWORD)
+                assert manage(["migrate", "--noinput", "-v0"], env).returncode == 0
+            if name == "check":
+                # The one command that checks the deployment's own settings: it asks for the host names...
+                unset = manage(args, env)
+                assert unset.returncode != 0 and "ALLOWED_HOSTS=sumrak.example.org" in unset.stderr, unset.stderr
+                env = env | {"ALLOWED_HOSTS": "sumrak.example.org"}  # ... and passes once they are given
+            done = manage(args, env, stdin)
+            assert done.returncode == 0, f"manage.py {' '.join(args)}:\n{done.stdout}\n{done.stderr}"
+            if name == "load_demo":
+                # Without DEBUG the demo logins get random passwords, printed once: never the public one.
+                assert "sumrak-demo" not in done.stdout and "shown once" in done.stdout
+            if name == "create_organizer":
+                assert "svetlana" in done.stdout and "shown once" in done.stdout
+            if name == "import_event":
+                assert "Imported event 1" in done.stdout
+            if name == "import_joinrpg":
+                assert "3 characters read, 1 new, 2 updated" in done.stdout, done.stdout  # two by name
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
