@@ -40,14 +40,25 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.core import serializers
+from django.core.exceptions import ObjectDoesNotExist
 from django.core.management.color import no_style
+from django.core.serializers import python as python_serializer
 from django.core.serializers.base import DeserializationError
 from django.db import DatabaseError, connection, models, transaction
+from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from cards.models_mass import Army
-from duels.archive_refs import created_ids, foreign_rows, invite_accounts, named_outside, staff_named
-from duels.archive_rows import accounts_of, archived_models, arriving, labels, leaving, rows_of
+from duels.archive_refs import (
+    created_ids,
+    foreign_rows,
+    forget_dangling,
+    history_taken,
+    invite_accounts,
+    named_outside,
+    staff_named,
+)
+from duels.archive_rows import accounts_of, archived_models, arriving, labels, leaving, rows_of, tracked_model
 from duels.models import Situation
 from duels.services.kinds import kind_of, replay
 from events.models import Character, Event, new_link_token
@@ -98,15 +109,24 @@ class _Encoder(json.JSONEncoder):
         return super().default(o)
 
 
+class _Serializer(python_serializer.Serializer):
+    """Django's, except that a history row naming an account removed since names none (docs/history.md)."""
+
+    def handle_fk_field(self, obj: models.Model, field: Any) -> None:
+        try:
+            super().handle_fk_field(obj, field)
+        except ObjectDoesNotExist:
+            self._current[field.name] = None  # type: ignore[attr-defined]  # Django names it so
+
+
 def export_event(event: Event, *, with_passwords: bool = False) -> dict[str, Any]:
     objects: list[dict[str, Any]] = []
     for _model, rows in rows_of(event):
         objects += map(
             leaving,
-            serializers.serialize(
-                "python", rows.order_by("pk"), use_natural_foreign_keys=True, use_natural_primary_keys=False
-            ),
+            _Serializer().serialize(rows.order_by("pk"), use_natural_foreign_keys=True, use_natural_primary_keys=False),
         )
+    objects = forget_dangling(objects, labels())
     accounts = []
     for user in _accounts(event):
         account: dict[str, Any] = {name: getattr(user, name) for name in ACCOUNT_FIELDS}
@@ -224,7 +244,7 @@ def import_event(data: Any, *, accounts: str = ACCOUNTS_INVITE, rotate_links: bo
     objects = _check_shape(data)
     known = labels()
     usernames = {account["username"] for account in data["accounts"]}
-    _refuse_foreign(foreign_rows(objects, usernames, known))
+    _refuse_foreign([*foreign_rows(objects, usernames, known), *history_taken(objects, known)])
     clashes = _clashes(objects)
     if clashes:
         raise ArchiveError(
@@ -275,9 +295,31 @@ def replays(situation: Situation) -> bool:
 
 
 def _reset_sequences() -> None:
-    """Move PostgreSQL's id sequences past the imported rows (SQLite needs nothing)."""
+    """Move the id sequences past the imported rows, and past the deleted objects their history remembers.
+
+    A new row must never get the id of a deleted object whose history came
+    with the file: it would inherit that history (and its reverts). SQLite
+    moves its own counters past inserted rows, not past remembered ids.
+    """
     statements = connection.ops.sequence_reset_sql(no_style(), [*archived_models(), User])
-    if statements:
-        with connection.cursor() as cursor:
-            for sql in statements:
-                cursor.execute(sql)
+    with connection.cursor() as cursor:
+        for sql in statements:
+            cursor.execute(sql)
+        for model in archived_models():
+            tracked = tracked_model(model)
+            if tracked is None:
+                continue
+            table = tracked._meta.db_table
+            # Any event's: Django's reset above moves a sequence back to the highest live row.
+            highest = model._default_manager.aggregate(highest=Max("id"))["highest"] or 0
+            if not highest or tracked._default_manager.filter(pk__gte=highest).exists():
+                continue
+            if connection.vendor == "postgresql":
+                cursor.execute("SELECT setval(pg_get_serial_sequence(%s, 'id'), %s)", [table, highest])
+            elif connection.vendor == "sqlite":
+                cursor.execute("SELECT seq FROM sqlite_sequence WHERE name = %s", [table])
+                row = cursor.fetchone()
+                if row is None:
+                    cursor.execute("INSERT INTO sqlite_sequence (name, seq) VALUES (%s, %s)", [table, highest])
+                elif row[0] < highest:
+                    cursor.execute("UPDATE sqlite_sequence SET seq = %s WHERE name = %s", [highest, table])

@@ -16,6 +16,14 @@ checks stop all of them, and the file is refused when either finds one:
   arsenal to restore, are the file's too. It reads them through each fight
   kind's own interface, as the write-back does.
 
+The organizers' edit history (docs/history.md) keeps rows of deleted objects:
+a history row may name an object the file holds, or one the file knows only
+by its own history rows (a deleted prepared arsenal, a deleted card). Such a
+remembered id must be free here (``history_taken``: a history row naming
+another event's character, card or arsenal as "deleted" would put invented
+changes, and reverts, on that object's history page), and the import keeps
+it reserved (the id sequences move past it).
+
 ``invite_accounts`` turns the file's accounts into invitations for the web
 path: an upload creates no account and gives no existing one anything.
 """
@@ -31,6 +39,7 @@ from django.db import models
 from cards.models import Card
 from cards.models_mass import Army
 from cards.printing.models import PrintRun
+from duels.archive_rows import tracked_model
 from duels.models import Situation
 from duels.services.kinds import kind_of
 from events.models import Character, ConditionRecord, Event, StaffRole
@@ -43,6 +52,19 @@ def created_ids(objects: Iterable[dict[str, Any]], labels: dict[str, type[models
     for item in objects:
         created.setdefault(labels[item["model"]], set()).add(item["pk"])
     return created
+
+
+def remembered_ids(objects: Iterable[dict[str, Any]], labels: dict[str, type[models.Model]]) -> Created:
+    """The objects the file's history rows record that the file does not hold: deleted ones, by model."""
+    objects = list(objects)
+    created = created_ids(objects, labels)
+    remembered: Created = {}
+    for item in objects:
+        tracked = tracked_model(labels[item["model"]])
+        own_id = item["fields"].get("id")
+        if tracked is not None and _is_id(own_id) and own_id not in created.get(tracked, ()):
+            remembered.setdefault(tracked, set()).add(own_id)
+    return remembered
 
 
 def _is_id(value: Any) -> bool:
@@ -63,11 +85,15 @@ def foreign_rows(
 ) -> list[str]:
     """What the file's rows name outside the file ("staff roles: event"), one entry per model and field."""
     created = created_ids(objects, labels)
+    remembered = remembered_ids(objects, labels)
     user_model = get_user_model()
     found: dict[str, None] = {}
     for item in objects:
         model = labels[item["model"]]
         fields = item["fields"]
+        history = tracked_model(model) is not None
+        if history and not _is_id(fields.get("id")):
+            found[f"{model._meta.verbose_name_plural}: id"] = None
         for field in _relations(model):
             value = fields.get(field.name)
             if value is None:
@@ -78,10 +104,49 @@ def foreign_rows(
             elif target is user_model:
                 ok = _names_own_account(value, usernames)
             else:
-                ok = _is_id(value) and value in created.get(target, ())  # type: ignore[arg-type]
+                ok = _is_id(value) and (
+                    value in created.get(target, ())  # type: ignore[arg-type]
+                    or (history and value in remembered.get(target, ()))  # type: ignore[arg-type]
+                )
             if not ok:
                 found[f"{model._meta.verbose_name_plural}: {field.verbose_name}"] = None
     return list(found)
+
+
+def history_taken(objects: list[dict[str, Any]], labels: dict[str, type[models.Model]]) -> list[str]:
+    """The deleted objects the file's history records whose ids are rows here (another event's)."""
+    found = []
+    for tracked, ids in remembered_ids(objects, labels).items():
+        if tracked._default_manager.filter(pk__in=ids).exists():
+            history = tracked.history.model  # type: ignore[attr-defined]
+            found.append(f"{history._meta.verbose_name_plural}: {tracked._meta.verbose_name}")
+    return sorted(found)
+
+
+def forget_dangling(objects: list[dict[str, Any]], labels: dict[str, type[models.Model]]) -> list[dict[str, Any]]:
+    """History rows as the file holds them: a reference to a row that is gone, and has no history, is empty.
+
+    A history row outlives the rows it names (a staff role deleted since, an
+    account removed): the file keeps the row and what it recorded, and names
+    only rows it holds or remembers, so that it imports (``foreign_rows``).
+    """
+    created = created_ids(objects, labels)
+    remembered = remembered_ids(objects, labels)
+    kept = []
+    for item in objects:
+        model = labels[item["model"]]
+        if tracked_model(model) is not None:
+            fields = dict(item["fields"])
+            for field in _relations(model):
+                value = fields.get(field.name)
+                target = field.related_model
+                if value is None or target is get_user_model() or field.many_to_many:
+                    continue
+                if value not in created.get(target, ()) and value not in remembered.get(target, ()):  # type: ignore[arg-type]
+                    fields[field.name] = None
+            item = {**item, "fields": fields}
+        kept.append(item)
+    return kept
 
 
 def named_outside(event: Event, created: Created) -> list[str]:

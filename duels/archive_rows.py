@@ -26,7 +26,8 @@ from cards.models import ArsenalCard, Card, Catalogue, CounterRule, PoolEntry, P
 from cards.models_mass import Army, MagicCard, Warrior, WarriorType
 from cards.printing.models import PrintRun
 from duels.models import LogEntry, Situation
-from events.models import Character, ConditionRecord, Event, StaffRole
+from events.imports.models import ColumnMapping, ImportBatch, JoinRpgSync, TableImport
+from events.models import Character, ConditionRecord, Event, Handout, StaffRole
 
 Rows = Callable[[Event], "models.QuerySet[Any]"]
 
@@ -34,6 +35,40 @@ Rows = Callable[[Event], "models.QuerySet[Any]"]
 def _catalogue_ids(event: Event) -> list[int]:
     # An event without a catalogue yet has no catalogue, cards or counter rules to archive.
     return [] if event.catalogue_id is None else [event.catalogue_id]
+
+
+HistoricalCharacter: Any = Character.history.model
+HistoricalPoolEntry: Any = PoolEntry.history.model
+HistoricalArsenalCard: Any = ArsenalCard.history.model
+HistoricalPreparedArsenal: Any = PreparedArsenal.history.model
+HistoricalPreparedArsenalCard: Any = PreparedArsenalCard.history.model
+HistoricalCard: Any = Card.history.model
+HistoricalCounterRule: Any = CounterRule.history.model
+
+
+def _character_ids(event: Event) -> set[int]:
+    """The event's characters, alive or deleted (known by their history)."""
+    alive = set(Character.objects.filter(event=event).values_list("pk", flat=True))
+    return alive | set(HistoricalCharacter.objects.filter(event=event).values_list("id", flat=True))
+
+
+def _prepared_ids(event: Event) -> set[int]:
+    characters = _character_ids(event)
+    alive = set(PreparedArsenal.objects.filter(character_id__in=characters).values_list("pk", flat=True))
+    known = HistoricalPreparedArsenal.objects.filter(character_id__in=characters).values_list("id", flat=True)
+    return alive | set(known)
+
+
+def _card_ids(event: Event) -> set[int]:
+    catalogues = _catalogue_ids(event)
+    alive = set(Card.objects.filter(catalogue_id__in=catalogues).values_list("pk", flat=True))
+    return alive | set(HistoricalCard.objects.filter(catalogue_id__in=catalogues).values_list("id", flat=True))
+
+
+def tracked_model(model: type[models.Model]) -> type[models.Model] | None:
+    """The model whose edits a history model records (``None`` for any other model)."""
+    tracked = getattr(model, "instance_type", None)
+    return tracked if isinstance(tracked, type) and getattr(tracked, "history", None) is not None else None
 
 
 # In the order an import saves them (every foreign key points to an earlier model).
@@ -58,6 +93,28 @@ _CORE: list[tuple[type[models.Model], Rows]] = [
     (LogEntry, lambda e: LogEntry.objects.filter(situation__event=e)),
     # The print runs' settings (who, what, in which language); their PDFs stay on the machine.
     (PrintRun, lambda e: PrintRun.objects.filter(event=e)),
+    (Handout, lambda e: Handout.objects.filter(character__event=e)),
+    # Table imports and what they remember (a batch's undo journal stays on the machine: _RUNTIME).
+    (TableImport, lambda e: TableImport.objects.filter(event=e)),
+    (ImportBatch, lambda e: ImportBatch.objects.filter(table_import__event=e)),
+    (ColumnMapping, lambda e: ColumnMapping.objects.filter(event=e)),
+    (JoinRpgSync, lambda e: JoinRpgSync.objects.filter(event=e)),
+    # The organizers' edit history (docs/history.md), in history_id order, deleted objects' rows
+    # included. Its foreign keys are no database constraints (a history row outlives its object):
+    # each is found by its owner's id, the owner alive or known only by its own history.
+    (HistoricalCharacter, lambda e: HistoricalCharacter.objects.filter(event=e)),
+    (HistoricalPoolEntry, lambda e: HistoricalPoolEntry.objects.filter(character_id__in=_character_ids(e))),
+    (HistoricalArsenalCard, lambda e: HistoricalArsenalCard.objects.filter(character_id__in=_character_ids(e))),
+    (
+        HistoricalPreparedArsenal,
+        lambda e: HistoricalPreparedArsenal.objects.filter(character_id__in=_character_ids(e)),
+    ),
+    (
+        HistoricalPreparedArsenalCard,
+        lambda e: HistoricalPreparedArsenalCard.objects.filter(arsenal_id__in=_prepared_ids(e)),
+    ),
+    (HistoricalCard, lambda e: HistoricalCard.objects.filter(catalogue_id__in=_catalogue_ids(e))),
+    (HistoricalCounterRule, lambda e: HistoricalCounterRule.objects.filter(defence_card_id__in=_card_ids(e))),
 ]
 _ALSO: list[tuple[type[models.Model], Rows]] = []
 
@@ -95,12 +152,18 @@ def accounts_of(event: Event) -> set[int]:
 # A print run's PDF and its parts are files of the machine that printed them, and a lab run or a
 # print run that had not finished has no worker on the new one: the file says what was asked for,
 # and the run arrives finished (a print is made again in minutes; a lab run is started again).
+# A table import's journal (events/imports/journal.py) is the undo of a batch on this database: it
+# names rows by model and id and holds their earlier copies, so it never travels (a file's journal
+# could name any row of the new installation); the batches' count and numbers do.
 _RUNTIME: dict[str, dict[str, Any]] = {
     "cards.printrun": {"file_name": "", "parts": [], "parts_done": 0},
+    "events.importbatch": {"entry": {}},
 }
 _UNFINISHED = {
-    "cards.printrun": ("status", {"queued", "running", "joining"}, "failed"),
-    "lab.labrun": ("status", {"queued", "running"}, "failed"),
+    "cards.printrun": ("status", {"queued", "running", "joining"}, "failed", "error"),
+    "lab.labrun": ("status", {"queued", "running"}, "failed", "error"),
+    # One still waiting for its columns to be matched goes on here: its file came with it.
+    "events.tableimport": ("status", {"queued", "checking", "writing"}, "failed", "failure"),
 }
 
 
@@ -119,8 +182,8 @@ def arriving(item: dict[str, Any]) -> dict[str, Any]:
     item = leaving(item)
     unfinished = _UNFINISHED.get(item["model"])
     if unfinished is not None:
-        field, waiting, finished = unfinished
+        field, waiting, finished, note_field = unfinished
         if item["fields"].get(field) in waiting:
             note = _("It had not finished when the event was moved to this installation; start it again.")
-            item = {**item, "fields": {**item["fields"], field: finished, "error": note}}
+            item = {**item, "fields": {**item["fields"], field: finished, note_field: note}}
     return item

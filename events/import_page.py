@@ -22,6 +22,8 @@ from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -32,7 +34,7 @@ from events.imports.kinds import kind_of
 from events.imports.mapping import Mapping, labels_of
 from events.imports.models import TableImport
 from events.models import Event
-from helpers import tables
+from helpers import jobs, tables
 
 Shown = tuple[Any, ...]  # (row, text) or (row, text, suggestion): what templates/_import_errors.html shows
 
@@ -108,7 +110,15 @@ def launch(record: TableImport) -> Outcome:
         return Outcome(record=record, errors=[] if record.status == TableImport.Status.DONE else record_errors(record))
     from events.imports.tasks import run_table_import
 
-    transaction.on_commit(lambda: run_table_import.delay(record.pk))
+    def send_or_fail() -> None:
+        # The job queue away (Redis restarting): the import says so instead of waiting for ever (helpers/jobs.py).
+        if not jobs.send(run_table_import, record.pk):
+            note = _("The job queue was unreachable when the import was sent; nothing was imported. Start it again.")
+            TableImport.objects.filter(pk=record.pk, status=TableImport.Status.QUEUED).update(
+                status=TableImport.Status.FAILED, failure=note, finished_at=timezone.now()
+            )
+
+    transaction.on_commit(send_or_fail)
     return Outcome(record=record)
 
 

@@ -54,6 +54,14 @@ class LabRun(models.Model):
     def __str__(self) -> str:
         return self.label or f"#{self.pk}"
 
+    # What ``error`` says when the job queue could not be told of the run (lab/views.py); the worker's
+    # own errors (its stderr) stay in the server's log's words and are not shown.
+    QUEUE_UNREACHABLE = "job queue unreachable"
+
+    @property
+    def queue_unreachable(self) -> bool:
+        return self.error == self.QUEUE_UNREACHABLE
+
     @property
     def progress(self) -> int:
         return round(100 * self.done / self.total) if self.total else 0

@@ -12,9 +12,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from events.access import event_for_organizer, event_for_referee, person
+from helpers.jobs import queue_reachable, send
 from helpers.requests import HtmxRequest
 from lab import presenters
 from lab.arsenals import arsenals_of, catalogue_faces, counters_of
@@ -31,12 +33,17 @@ from rules.cards import face_to_dict
 def lab_home(request: HttpRequest, event_id: int) -> HttpResponse:
     event = event_for_organizer(request.user, event_id)
     form = LabForm(request.POST or None)
+    status = 200
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         seed = data["seed"] if data["seed"] is not None else secrets.randbelow(2**31)
         arsenals = arsenals_of(event, data["source"], seed)
         if not arsenals:
             messages.error(request, _("No character of this event has such an arsenal yet: nothing to test."))
+        elif not queue_reachable():
+            # Nothing is written: a run no worker can be told of would wait for ever (helpers/jobs.py).
+            form.add_error(None, QUEUE_AWAY)
+            status = 503
         else:
             settings = LabSettings(
                 duels=data["duels"],
@@ -61,12 +68,24 @@ def lab_home(request: HttpRequest, event_id: int) -> HttpResponse:
                     faces=[face_to_dict(f) for f in catalogue_faces(event)],
                     total=settings.duels,
                 )
-                # Celery 5.4 added delay_on_commit; celery-types 0.26 does not know it yet.
-                run_lab.delay_on_commit(run.pk)  # type: ignore[attr-defined]
+                transaction.on_commit(lambda: _send(run.pk))
             return redirect("lab:run", run.pk)
     runs = LabRun.objects.filter(event=event)
     context = {"event": event, "form": form, "runs": runs, "compare": CompareForm(event_id=event.pk)}
-    return render(request, "lab/home.html", context)
+    return render(request, "lab/home.html", context, status=status)
+
+
+QUEUE_AWAY = gettext_lazy(
+    "The job queue is unreachable right now (it may be restarting): nothing was started. Try again in a minute."
+)
+
+
+def _send(run_id: int) -> None:
+    """The queue went away between the check and the send: the run says so instead of waiting for ever."""
+    if not send(run_lab, run_id):
+        LabRun.objects.filter(pk=run_id, status=LabRun.Status.QUEUED).update(
+            status=LabRun.Status.FAILED, error=LabRun.QUEUE_UNREACHABLE
+        )
 
 
 def _run_for_organizer(request: HttpRequest, run_id: int) -> LabRun:

@@ -5,9 +5,11 @@ archive's SQLite-to-this-database test).
 """
 
 from django.contrib.auth.models import User
+from django.test import override_settings
 
 from cards.models import ArsenalCard, Catalogue
 from duels import services
+from duels.archive_rows import rows_of, tracked_model
 from duels.duel.start import declare_aggression, start_instant_attack
 from duels.models import Situation
 from events.models import Character, Event
@@ -66,8 +68,20 @@ def play_the_demo(event: Event) -> None:
 
 
 def remove_everything(event: Event, data: dict) -> None:
-    catalogue_id = event.catalogue_id
-    event.delete()
-    if catalogue_id is not None:
-        Catalogue.objects.filter(pk=catalogue_id).delete()
+    """The event, its catalogue, accounts and edit history gone, as on a new installation."""
+    forget_event(event)
     User.objects.filter(username__in=[a["username"] for a in data["accounts"]]).delete()
+
+
+def forget_event(event: Event) -> None:
+    """The event and its catalogue deleted with their edit history (no "-" rows left to clash with a file)."""
+    history = [
+        (model, list(rows.values_list("pk", flat=True))) for model, rows in rows_of(event) if tracked_model(model)
+    ]
+    catalogue_id = event.catalogue_id
+    with override_settings(SIMPLE_HISTORY_ENABLED=False):
+        event.delete()
+        if catalogue_id is not None:
+            Catalogue.objects.filter(pk=catalogue_id).delete()
+    for model, pks in history:
+        model._default_manager.filter(pk__in=pks).delete()

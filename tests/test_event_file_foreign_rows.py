@@ -34,7 +34,7 @@ from duels.mass.start import start_mass_battle
 from duels.models import Situation
 from events.creators import allow_event_creation
 from events.models import Character, Event, StaffRole
-from tests.demo_kit import play_the_demo
+from tests.demo_kit import forget_event, play_the_demo
 
 pytestmark = pytest.mark.django_db
 
@@ -81,8 +81,7 @@ def own_file(victim, mallory) -> dict[str, Any]:
     hero = Character.objects.create(event=event, name="Hero")
     PoolEntry.objects.create(character=hero, card=card, copies=1)
     data = json.loads(dumps(export_event(event)))
-    event.delete()
-    catalogue.delete()
+    forget_event(event)
     return data
 
 
@@ -297,6 +296,37 @@ def an_id_of_theirs(data, victim):
     return data
 
 
+def _history_row(data: dict[str, Any], model: str, **fields: Any) -> dict[str, Any]:
+    """A copy of the file's own history row of ``model`` under a fresh history id, with ``fields`` changed."""
+    row = copy.deepcopy(own(data, model))
+    return add(data, model, {**row["fields"], **fields})
+
+
+def a_history_row_recording_their_character_as_deleted(data, victim):
+    """On their character's history page it would show invented edits, and offer their revert."""
+    theirs = Character.objects.filter(event=victim).first()
+    assert theirs is not None
+    return _history_row(data, "events.historicalcharacter", id=theirs.pk, history_type="-")
+
+
+def a_history_row_in_their_event(data, victim):
+    return _history_row(data, "events.historicalcharacter", id=FRESH + 5, event=victim.pk)
+
+
+def a_pool_history_row_of_their_character(data, victim):
+    theirs = Character.objects.filter(event=victim).first()
+    assert theirs is not None
+    return _history_row(data, "cards.historicalpoolentry", id=FRESH + 5, character=theirs.pk)
+
+
+def a_card_history_row_in_their_catalogue(data, victim):
+    return _history_row(data, "cards.historicalcard", id=FRESH + 5, catalogue=victim.catalogue_id)
+
+
+def a_history_row_by_an_account_not_in_the_file(data, victim):
+    return _history_row(data, "events.historicalcharacter", history_user=["organizer"])
+
+
 # Each crafted file, and what the refusal names (the reason, not a side effect of the crafting).
 CRAFTED: dict[str, tuple[Callable[[dict[str, Any], Event], dict[str, Any]], str]] = {
     "organizer of another event": (organizer_of_the_other_event, "staff roles: event"),
@@ -328,6 +358,20 @@ CRAFTED: dict[str, tuple[Callable[[dict[str, Any], Event], dict[str, Any]], str]
     "a print run of another event's characters": (a_print_run_of_their_characters, "print runs: characters"),
     "a lab run in another event": (a_lab_run_in_their_event, "lab runs: event"),
     "an id another event has": (an_id_of_theirs, "already has rows"),
+    "a history row recording another event's character as deleted": (
+        a_history_row_recording_their_character_as_deleted,
+        "historical characters: character",
+    ),
+    "a history row in another event": (a_history_row_in_their_event, "historical characters: event"),
+    "a pool history row of another event's character": (
+        a_pool_history_row_of_their_character,
+        "historical card pool: character",
+    ),
+    "a card history row in another catalogue": (a_card_history_row_in_their_catalogue, "historical cards: catalogue"),
+    "a history row by an account the file does not hold": (
+        a_history_row_by_an_account_not_in_the_file,
+        "historical characters: history user",
+    ),
 }
 
 

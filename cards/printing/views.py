@@ -30,6 +30,7 @@ from events.access import ORGANIZER, character_for_staff, event_for_organizer
 from events.models import Event
 from events.public_url import address_note
 from helpers.ids import MAX_ID
+from helpers.jobs import queue_reachable, send
 from helpers.requests import HtmxRequest
 
 
@@ -104,18 +105,43 @@ def event_print(request: HttpRequest, event_id: int) -> HttpResponse:
             return HttpResponse(whole_document(event, data["chosen"], **_what(data)))
         if not printing.pdf_available():
             return _unavailable(request, event, "")
+        inline = len(data["chosen"]) <= INLINE_LIMIT
+        if not inline and not queue_reachable():
+            # Nothing is written: a run no worker can be told of would wait for ever (helpers/jobs.py).
+            form.add_error(None, queue_away(INLINE_LIMIT))
+            return _form_page(request, event, form, status=503)
         run = start_run(event, request.user, data["chosen"], **_what(data))
-        if len(data["chosen"]) <= INLINE_LIMIT:
+        if inline:
             # A small event (the demo's 8) is one click: printed now, the download starts at once.
             run = execute(run.pk)
             if run.status == PrintRun.Status.DONE:
                 return redirect("cards:print-run-download", event.pk, run.pk)
         else:
-            transaction.on_commit(lambda: print_run.delay(run.pk))
+            transaction.on_commit(lambda: _send(run.pk))
         return redirect("cards:print-run", event.pk, run.pk)
+    return _form_page(request, event, form)
+
+
+def queue_away(inline_limit: int) -> str:
+    return _(
+        "The job queue is unreachable right now (it may be restarting): nothing was started. "
+        "Try again in a minute; up to %(count)s characters print at once without it."
+    ) % {"count": inline_limit}
+
+
+def _send(run_id: int) -> None:
+    """The queue went away between the check and the send: the run says so instead of waiting for ever."""
+    if not send(print_run, run_id):
+        note = _("The job queue was unreachable when the print was sent; nothing was printed. Start it again.")
+        PrintRun.objects.filter(pk=run_id, status=PrintRun.Status.QUEUED).update(
+            status=PrintRun.Status.FAILED, error=note
+        )
+
+
+def _form_page(request: HttpRequest, event: Event, form: PrintRunForm, status: int = 200) -> HttpResponse:
     runs = PrintRun.objects.filter(event=event)[:5]
     context = {"event": event, "form": form, "runs": runs, "pdf_available": printing.pdf_available()}
-    return render(request, "print/event_print.html", {**context, **address_note(event)})
+    return render(request, "print/event_print.html", {**context, **address_note(event)}, status=status)
 
 
 def _run_of(event: Event, run_id: int) -> PrintRun:

@@ -14,7 +14,7 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture
 def demo_event(transactional_db, monkeypatch):
-    monkeypatch.setattr("lab.views.run_lab.delay_on_commit", lambda run_id: None)
+    monkeypatch.setattr("lab.views.run_lab.delay", lambda run_id: None)
     monkeypatch.setattr("duels.services.store.schedule_expiry", lambda situation_id, deadline: None)
     return demo.load()
 

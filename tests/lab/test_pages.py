@@ -35,7 +35,7 @@ def start(client, event, **changes):
 
 def test_an_organizer_starts_a_run_and_reads_its_report(organizer, demo_event, monkeypatch):
     queued = []
-    monkeypatch.setattr("lab.views.run_lab.delay_on_commit", lambda run_id: queued.append(run_id))
+    monkeypatch.setattr("lab.views.run_lab.delay", lambda run_id: queued.append(run_id))
     response = start(organizer, demo_event)
     run = LabRun.objects.get()
     assert response.status_code == 302 and response["Location"] == reverse("lab:run", args=[run.pk])
@@ -57,7 +57,7 @@ def test_a_bad_form_starts_nothing(organizer, demo_event):
 
 
 def test_a_queued_run_can_be_stopped(organizer, demo_event, monkeypatch):
-    monkeypatch.setattr("lab.views.run_lab.delay_on_commit", lambda run_id: None)
+    monkeypatch.setattr("lab.views.run_lab.delay", lambda run_id: None)
     start(organizer, demo_event)
     run = LabRun.objects.get()
     organizer.post(reverse("lab:cancel", args=[run.pk]))
@@ -65,7 +65,7 @@ def test_a_queued_run_can_be_stopped(organizer, demo_event, monkeypatch):
 
 
 def test_two_runs_compare_side_by_side(organizer, demo_event, monkeypatch):
-    monkeypatch.setattr("lab.views.run_lab.delay_on_commit", lambda run_id: None)
+    monkeypatch.setattr("lab.views.run_lab.delay", lambda run_id: None)
     start(organizer, demo_event, seed="1")
     start(organizer, demo_event, seed="2", policy="random")
     first, second = LabRun.objects.order_by("pk")
