@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from duels import services
 from duels.models import LogEntry
 from events.models import ConditionRecord
 from rules import battle as B
@@ -106,3 +107,15 @@ def test_the_character_page_records_it_for_a_battle_combatant_too(tablet, battle
     )
     assert response.status_code == 302
     assert battle_state(battle).combatants[vera.pk].condition == "paralysed"
+
+
+def test_CR1_D11_the_duel_tablet_records_it_the_same_way(tablet, fight, armed):
+    """The same include and view on the duel's tablet: a finishing blow ends the duel (D11)."""
+    _anton, zavulon = armed
+    page = tablet.get(reverse("duels:situation", args=[fight.pk])).content.decode()
+    assert 'id="condition-form"' in page and f'value="{zavulon.pk}"' in page
+    response = post(tablet, fight, zavulon, condition="dead", reason="a finishing blow")
+    assert response.status_code == 200
+    fight.refresh_from_db()
+    assert services.state_of(fight).fighters[zavulon.pk].condition == "dead"
+    assert ConditionRecord.objects.get(character=zavulon).situation_id == fight.pk
