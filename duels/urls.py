@@ -35,6 +35,7 @@ urlpatterns = [
     path("fights/<int:situation_id>/log.csv", views_log.log_table, {"file_format": "csv"}, name="log-export-csv"),
     path("fights/<int:situation_id>/log.xlsx", views_log.log_table, {"file_format": "xlsx"}, name="log-export-xlsx"),
     path("characters/<int:character_id>/condition/", views_conditions.character_condition, name="condition"),
+    path("fights/<int:situation_id>/condition/", views_conditions.fight_condition, name="fight-condition"),
     # Mass battles (M1-M8): starting one, a commander's phone, the army's secret link
     path("events/<int:event_id>/mass-battles/", mass.start, name="mass-start"),
     path("mass/<int:situation_id>/side/<str:side>/", mass_live.commander, name="mass-commander"),

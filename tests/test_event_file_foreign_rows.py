@@ -463,3 +463,31 @@ def test_the_web_import_gives_an_existing_account_nothing(victim, mallory, own_f
     # The importer is told whose roles were left out, to give them again on the staff page.
     said = " ".join(str(m) for m in response.context["messages"])
     assert "organizer (referee)" in said
+
+
+def test_a_crafted_import_journal_never_travels(victim, mallory, own_file):
+    """A table import's undo journal names rows by model and id: a file's would delete another event's rows.
+
+    It is this database's own (duels/archive_rows.py ``_RUNTIME``): it arrives empty, the import
+    it belonged to arrives failed, and taking it back touches nothing of the other event.
+    """
+    from events.imports import journal
+    from events.imports.models import ImportBatch, TableImport
+
+    theirs = Character.objects.filter(event=victim).first()
+    assert theirs is not None
+    before = snapshot(victim)
+    data = copy.deepcopy(own_file)
+    fields = {"event": own(data, "events.event")["pk"], "kind": "characters", "requested_by": None}
+    fields |= {"created_at": "2027-01-10T12:00:00+00:00", "updated_at": "2027-01-10T12:00:00+00:00"}
+    fields |= {"status": "writing", "source": {}, "mapping": {}}
+    add(data, "events.tableimport", fields)
+    entry = {"created": [["events.character", theirs.pk]], "rows": [], "cleared": [], "fields": []}
+    add(data, "events.importbatch", {"table_import": FRESH, "number": 0, "entry": entry}, pk=FRESH + 1)
+    response = upload(mallory, data)
+    page = response.content.decode()
+    assert response.status_code == 302, page[page.find("import-error") :][:400]
+    record = TableImport.objects.get(pk=FRESH)
+    assert record.status == TableImport.Status.FAILED and ImportBatch.objects.get(pk=FRESH + 1).entry == {}
+    journal.undo_import(record.pk)
+    assert Character.objects.filter(pk=theirs.pk).exists() and snapshot(victim) == before

@@ -17,6 +17,7 @@ from duels.services.kinds import FighterResult, Step, is_join_type, stated_reaso
 from duels.services.store import named_by_fighters
 from rules import EngineEvent
 from rules import battle as B
+from rules.battle.referee import ChangeCondition
 from rules.cards import CounterRule
 
 
@@ -98,8 +99,12 @@ class BattleKind:
             for cid, c in state.combatants.items()
         }
 
-    def condition_command(self, state: B.Battle, character_id: int, *, add: str, clear: str, reason: str) -> Any:
-        return None
+    def condition_command(
+        self, state: B.Battle, character_id: int, *, add: str, clear: str, reason: str
+    ) -> ChangeCondition | None:
+        if character_id not in state.combatants:
+            return None
+        return ChangeCondition(combatant=character_id, add=add, clear=clear, reason=reason)
 
     def named_rows(self, situation: Situation) -> dict[type[models.Model], set[int]]:
         return named_by_fighters(situation, self)

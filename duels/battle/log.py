@@ -20,6 +20,7 @@ from duels.web.log import LogLine, LogWords, log_lines, wording
 from rules import battle as B
 from rules.battle import events as E
 from rules.battle import reactions as R
+from rules.battle.referee import ConditionRecorded
 from rules.battle.state import NO_ATTACKS_LEFT
 
 # R1: what drew an opportunity attack (the engine's trigger kinds); a readied action's
@@ -256,6 +257,17 @@ def _condition(w: BattleWords, e: E.ConditionChanged) -> str:
         "name": w.who(e.combatant),
         "old": condition_label(e.old),
         "new": condition_label(e.new),
+    }
+
+
+@wording(ConditionRecorded)
+def _recorded(w: BattleWords, e: ConditionRecorded) -> str:
+    """CR1, D11: the referee's change outside a step (rules/battle/referee.py), with its reason."""
+    return _("%(name)s: %(old)s → %(new)s, recorded by the referee. Reason: %(reason)s") % {
+        "name": w.who(e.combatant),
+        "old": condition_label(e.old),
+        "new": condition_label(e.new),
+        "reason": e.reason,
     }
 
 

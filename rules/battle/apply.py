@@ -33,6 +33,7 @@ from rules.battle.commands import (
 )
 from rules.battle.flow import Events, check_order, default_order, end_battle, end_turn, next_order, start_round
 from rules.battle.frames import top
+from rules.battle.referee import ChangeCondition, change_condition
 from rules.battle.state import (
     BETWEEN_ROUNDS,
     ENDED,
@@ -130,6 +131,8 @@ def apply(state: Battle, command: BattleCommand, now: datetime) -> tuple[Battle,
             _join(new, command, events)
         case SetSide():
             _set_side(new, command, events)
+        case ChangeCondition():
+            change_condition(new, command, now, events)  # not a combat action (S2)
         case _:
             _combat(new, command, now, events)
             if new.phase != SETUP:

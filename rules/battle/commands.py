@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
+from rules.battle.referee import ChangeCondition
 from rules.battle.state import BattleCard, card_from_dict, card_to_dict
 from rules.fighters import FighterSetup, setup_from_dict, setup_to_dict
 
@@ -142,6 +143,7 @@ BattleCommand = (
     | ConfirmAnswer
     | NextTurn
     | EndBattle
+    | ChangeCondition
 )
 
 COMMAND_TYPES: dict[str, type[Any]] = {
@@ -159,6 +161,7 @@ COMMAND_TYPES: dict[str, type[Any]] = {
     "confirm_answer": ConfirmAnswer,
     "next_turn": NextTurn,
     "end_battle": EndBattle,
+    "change_condition": ChangeCondition,  # rules/battle/referee.py
 }
 _TYPE_NAMES: dict[type[Any], str] = {cls: name for name, cls in COMMAND_TYPES.items()}
 

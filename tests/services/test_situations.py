@@ -133,7 +133,7 @@ def test_D11_a_blow_recorded_in_a_running_fight_goes_into_the_fight_and_its_log(
     anton, zavulon = armed
     situation = declare_aggression(anton.event, anton, zavulon, None, user=referee, nonce=nonce(), now=at(0)).situation
     record = change_condition(zavulon, add="helpless", reason="a finishing blow", user=referee, now=at(2))
-    assert record.situation_id == situation.pk
+    assert record is not None and record.situation_id == situation.pk
     st = state(situation)
     assert st.fighters[zavulon.pk].condition == "helpless" and st.duels[0].result == "fighter_out"
     entry = LogEntry.objects.get(situation=situation, command__type="change_condition")

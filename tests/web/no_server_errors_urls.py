@@ -448,6 +448,17 @@ SPECS: dict[str, Spec] = {
         strict=("change", "condition"),
         posts=[lambda w: {"change": "add", "condition": "lightly_wounded", "reason": "a blow outside a step"}],
     ),
+    "duels:fight-condition": Spec(
+        "staff",
+        methods=POST_ONLY,
+        strict=("version", "nonce", "character", "change", "condition"),
+        posts=[
+            lambda w: _fight(
+                w, character=w.rival.pk, change="add", condition="lightly_wounded", reason="a blow outside a step"
+            ),
+            lambda w: _fight(w, character=HUGE, change="clear", condition="paralysed", reason="not in the fight"),
+        ],
+    ),
     "duels:log-export-csv": Spec("staff", methods=GET_ONLY),
     "duels:log-export-xlsx": Spec("staff", methods=GET_ONLY),
     "duels:event-export": Spec("organizer", methods=GET_ONLY),
