@@ -45,10 +45,12 @@ def _read(worker: subprocess.Popen[str], queue: Queue[tuple[int, dict]], index: 
 
 def execute(run_id: int) -> LabRun:
     """Play the run's duels; the row says how it went (done, cancelled or failed)."""
+    # Taking the run is one conditional UPDATE: of two deliveries of the same task (a broker that
+    # redelivers, a worker restarted mid-ack) exactly one finds it queued and plays it.
+    taken = LabRun.objects.filter(pk=run_id, status=LabRun.Status.QUEUED).update(status=LabRun.Status.RUNNING)
     run = LabRun.objects.get(pk=run_id)
-    if run.status != LabRun.Status.QUEUED:
+    if not taken:
         return run  # a repeated task: the run was already taken
-    LabRun.objects.filter(pk=run.pk).update(status=LabRun.Status.RUNNING)
     count = min(processes(), run.total)
     job = {"arsenals": run.arsenals, "counters": run.counters, "settings": run.settings}
     workers = []
