@@ -9,6 +9,7 @@ once (under the lock) and never the whole log. Counts, never times.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import pytest
@@ -80,7 +81,7 @@ def test_a_battle_step_costs_as_many_statements_at_300_entries_as_at_10(as_user,
         st = _battle_to(battle, referee, entries)
         battle.refresh_from_db()
         data = {"action": "act", "who": st.turn_of, "act": B.PASS, "version": battle.version, "nonce": nonce()}
-        sql, response = _statements(lambda d=data: client.post(url, d, headers=HX))
+        sql, response = _statements(partial(client.post, url, data, headers=HX))
         counts.append(_check_step("battle", sql, response))
         _drive(battle, referee, B.NextTurn())
     assert battle.log.count() > LENGTHS[1]
@@ -119,7 +120,7 @@ def test_a_mass_battle_step_costs_as_many_statements_at_300_entries_as_at_10(
         assert mass_state(situation).stage == magic.INITIATIVE
         situation.refresh_from_db()
         data = {"action": "roll_entered", "dice_a": "5", "dice_b": "4", "version": situation.version, "nonce": nonce()}
-        sql, response = _statements(lambda d=data: client.post(url, d, headers=HX))
+        sql, response = _statements(partial(client.post, url, data, headers=HX))
         counts.append(_check_step("mass", sql, response))
         act(situation, magic.ChooseStarter(side="a", starts=True), referee)
         for command in (
