@@ -4,7 +4,6 @@ Every view fetches its objects through these helpers; anything out of the
 caller's scope is a 404, so that a guessed id reveals nothing.
 """
 
-from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
@@ -132,8 +131,8 @@ def link_holder(token: str) -> int:
     return int(row[0])
 
 
-def link_holder_cached(token: str, also: Callable[[int], str]) -> tuple[int, Any]:
-    """``link_holder`` and the cache's entry ``also(character_id)``, without the database while Redis knows.
+def link_holder_cached(token: str, also: str) -> tuple[int, Any]:
+    """``link_holder`` and the cache's entry ``also`` (``{c}``: the character's id), without the database.
 
     A revoked, regenerated or expired link stops at once: see events/link_cache.py.
     A missing answer is read from the database, stamped with the generations

@@ -44,7 +44,7 @@ import datetime as dt
 import hashlib
 import logging
 import secrets
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -174,25 +174,63 @@ def _scopes(character_id: int, event_id: int) -> tuple[str, str, str]:
     return character_scope(character_id), event_scope(event_id), EVERYTHING
 
 
-def cached(token: str, also: Callable[[int], str]) -> tuple[Answer | None, Any]:
-    """The link's cached answer if it still counts (else None), and the cache's entry ``also(character_id)``.
+# One round trip: the answer, then its scopes' generations and marks and the poll's next key, read
+# together. KEYS[1]: the answer; ARGV: key templates with {c} (character) and {e} (event) to fill in.
+_CHECK = """
+local answer = redis.call('GET', KEYS[1])
+if not answer then return false end
+local c, e = string.match(answer, '^(%d+)|(%d+)|')
+if not c then return false end
+local keys = {}
+for i = 1, #ARGV do
+  keys[i] = string.gsub(string.gsub(ARGV[i], '{c}', c), '{e}', e)
+end
+local values = redis.call('MGET', unpack(keys))
+table.insert(values, 1, answer)
+return values
+"""
 
-    Two round trips: the answer, then its scopes' generations and marks with ``also`` (the
-    character's fight meta, which the poll needs next) in one ``MGET``.
+
+def _encode(answer: Answer) -> str:
+    gens = (g.decode("ascii") if g is not None else "" for g in answer.generations)
+    flag = int(answer.expire_after_end)
+    return "|".join([str(answer.character_id), str(answer.event_id), str(flag), answer.ends_on.isoformat(), *gens])
+
+
+def _decode(raw: bytes) -> Answer | None:
+    parts = raw.decode("ascii").split("|")
+    if len(parts) != 7:
+        return None
+    cid, eid, flag, ends_on, *gens = parts
+    generations = tuple(g.encode("ascii") if g else None for g in gens)
+    return Answer(int(cid), int(eid), flag == "1", dt.date.fromisoformat(ends_on), generations)  # type: ignore[arg-type]
+
+
+def _templates(backend: Any, also: str) -> list[str]:
+    scopes = (character_scope("{c}"), event_scope("{e}"), EVERYTHING)  # type: ignore[arg-type]
+    return [*(key for scope in scopes for key in _keys(backend, scope)), backend.make_key(also)]
+
+
+def cached(token: str, also: str) -> tuple[Answer | None, Any]:
+    """The link's cached answer if it still counts (else None), and the cache's entry under ``also``.
+
+    ``also`` is a key template with ``{c}`` for the character's id: the poll's next read (its
+    fight's meta), fetched in the same round trip (one Lua call: the answer, its scopes'
+    generations and marks, and ``also``).
     """
     backend = _backend()
     if backend is None:
         return None, None
     try:
-        found = backend.get(answer_key(token))
-        if not isinstance(found, Answer):
-            return None, None
-        client = backend.redis_client()
-        keys = [key for scope in _scopes(found.character_id, found.event_id) for key in _keys(backend, scope)]
-        values = client.mget([*keys, backend.make_key(also(found.character_id))])
+        values = backend.redis_client().eval(_CHECK, 1, backend.make_key(answer_key(token)), *_templates(backend, also))
     except Exception:
         return None, None
-    generations, marks, extra = tuple(values[0:6:2]), values[1:6:2], values[6]
+    if not values:
+        return None, None
+    found = _decode(values[0])
+    if found is None:
+        return None, None
+    generations, marks, extra = tuple(values[1:7:2]), values[2:7:2], values[7]
     if any(marks) or None in generations or generations != found.generations:
         return None, None
     return found, (None if extra is None else backend.decode(extra))
@@ -218,9 +256,14 @@ def stamp(character_id: int, event_id: int) -> tuple[bytes | None, bytes | None,
 
 
 def remember(token: str, answer: Answer) -> None:
+    """Keep a working link's answer for ``LINK_TTL`` (plain text: the Lua check reads its ids)."""
     backend = _backend()
-    if backend is not None:
-        backend.set(answer_key(token), answer, LINK_TTL)
+    if backend is None:
+        return
+    try:
+        backend.redis_client().set(backend.make_key(answer_key(token)), _encode(answer), ex=LINK_TTL)
+    except Exception:
+        logger.warning("could not keep a secret link's answer", exc_info=True)
 
 
 def forget_all() -> None:

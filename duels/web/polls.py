@@ -21,6 +21,8 @@ from duels.web.viewers import PLAYER, SPECTATOR, Viewer
 from events.access import link_holder_cached
 
 SPECTATOR_VIEW = Viewer(SPECTATOR)
+# The character's fight meta (duels.services.live.active_key), read with the link's cached answer.
+ACTIVE_TEMPLATE = active_key(0).removesuffix("0") + "{c}"
 _SEEN = "sumrak_poll_seen"
 
 
@@ -58,7 +60,7 @@ def link_poll(token: str) -> Seen:
     With Redis, while the link's answer is cached: two Redis round trips, no database.
     """
     try:
-        character_id, found = link_holder_cached(token, active_key)
+        character_id, found = link_holder_cached(token, ACTIVE_TEMPLATE)
     except Http404:
         return Seen(token, 0, None)
     if found is None:

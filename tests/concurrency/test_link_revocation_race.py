@@ -87,7 +87,7 @@ def test_a_revoked_link_never_answers_a_poll_begun_after_the_revocation_committe
             character.regenerate_link()  # a working link again, its commit callback run
         token = character.link_token
         assert link_poll(token).character_id == character.pk  # fills the answer
-        assert link_cache.cached(token, str)[0] is not None, "the answer is cached before the race"
+        assert link_cache.cached(token, "{c}")[0] is not None, "the answer is cached before the race"
         committed, polls = _round(character.pk, token, drop_answer=n % 2 == 0)
         after = [ok for began, ok in polls if began > committed]
         before = [ok for began, ok in polls if began < committed]
@@ -95,4 +95,4 @@ def test_a_revoked_link_never_answers_a_poll_begun_after_the_revocation_committe
         assert not any(after), f"round {n}: {sum(after)} of {len(after)} polls let through after the commit"
         assert any(before)
         assert link_poll(token).character_id == 0
-        assert link_cache.cached(token, str)[0] is None
+        assert link_cache.cached(token, "{c}")[0] is None
