@@ -327,7 +327,7 @@ def main() -> None:
         "celery": "worker -c 2 + beat",
         "wrk": f"-t{args.threads} -c{args.connections}, {args.seconds} s per load, {args.rounds} rounds interleaved",
         "game": "2,000 characters, 300 cards, ~450 counter rules, 100 running duels of 10/100/500 entries,"
-        " 6 battles of four (60/200 entries), 6 mass battles (40/150 entries)",
+        " 12 battles of four (60/200 entries), 12 mass battles (40/150 entries)",
         "note": "2 cores shared by the app, PostgreSQL, Redis, Celery and wrk (and other work on the machine)",
     }
     results["targets"] = {

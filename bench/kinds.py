@@ -244,7 +244,9 @@ def steps(kind: str, state: Any, ahead: int, now: dt.datetime, memo: dict[str, A
 
 BATTLE_LENGTHS = (60, 200)
 MASS_LENGTHS = (40, 150)
-PER_LENGTH = 3
+# Enough fights that a load of a few seconds does not run out of prepared steps (a battle has ~30
+# ahead, up to its next round break; a mass battle 60): wrk then sends pings instead (steps_done shows it).
+PER_LENGTH = 6
 MIN_AHEAD = 20
 WARRIORS = 6  # per army
 MAGIC = [
