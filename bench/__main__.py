@@ -38,6 +38,8 @@ TARGETS = {
     "player_poll_changed_10": ("p95 vs bare", 2.0),
     "player_poll_changed_500": ("p95 vs bare", 2.0),
     "step_post": ("p95 vs bare POST", 3.0),
+    "step_post_battle": ("p95 vs bare POST", 3.0),
+    "step_post_mass": ("p95 vs bare POST", 3.0),
 }
 
 
@@ -279,7 +281,9 @@ def main() -> None:
             print(f"bench: round {number + 1} of {args.rounds}", flush=True)
             measured: dict[str, dict[str, Any]] = {}
             scenarios = load.scenarios()
-            for name in [*scenarios, "step_post", "mixed"]:
+            # The taps alone, per kind (issue 24), then the mixed load.
+            step_names = ["step_post", *(f"step_post_{k}" for k in ("battle", "mass") if load.of_kind(k))]
+            for name in [*scenarios, *step_names, "mixed"]:
                 # The step loads read each fight's version just before they run: the one before moved them.
                 lines = scenarios[name] if name in scenarios else load.step_loads()[name]
                 seconds = args.seconds
@@ -306,7 +310,7 @@ def main() -> None:
             results["load"][name] = rounds[-1][name]
             continue
         best = sorted(per_round, key=lambda r: r["p95_ms"])[len(per_round) // 2]
-        bare = next(r for r in rounds if r[name] is best)["bare_post" if name == "step_post" else "bare"]
+        bare = next(r for r in rounds if r[name] is best)["bare_post" if name.startswith("step_post") else "bare"]
         best = {**best, "p95_vs_bare": round(best["p95_ms"] / bare["p95_ms"], 2)}
         best["rps_vs_bare"] = round(best["rps"] / bare["rps"], 3)
         results["load"][name] = best
@@ -322,7 +326,8 @@ def main() -> None:
         "gunicorn": "3 workers x 4 threads (gthread)",
         "celery": "worker -c 2 + beat",
         "wrk": f"-t{args.threads} -c{args.connections}, {args.seconds} s per load, {args.rounds} rounds interleaved",
-        "game": "2,000 characters, 300 cards, ~450 counter rules, 100 running fights of 10/100/500 entries",
+        "game": "2,000 characters, 300 cards, ~450 counter rules, 100 running duels of 10/100/500 entries,"
+        " 12 battles of four (60/200 entries), 12 mass battles (40/150 entries)",
         "note": "2 cores shared by the app, PostgreSQL, Redis, Celery and wrk (and other work on the machine)",
     }
     results["targets"] = {

@@ -106,8 +106,9 @@ class Requests:
         hx = {"HX-Request": "true"}
         staff = {**hx, "Cookie": self.cookie}
         public = {**hx, "Cookie": f"csrftoken={CSRF}"}  # as bench/load.py: the page load set it
-        short = [f for f in self.fights if f["length"] == 10]
-        long_ = [f for f in self.fights if f["length"] == 500]
+        duels = [f for f in self.fights if f.get("kind", "duel") == "duel"]
+        short = [f for f in duels if f["length"] == 10]
+        long_ = [f for f in duels if f["length"] == 500]
 
         def polls(fights: list[dict[str, Any]], role: str) -> list[tuple[str, dict[str, str]]]:
             if role == "spectator":
@@ -118,6 +119,10 @@ class Requests:
 
         def unchanged(urls: list[tuple[str, str]]) -> Iterator[Callable[[], dict[str, Any]]]:
             made = [(p, {**h, "If-None-Match": self._etag(app, p, h)}) for p, h in urls]
+            for p, h in made:
+                # A first poll of each: what a phone polling every 2 s finds in steady state (a player's
+                # link answer is kept for 60 s, events/link_cache.py), not each URL's very first poll.
+                _call(app, _environ("GET", p, h))
             return itertools.cycle([self._get(p, **h) for p, h in made])
 
         def changed(urls: list[tuple[str, str]]) -> Iterator[Callable[[], dict[str, Any]]]:
@@ -127,32 +132,43 @@ class Requests:
         return {
             "bare": itertools.cycle([self._get("/ping/")]),
             "bare_post": itertools.cycle([lambda: _environ("POST", "/ping/", post, b"x=1")]),
-            "spectator_poll_unchanged": unchanged(polls(self.fights, "spectator")),
-            "player_poll_unchanged": unchanged(polls(self.fights, "player")),
-            "referee_poll_unchanged": unchanged(polls(self.fights, "referee")),
+            "spectator_poll_unchanged": unchanged(polls(duels, "spectator")),
+            "player_poll_unchanged": unchanged(polls(duels, "player")),
+            "referee_poll_unchanged": unchanged(polls(duels, "referee")),
             "spectator_poll_changed_10": changed(polls(short, "spectator")),
             "spectator_poll_changed_500": changed(polls(long_, "spectator")),
             "player_poll_changed_10": changed(polls(short, "player")),
             "player_poll_changed_500": changed(polls(long_, "player")),
             "referee_poll_changed_500": changed(polls(long_, "referee")),
             "referee_page_10": itertools.cycle([self._get(f"/fights/{f['id']}/", Cookie=self.cookie) for f in short]),
-            "step_post": self._steps(post),
+            "step_post": self._steps(post, "duel"),
+            # Issue 24: the step of every kind (bench/kinds.py), each at its fights' realistic lengths.
+            "step_post_battle": self._steps(post, "battle"),
+            "step_post_mass": self._steps(post, "mass"),
         }
 
-    def _steps(self, headers: dict[str, str]) -> Iterator[Callable[[], dict[str, Any]]]:
-        """Each fight's next prepared step, with the version it is at now (round robin over the fights)."""
+    def _steps(self, headers: dict[str, str], kind: str) -> Iterator[Callable[[], dict[str, Any]]]:
+        """Each fight's next prepared step, with the version it is at now (round robin over the fights of ``kind``)."""
         from urllib.parse import urlencode
 
         from duels.models import Situation
 
-        fights = [f for f in self.fights if f["steps"]]
+        fights = [f for f in self.fights if f["steps"] and f.get("kind", "duel") == kind]
+        if not fights:  # a game built before issue 24 has duels only
+            return
+        idle = 0
         for fight in itertools.cycle(fights):
             version = Situation.objects.values_list("version", flat=True).get(pk=fight["id"])
             done = version - fight["version"]
             if done >= len(fight["steps"]):
+                idle += 1
+                if idle > len(fights):  # every prepared step sent: the measure ends with what it has
+                    return
                 continue
-            body = urlencode({**fight["steps"][done], "version": version, "nonce": os.urandom(16).hex()})
-            yield lambda f=fight, b=body: _environ("POST", f"/fights/{f['id']}/act/", headers, b.encode())
+            idle = 0
+            body = urlencode({**fight["steps"][done], "version": version, "nonce": os.urandom(16).hex()}, doseq=True)
+            path = fight.get("path") or f"/fights/{fight['id']}/"
+            yield lambda p=path, b=body: _environ("POST", f"{p}act/", headers, b.encode())
 
 
 def _call(app: Any, environ: dict[str, Any]) -> tuple[str, list[tuple[str, str]], bytes]:
@@ -177,13 +193,19 @@ def measure(app: Any, counters: Counters, make: Iterator[Callable[[], dict[str, 
     for i in range(warm + repeat):
         if i == warm:
             sql0, redis0 = counters.sql, counters.redis
-        environ = next(make)()
+        try:
+            environ = next(make)()
+        except StopIteration:  # out of prepared steps (or none of this kind): what was measured
+            repeat = max(1, i - warm)
+            break
         start = time.process_time()
         status, _headers, _body = _call(app, environ)
         took = time.process_time() - start
         if i >= warm:
             cpu.append(took)
             statuses.add(status.split()[0])
+    if not cpu:
+        return {"cpu_us_median": 0, "cpu_us_mean": 0, "sql": 0, "redis": 0, "status": "none"}
     return {
         "cpu_us_median": round(statistics.median(cpu) * 1e6),
         "cpu_us_mean": round(statistics.fmean(cpu) * 1e6),

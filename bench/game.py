@@ -1,7 +1,9 @@
 """The benchmark's game: a big event with long fights, written straight into the bench database.
 
-2,000 characters, a 300-card catalogue with counter rules, 100 running fights
-whose logs hold 10, 100 or 500 entries (played by the engine, bench/fights.py,
+2,000 characters, a 300-card catalogue with counter rules, 100 running duels
+whose logs hold 10, 100 or 500 entries, and (issue 24, bench/kinds.py) twelve
+battles of four (60 and 200 entries: area attacks, reactions, round breaks)
+and twelve mass battles (40 and 150 entries of magic cycles) (played by the engine, bench/fights.py,
 so state and log are what a real fight of that length leaves), a referee
 with a session, and for every fight the next steps a referee would tap,
 already encoded as the fight form's POST bodies (``steps``): the load
@@ -21,7 +23,6 @@ import sys
 from typing import Any
 
 import rules
-from duels.duel.start import declare_aggression
 from rules import duel as engine
 
 CHARACTERS = 2000
@@ -34,6 +35,8 @@ STEPS_AHEAD = 60
 # Fewer prepared steps than this and a fight plays on into its next round (see _fight).
 MIN_AHEAD = 20
 STEP = dt.timedelta(milliseconds=5)
+# Characters after the duels' kept for the timer test's fights; the battles take the ones after them.
+SPARE = 400
 
 
 def _catalogue() -> tuple[Any, list[Any], list[Any]]:
@@ -158,7 +161,16 @@ def _fight(event: Any, kind: Any, a: Any, b: Any, faces: dict[int, Any], counter
         for i, (command, at, events) in enumerate(log)
     )
     steps = _steps(state, now)
-    return {"id": situation.pk, "length": entries, "entries": len(log), "version": situation.version, "steps": steps}
+    return {
+        "id": situation.pk,
+        "kind": "duel",
+        "length": entries,
+        "entries": len(log),
+        "version": situation.version,
+        "steps": steps,
+        "path": f"/fights/{situation.pk}/",
+        "watch": f"/watch/{situation.pk}/",
+    }
 
 
 def _steps(state: Any, now: dt.datetime) -> list[dict[str, Any]]:
@@ -195,6 +207,7 @@ def build() -> dict[str, Any]:
             # Long windows: the fights under load must not time out between two steps.
             answer_window_s=3600,
             situation_gap_s=7200,
+            mass_battles_on=True,
         )
         _people(event, attacks, defences)
         user = get_user_model().objects.create_user("bench-referee", password=secrets.token_urlsafe(12))
@@ -209,6 +222,14 @@ def build() -> dict[str, Any]:
         fight = _fight(event, kind, a, b, faces, counters, LENGTHS[i % len(LENGTHS)])
         fight["tokens"] = [a.link_token, b.link_token]
         fights.append(fight)
+    # Issue 24: every kind under load - battles of four and mass battles beside the duels.
+    from bench import kinds
+
+    now = dt.datetime.now(dt.UTC)
+    battlers = fighters[2 * FIGHTS + SPARE :]
+    event = Event.objects.get(pk=event.pk)
+    fights += kinds.battles(event, user, battlers, now, STEPS_AHEAD)
+    fights += kinds.mass_battles(event, user, now, STEPS_AHEAD)
     session = SessionStore()
     session["_auth_user_id"] = str(user.pk)
     session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
@@ -220,7 +241,7 @@ def build() -> dict[str, Any]:
         "referee": user.pk,
         "session": session.session_key,
         "fights": fights,
-        "spare": [c.pk for c in fighters[2 * FIGHTS : 2 * FIGHTS + 400]],
+        "spare": [c.pk for c in fighters[2 * FIGHTS : 2 * FIGHTS + SPARE]],
     }
 
 
@@ -233,6 +254,7 @@ def pending_windows(count: int, first_s: float, spread_s: float) -> list[dict[st
     from django.contrib.auth import get_user_model
 
     from cards.models import ArsenalCard
+    from duels.duel.start import declare_aggression  # Django is set up by now (python -m bench.game)
     from events.models import Character, Event
 
     base = Event.objects.get(name="Bench event")

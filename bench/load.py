@@ -60,6 +60,11 @@ def run_wrk(port: int, lines: list[str], seconds: float, args: argparse.Namespac
     return result
 
 
+def _path(fight: dict[str, Any]) -> str:
+    """The referee's page of a fight (its form posts to ``act/`` under it)."""
+    return str(fight.get("path") or f"/fights/{fight['id']}/")
+
+
 class Load:
     def __init__(self, game: dict[str, Any], args: argparse.Namespace) -> None:
         self.game, self.args, self.port = game, args, args.port
@@ -74,17 +79,20 @@ class Load:
     def bare() -> list[str]:
         return [f"R\tGET\t/ping/\t{_headers()}\t"]
 
-    def by_length(self, length: int) -> list[dict[str, Any]]:
-        return [f for f in self.fights if f["length"] == length]
+    def by_length(self, length: int, kind: str = "duel") -> list[dict[str, Any]]:
+        return [f for f in self.of_kind(kind) if f["length"] == length]
+
+    def of_kind(self, kind: str) -> list[dict[str, Any]]:
+        return [f for f in self.fights if f.get("kind", "duel") == kind]
 
     def urls(self, fights: list[dict[str, Any]], role: str) -> list[tuple[str, str]]:
         """(path, headers) of the live fragment of each fight for one role."""
         # A browser polls with the CSRF cookie its page load set (base.html's hx-headers needs it).
         if role == "spectator":
-            return [(f"/watch/{f['id']}/", _headers(HX, CSRF_COOKIE)) for f in fights]
+            return [(f.get("watch", f"/watch/{f['id']}/"), _headers(HX, CSRF_COOKIE)) for f in fights]
         if role == "player":
             return [(f"/c/{t}/live/", _headers(HX, CSRF_COOKIE)) for f in fights for t in f["tokens"]]
-        return [(f"/fights/{f['id']}/", _headers(HX, self.cookie)) for f in fights]
+        return [(_path(f), _headers(HX, self.cookie)) for f in fights]
 
     def unchanged(self, urls: list[tuple[str, str]]) -> list[str]:
         lines = []
@@ -98,14 +106,14 @@ class Load:
         # An ETag from an older version: the fragment is sent (from the shared cache after its first render).
         return [f'R\tGET\t{path}\t{headers}\x1fIf-None-Match: "older"\t' for path, headers in urls]
 
-    def steps(self) -> list[str]:
-        """Each fight's next steps through the real form (its version read just now)."""
+    def steps(self, kinds: tuple[str, ...] = ("duel",)) -> list[str]:
+        """Each fight's next steps through the real form (its version read just now), for fights of ``kinds``."""
         lines = [f"H\t{self.post}"]
         for fight in self.fights:
-            if not fight["steps"]:
+            if not fight["steps"] or fight.get("kind", "duel") not in kinds:
                 continue
             request = urllib.request.Request(
-                f"http://127.0.0.1:{self.port}/fights/{fight['id']}/",
+                f"http://127.0.0.1:{self.port}{_path(fight)}",
                 headers={"HX-Request": "true", "Cookie": self.cookie[8:], "X-Forwarded-Proto": "https"},
             )
             with urllib.request.urlopen(request, timeout=30) as response:
@@ -113,13 +121,13 @@ class Load:
             version = int(found.group(1)) if found else fight["version"]
             done = version - fight["version"]
             left = fight["steps"][done:]
-            bodies = "\x1e".join("&".join(f"{k}={urllib.parse.quote(str(v))}" for k, v in s.items()) for s in left)
-            lines.append(f"S\t{fight['id']}\t{version}\t{bodies}")
+            bodies = "\x1e".join(urllib.parse.urlencode(s, doseq=True) for s in left)
+            lines.append(f"S\t{fight['id']}\t{version}\t{bodies}\t{_path(fight)}")
         return lines
 
     def scenarios(self) -> dict[str, list[str]]:
-        """Every load of one round, in the order run; each a wrk data file."""
-        fights = self.fights
+        """Every load of one round, in the order run; each a wrk data file (the polls: the duels', as before)."""
+        fights = self.of_kind("duel")
         short, long_ = self.by_length(10), self.by_length(500)
         event = self.game["event"]
         listing = f"/events/{event}/referee/"
@@ -152,11 +160,14 @@ class Load:
         return out
 
     def step_loads(self) -> dict[str, list[str]]:
-        steps = self.steps()
+        """The referee's taps alone, per kind, and the mixed load: every kind's steps among the polls."""
         mix = self.changed(self.urls(self.fights, "spectator")) + self.changed(self.urls(self.fights, "player"))
         # The mixed poll traffic: mostly unchanged polls, as on a real game day.
         mix = self.unchanged(self.urls(self.fights, "spectator") + self.urls(self.fights, "player")) * 3 + mix
-        return {
-            "step_post": [*steps, "M\t1", f"R\tGET\t/ping/\t{_headers()}\t"],
-            "mixed": [*steps, f"M\t{1 / 21:.5f}", *mix],
-        }
+        ping = f"R\tGET\t/ping/\t{_headers()}\t"
+        out = {"step_post": [*self.steps(), "M\t1", ping]}
+        for kind in ("battle", "mass"):
+            if self.of_kind(kind):
+                out[f"step_post_{kind}"] = [*self.steps((kind,)), "M\t1", ping]
+        out["mixed"] = [*self.steps(("duel", "battle", "mass")), f"M\t{1 / 21:.5f}", *mix]
+        return out

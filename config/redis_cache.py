@@ -46,3 +46,12 @@ class RedisCache(ForgivingCache, DjangoRedisCache):
     def __init__(self, server: Any, params: dict[str, Any]) -> None:
         super().__init__(server, params)
         self._class = RedisCacheClient
+
+    def redis_client(self) -> Any:
+        """The redis-py client itself: the secret links' atomic marks (events/link_cache.py)."""
+        return self._cache.get_client(write=True)
+
+    def decode(self, raw: bytes) -> Any:
+        """A value read by ``redis_client`` as ``get`` would return it."""
+        client: Any = self._cache  # Django's private attribute, which django-stubs does not declare
+        return client._serializer.loads(raw)

@@ -183,6 +183,9 @@ if REDIS_URL:
     # logout in one worker would not reach the others' copies.
     SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
     CELERY_BROKER_URL = REDIS_URL
+    # A player's poll takes its link's answer from Redis while no write to it is under way or done since
+    # (events/link_cache.py, issue 24); false: every poll checks the link in the database.
+    SUMRAK_LINK_CACHE = env_bool("SUMRAK_LINK_CACHE", True)
     CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {"visibility_timeout": 3600}
 else:
     # One cache for every process on the machine (gunicorn's workers, the

@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
+from events import link_cache
 from helpers.history import EditHistory
 from helpers.names import NameField, NameKeyField, NameKeyQuerySet, name_key
 from rules import conditions
@@ -76,6 +77,30 @@ DEFAULT_QUICK_REASONS = (
     _("The fighters agreed"),
     _("Game stop for safety"),
 )
+
+
+class _LinkGuard:
+    """``update`` (and so ``bulk_update``) of a link's columns: every cached link answer stops counting.
+
+    A queryset may touch any row, so the whole "everything" scope is marked
+    (events/link_cache.py); ``save`` and ``delete`` mark their own row's (events/signals.py).
+    """
+
+    link_fields: frozenset[str] = frozenset()
+
+    def update(self, **kwargs: Any) -> int:
+        scopes = link_cache.begin([link_cache.EVERYTHING]) if self.link_fields & kwargs.keys() else []
+        done: int = super().update(**kwargs)  # type: ignore[misc]
+        link_cache.settle_after_commit(scopes)
+        return done
+
+
+class EventQuerySet(_LinkGuard, models.QuerySet["Event"]):
+    link_fields = link_cache.EVENT_FIELDS
+
+
+class CharacterQuerySet(_LinkGuard, NameKeyQuerySet["Character"]):
+    link_fields = link_cache.CHARACTER_FIELDS
 
 
 class Event(models.Model):
@@ -150,6 +175,8 @@ class Event(models.Model):
         default=False,
         help_text=_("The printed QR codes open nothing from the day after the event's last day."),
     )
+
+    objects = EventQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("event")
@@ -393,7 +420,7 @@ class Character(SecretLinkHolder):
     # its reason) and the secret link, which a revert must never bring back once revoked.
     history = EditHistory(excluded_fields=HISTORY_EXCLUDED)
 
-    objects = NameKeyQuerySet.as_manager()
+    objects = CharacterQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("character")

@@ -3,7 +3,8 @@
 -- DATAFILE, one item a line, fields separated by TAB:
 --   R  METHOD  PATH  HEADERS  BODY   a request sent at random (HEADERS: "Name: value" joined by \31)
 --   H  HEADERS                       headers of every step POST (session, CSRF, origin)
---   S  FIGHT   VERSION  BODIES       a fight's next steps (BODIES: urlencoded form bodies joined by \30)
+--   S  FIGHT   VERSION  BODIES  PATH a fight's next steps (BODIES: urlencoded form bodies joined by \30),
+--                                    posted to PATH .. "act/" (PATH: the referee's page, /fights/ID/ if none)
 --   M  RATIO                         the share of requests that are steps (0: none, 1: steps only)
 --
 -- A step is sent only for a fight with no step in flight, with the version the
@@ -47,7 +48,9 @@ function init(args)
     elseif f[1] == "H" then
       post_headers = headers_of(f[2])
     elseif f[1] == "S" then
-      all[#all + 1] = {id = f[2], version = tonumber(f[3]), steps = split(f[4], "\30"), next = 1, busy = false}
+      local path = (f[5] and f[5] ~= "") and f[5] or ("/fights/" .. f[2] .. "/")
+      all[#all + 1] = {id = f[2], version = tonumber(f[3]), steps = split(f[4], "\30"), next = 1, busy = false,
+                       path = path}
     elseif f[1] == "M" then
       ratio = tonumber(f[2])
     end
@@ -78,7 +81,7 @@ local function next_step()
       fight.sent = fight.version
       steps_sent = steps_sent + 1
       local body = fight.steps[fight.next] .. "&version=" .. fight.version .. "&nonce=" .. nonce()
-      return wrk.format("POST", "/fights/" .. fight.id .. "/act/", post_headers, body)
+      return wrk.format("POST", fight.path .. "act/", post_headers, body)
     end
   end
   return nil
@@ -101,7 +104,8 @@ function response(status, headers, body)
   elseif status >= 400 then c4xx = c4xx + 1
   else cother = cother + 1 end
   if ratio > 0 and body and #body > 0 then
-    local id = body:match('hx%-get="/fights/(%d+)/"')
+    -- The fragment's own URL: /fights/ID/, /battles/ID/ or /mass/ID/ (ids are unique across kinds).
+    local id = body:match('hx%-get="/%a+/(%d+)/"')
     local version = body:match('data%-version="(%d+)"')
     local fight = id and fights[id]
     if fight and version and fight.busy then

@@ -191,8 +191,10 @@ def _card(state: magic.MassBattle, uid: str, rows: dict[int, MagicCard]) -> Magi
     )
 
 
-def present(state: magic.MassBattle, viewer: MassViewer) -> MassView:
-    rows = magic_cards(face.card_id for face in state.cards.values())
+def present(state: magic.MassBattle, viewer: MassViewer, rows: dict[int, MagicCard] | None = None) -> MassView:
+    """What ``viewer`` sees; ``rows``: the state's magic cards when the caller has read them already."""
+    if rows is None:
+        rows = magic_cards(face.card_id for face in state.cards.values())
     type_names = _type_names(state)
     pending_face = state.cards[state.pending.uid] if state.pending else None
     sides: dict[str, SideView] = {}

@@ -48,9 +48,8 @@ class MassPages(Wing):
     def tablet_context(
         self, situation: Situation, state: magic.MassBattle, recent: Iterable[LogEntry] | None, alert: Alert | None
     ) -> dict[str, Any]:
-        view = present(state, REFEREE_VIEW)
         names = magic_cards(face.card_id for face in state.cards.values())
-        armies = situation.opening.get("armies") or {}
+        view = present(state, REFEREE_VIEW, names)
         return {
             "view": view,
             "log_lines": describe(list(recent or [])[:LOG_LINES], state, names),
@@ -58,7 +57,9 @@ class MassPages(Wing):
             "casualties": not view.ended and view.stage in (magic.OVER, magic.INITIATIVE),
             "act_url": reverse("duels:mass-act", args=[situation.pk]),
             "commander_urls": [
-                (view.sides[key].name, reverse("duels:mass-commander", args=[situation.pk, key])) for key in armies
+                # Both sides always have an army (start.py): no need to load the opening for its ``armies``.
+                (view.sides[key].name, reverse("duels:mass-commander", args=[situation.pk, key]))
+                for key in view.sides
             ],
         }
 

@@ -15,12 +15,14 @@ from django.core.cache import cache
 from django.http import Http404, HttpRequest
 
 from duels.models import Situation
-from duels.services.live import Meta, cached_active, meta_key
+from duels.services.live import Meta, active_key, cached_active, meta_key
 from duels.web.live import quoted_hash, situation_etag
 from duels.web.viewers import PLAYER, SPECTATOR, Viewer
-from events.access import link_holder
+from events.access import link_holder_cached
 
 SPECTATOR_VIEW = Viewer(SPECTATOR)
+# The character's fight meta (duels.services.live.active_key), read with the link's cached answer.
+ACTIVE_TEMPLATE = active_key(0).removesuffix("0") + "{c}"
 _SEEN = "sumrak_poll_seen"
 
 
@@ -53,12 +55,17 @@ class Seen:
 
 
 def link_poll(token: str) -> Seen:
-    """The link checked in the database (every poll: a revoked one stops at once) and its fight's cached meta."""
+    """The link checked (a revoked one stops at once: events/link_cache.py) and its fight's cached meta.
+
+    With Redis, while the link's answer is cached: two Redis round trips, no database.
+    """
     try:
-        character_id = link_holder(token)
+        character_id, found = link_holder_cached(token, ACTIVE_TEMPLATE)
     except Http404:
         return Seen(token, 0, None)
-    return Seen(token, character_id, cached_active(character_id))
+    if found is None:
+        return Seen(token, character_id, cached_active(character_id))
+    return Seen(token, character_id, found if isinstance(found, Meta | int) else None)
 
 
 def keep(request: HttpRequest, seen: Seen) -> None:

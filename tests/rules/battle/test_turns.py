@@ -357,3 +357,20 @@ def test_log_replay_equals_the_state():
     fight.expire()
     assert B.to_dict(fight.replayed()) == B.to_dict(fight.state)
     assert B.from_dict(B.to_dict(fight.state)) == fight.state
+
+
+def test_D8_S2_expire_with_nothing_due_hands_back_its_input_and_with_a_window_due_leaves_it_untouched():
+    """Issue 24: every poll and command asks ``expire``; with nothing due it copies nothing (the same object)."""
+    import copy
+
+    fight = Fight().begin()
+    fight.attack(ANNA, NOVA, VERA, GLEB)
+    fight.tick(5)
+    same, events = B.expire(fight.state, fight.now())
+    assert same is fight.state and events == []
+    fight.tick(11)  # both windows (15 s) are past: they time out (D8)
+    before = copy.deepcopy(fight.state)
+    after, events = B.expire(fight.state, fight.now())
+    assert after is not fight.state and events
+    assert fight.state == before  # the input is left as it was
+    assert after.combatants[VERA].condition == LIGHTLY_WOUNDED and after.combatants[GLEB].condition == LIGHTLY_WOUNDED
