@@ -164,7 +164,9 @@ def _drawn(w: Words, e: CardDrawn) -> str:
     params = {"name": w.fighter(e.fighter), "card": w.card(e.card, e.card_id)}
     if e.by_focus:
         return _("%(name)s's focused card answers: %(card)s (F1).") % params
-    return _("Blind draw from %(name)s's arsenal: %(card)s (IA3).") % params
+    if e.physical:
+        return _("Blind draw from %(name)s's arsenal, drawn from the real cards: %(card)s (IA3).") % params
+    return _("Blind draw from %(name)s's arsenal, drawn by the server: %(card)s (IA3).") % params
 
 
 @wording(ParryDeclined)
