@@ -163,7 +163,9 @@ def _attack(w: Words, e: AttackShown) -> str:
 def _drawn(w: Words, e: CardDrawn) -> str:
     params = {"name": w.fighter(e.fighter), "card": w.card(e.card, e.card_id)}
     if e.by_focus:
-        return _("%(name)s's focused card answers: %(card)s (F1).") % params
+        line = _("%(name)s's focused card answers: %(card)s (F1).") % params
+        # Never so (a focus held in front draws nothing), but a log is read as it is.
+        return f"{line} {_('(recorded from the real cards)')}" if e.physical else line
     if e.physical:
         return _("Blind draw from %(name)s's arsenal, drawn from the real cards: %(card)s (IA3).") % params
     return _("Blind draw from %(name)s's arsenal, drawn by the server: %(card)s (IA3).") % params

@@ -38,10 +38,20 @@ from duels.duel.presenters import OPENED_BY_LABELS, OUTCOME_LABELS, RESULT_LABEL
 from duels.mass.log import MassWords
 from duels.mass.presenters import PLACE_LABELS, SOURCE_LABELS
 from duels.web.log import WORDING, LogWords
-from rules import NOT_PARRIED, PARRIED, EngineEvent
+from rules import NOT_PARRIED, PARRIED, EngineEvent, LagGraceUsed
 from rules import battle as B
 from rules.battle import events as BE
-from rules.duel import Answer, Attack, ChangeCondition, ConfirmResult, EndDuel, InstantAttack, RoundChoice, SetFocus
+from rules.duel import (
+    Answer,
+    Attack,
+    ChangeCondition,
+    ConfirmResult,
+    EndDuel,
+    InstantAttack,
+    RoundChoice,
+    SetFocus,
+    Settings,
+)
 from rules.duel.events import ArsenalChanged
 from rules.events import EVENT_CLASSES
 from rules.mass import events as ME
@@ -101,7 +111,18 @@ def fights() -> tuple[list[EngineEvent], Words]:
     state = f.state
     state.cards.update(g.state.cards)
     state.cards.update(h.state.cards)
-    return f.events + g.events + h.events, Words(state, {}, {})
+    # D8 lag grace: a shared event the services add to an answer's entry (duels/services/grace.py).
+    physical = Fight(setup(ANTON, FIRE), setup(ZAVULON, SHIELD, HEAL), settings=Settings(physical_draws=True))
+    physical.do(
+        InstantAttack(
+            ANTON, ZAVULON, physical.uid(ANTON, FIRE.card_id), True, True, drawn=physical.uid(ZAVULON, HEAL.card_id)
+        ),
+        1,
+    )
+    drawn = [e for e in physical.events if e.type == "card_drawn"]
+    state.cards.update(physical.state.cards)
+    grace = LagGraceUsed(tapped_ms=14_500, late_ms=1_000, grace_ms=2_000)
+    return f.events + g.events + h.events + drawn + [grace], Words(state, {}, {})
 
 
 def number(value: int | None) -> list[str]:
@@ -134,6 +155,8 @@ def duel_expected(words: Words, event: EngineEvent, name: str, value: Any) -> li
         return [part for cid, cond in value.items() for part in (words.fighter(int(cid)), condition_label(cond))]
     if name == "at":
         return [time_format(localtime(datetime.fromisoformat(value)), "H:i:s")]
+    if name in ("tapped_ms", "late_ms", "grace_ms"):  # D8 lag grace, in seconds
+        return [f"{value / 1000:.1f}"]
     raise AssertionError(f"say how the field {name!r} of {event.type!r} shows in the log (or why it does not)")
 
 
