@@ -27,6 +27,7 @@ from duels.services.store import (
     lock,
     nonce_used,
     store_state,
+    stored_events,
 )
 from rules import RuleError
 
@@ -250,6 +251,19 @@ def _undo(
         )
         if after is None:
             after = replay(kind, situation.opening, log)
+        # A window the undo reopens may have closed meanwhile (D8: it is not given back):
+        # its timeout applies now, so the page it returns never offers a closed window's answer.
+        expired, events = kind.expire(after, now)
+        if events:
+            LogEntry.objects.create(
+                situation=situation,
+                seq=next_seq + 1,
+                kind=LogEntry.Kind.EXPIRE,
+                command=None,
+                at=now,
+                events=stored_events(events),
+            )
+            after = expired
         store_state(situation, kind, before, after, now)
     return Performed(situation, state=after)
 

@@ -52,7 +52,7 @@ from rules.duel import (
     SetFocus,
     Settings,
 )
-from rules.duel.events import ArsenalChanged
+from rules.duel.events import ArsenalChanged, RoundChoiceMade
 from rules.events import EVENT_CLASSES
 from rules.mass import events as ME
 from tests.rules.battle import kit as battle_kit
@@ -386,10 +386,52 @@ def test_a_log_line_names_what_the_event_carries(event, words, expected, languag
         assert line != english, f"not translated: {line}"
 
 
-@pytest.mark.parametrize(("language", "words"), [("en", "takes the new arsenal Night (5 cards)"), ("ru", "(5 карт)")])
+@pytest.mark.parametrize(
+    ("language", "words"), [("en", "takes the prepared arsenal “Night” (5 cards)"), ("ru", "(5 карт)")]
+)
 def test_a_new_arsenal_line_gives_its_real_card_count(language, words):
     """The old log read a field the engine never sends and always said "(0 cards)"."""
     event = ArsenalChanged(duel=0, fighter=ANTON, label="Night", count=5)
     with override(language):
         line = KINDS[0][1].line(event)
     assert words in line and "(0 " not in line
+
+
+@pytest.mark.parametrize(
+    ("event", "en", "ru"),
+    [
+        (
+            RoundChoiceMade(duel=0, fighter=ANTON, go_on=True, new_arsenal=True, label=""),
+            "goes on with a newly built arsenal",
+            "продолжает с новым собранным арсеналом",
+        ),
+        (
+            RoundChoiceMade(duel=0, fighter=ANTON, go_on=True, new_arsenal=True, label="Night"),
+            "goes on with the prepared arsenal “Night”",
+            "продолжает с подготовленным арсеналом «Night»",
+        ),
+        (
+            RoundChoiceMade(duel=0, fighter=ANTON, go_on=True, new_arsenal=False, label=""),
+            "goes on with the same hand",
+            "продолжает с теми же картами",
+        ),
+        (
+            ArsenalChanged(duel=0, fighter=ANTON, label="", count=4),
+            "takes a newly built arsenal (4 cards)",
+            "берёт новый собранный арсенал (4 карты)",
+        ),
+        (
+            ArsenalChanged(duel=0, fighter=ANTON, label="Night", count=5),
+            "takes the prepared arsenal “Night” (5 cards)",
+            "берёт подготовленный арсенал «Night» (5 карт)",
+        ),
+    ],
+)
+def test_D3_the_round_break_log_names_every_arsenal_rightly(event, en, ru):
+    """D3: built, prepared (its name in quotes) or kept - never "with a new arsenal ." with an empty name."""
+    words = KINDS[0][1]
+    for language, wanted in (("en", en), ("ru", ru)):
+        with override(language):
+            line = words.line(event)
+        assert wanted in line, line
+        assert " ." not in line and "«»" not in line and "“”" not in line, line
