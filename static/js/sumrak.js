@@ -44,6 +44,8 @@
       if (left === null || left > 0 || el.hasAttribute("data-closed")) { return; }
       el.setAttribute("data-closed", "");
       el.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
+      // An answer already on its way may still count (D8 lag grace): the server's answer tells.
+      if (answersSent[el.getAttribute("data-closes")]) { return; }
       signal(key, el.getAttribute("data-closed-text"));
     });
   }
@@ -447,7 +449,7 @@
   // clock). A window is known by its deadline; it is "received" when it first shows on this
   // page. The server still keeps the deadline: it accepts a late arrival only within the
   // event's grace, and only if this time is inside the window (duels/services/grace.py).
-  var windowsSeen = {};
+  var windowsSeen = {}, answersSent = {};
   function windowKey(el) { return el.getAttribute("data-closes") || el.getAttribute("data-deadline"); }
   function noteWindows() {
     var t = performance.now();
@@ -472,6 +474,7 @@
     var key = windowOf(form);
     if (!key || !Object.prototype.hasOwnProperty.call(windowsSeen, key)) { return; }
     var lag = String(Math.max(0, Math.round(performance.now() - windowsSeen[key])));
+    answersSent[key] = true;
     if (evt.detail.formData && evt.detail.formData.set) { evt.detail.formData.set("lag_ms", lag); }
     else { evt.detail.parameters.lag_ms = lag; }
   });
