@@ -458,13 +458,14 @@
       if (key && !Object.prototype.hasOwnProperty.call(windowsSeen, key)) { windowsSeen[key] = t; }
     });
   }
+  // The window a form answers: the nearest one around it (a duel's answer fieldset, a battle's
+  // answer window with its countdown), never one of another part of the page when its own is near.
   function windowOf(form) {
-    var el = form.closest("[data-closes]") || form.querySelector("[data-closes]");
-    if (!el) {
-      var answers = document.querySelectorAll(".countdown-answer[data-deadline]");
-      el = answers.length === 1 ? answers[0] : null;
+    for (var el = form; el && el !== document.body; el = el.parentElement) {
+      var found = el.matches("[data-closes]") ? el : el.querySelector("[data-closes], .countdown-answer[data-deadline]");
+      if (found) { return windowKey(found); }
     }
-    return el ? windowKey(el) : null;
+    return null;
   }
   document.addEventListener("DOMContentLoaded", noteWindows);
   document.addEventListener("htmx:afterSettle", noteWindows);

@@ -16,6 +16,8 @@ from duels import services
 from duels.duel.start import declare_aggression
 from duels.models import LogEntry, Situation
 from events.models import Event
+from rules import battle as B
+from tests.services.battle_kit import begin, buid, party
 from tests.services.kit import nonce
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("secret_hands")]
@@ -62,3 +64,24 @@ def test_D8_lag_grace_a_late_arrival_of_a_tap_made_in_time(
         expect(page.locator("#fight-alert")).to_contain_text("D8", timeout=10_000)
         assert not LogEntry.objects.filter(situation=situation, command__type="answer").exists()
     screenshot(page, "accepted" if accepted else "refused")
+
+
+def test_D8_lag_grace_a_battles_answer_carries_the_tablets_time_too(tablet, log_in_as, url, referee, event):
+    """The battle tablet's answer form sends lag_ms for its own window (sumrak.js finds the nearest one)."""
+    Event.objects.filter(pk=event.pk).update(answer_window_s=30, lag_grace_ms=2000)
+    event.refresh_from_db()
+    people = party(event)
+    anna, vera = people[0], people[2]
+    situation = begin(event, people, referee)
+    blade = buid(situation, anna, "Blade")
+    situation.refresh_from_db()
+    command = B.Act(actor=anna.pk, act=B.ATTACK, cards=(blade,), targets=(vera.pk,))
+    services.perform(situation.pk, command, user=referee, seen_version=situation.version, nonce=nonce())
+    page = tablet()
+    log_in_as(page, referee)
+    page.goto(url("duels:battle", situation.pk))
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.post_data or "") if r.method == "POST" else None)
+    page.locator(f".answer-window[data-defender='{vera.pk}'] button.answer-card").first.click()
+    page.wait_for_load_state("networkidle")
+    assert any("lag_ms=" in body and "action=answer" in body for body in sent), sent
