@@ -12,6 +12,7 @@ from rules.duel.state import (
     ANSWER_BY_DECLINED,
     ANSWER_BY_DRAW,
     ANSWER_BY_FOCUS,
+    ANSWER_BY_REAL_CARDS,
     AWAIT_RESULT,
     INSTANT_ATTACK,
     Situation,
@@ -155,7 +156,7 @@ def instant_attack(
     step.drawn = answer_uid is not None
     step.instant = True
     step.draw = draw
-    step.answer_by = source
+    step.answer_by = ANSWER_BY_REAL_CARDS if physical is not None else source
     # IA4 / CR2: proposed from the counter rules; the referee confirms.
     step.proposed = propose_for(state, answer_face, attack_face)
     duel.phase = AWAIT_RESULT

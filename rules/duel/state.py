@@ -87,6 +87,7 @@ class Step:
 ANSWER_BY_FOCUS: Final = "focus"
 ANSWER_BY_DRAW: Final = "draw"
 ANSWER_BY_DECLINED: Final = "declined"  # the victim did not try to parry
+ANSWER_BY_REAL_CARDS: Final = "real_cards"  # IA3: drawn blind from the real cards, recorded by the referee
 
 
 @dataclass(frozen=True)

@@ -165,8 +165,11 @@ def test_IA3_real_cards_the_referee_taps_the_drawn_card_in_the_victims_hand(
     assert 'id="question-drawn"' in page and f'id="drawn-{spark.pk}"' in page
     ia = {"kind": "instant", "card": attack_card.pk, "out_of_sight": "yes", "within_reach": "yes"}
     assert _start(client, event, character, rival, drawn=spark.pk, **ia).status_code == 302
-    step = state_of(Situation.objects.get()).duels[0].step
-    assert step.drawn and state_of(Situation.objects.get()).cards[step.answer_card].card_id == spark.pk
+    situation = Situation.objects.get()
+    step = state_of(situation).duels[0].step
+    assert step.drawn and state_of(situation).cards[step.answer_card].card_id == spark.pk
+    page = client.get(reverse("duels:situation", args=[situation.pk])).content.decode()
+    assert 'data-answer-by="real_cards"' in page and "drawn from the real cards" in page
 
 
 def test_IA3_real_cards_the_scanned_QR_address_is_the_recorded_card(

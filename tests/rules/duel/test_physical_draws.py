@@ -1,6 +1,6 @@
 """IA3 "draws from real cards": the referee records the card the victim physically drew."""
 
-from rules.duel import InstantAttack, Settings, draw_size_for, to_dict
+from rules.duel import ANSWER_BY_REAL_CARDS, InstantAttack, Settings, draw_size_for, to_dict
 from rules.duel.events import CardDrawn
 from tests.rules.duel.kit import ANTON, DART, FIRE, HEAL, SHIELD, WARD, ZAVULON, Fight, first, replays, setup
 
@@ -20,6 +20,8 @@ def test_IA3_physical_draw_answers_with_the_recorded_card_and_logs_its_source():
     drawn = first(CardDrawn, events)
     assert drawn.card == shield and drawn.physical is True and drawn.by_focus is False
     assert f.duel.step.answer_card == shield and f.duel.step.draw == 2
+    # The fight page says how the answer was chosen, from the record of the step.
+    assert f.duel.step.answer_by == ANSWER_BY_REAL_CARDS
     replays(f)
 
 
