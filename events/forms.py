@@ -249,6 +249,8 @@ RULE_SETTINGS = (
     "instant_attack_distance_m",
     "reactions_from_round",
     "focus_abilities",
+    "physical_draws",
+    "lag_grace_ms",
     "quick_reasons",
 )
 FIGHT_KINDS = ("duels_on", "battles_on", "mass_battles_on", "magic_keepable_decks")
@@ -298,6 +300,10 @@ class EventForm(forms.ModelForm):
         distance = self.fields["instant_attack_distance_m"]
         distance.validators += [MinValueValidator(Decimal("0.1")), MaxValueValidator(Decimal("100"))]
         distance.widget.attrs.update(min="0.1", max="100", step="0.1")
+        # Lag grace (D8): empty means none, so a form without the field (an older page) keeps 0.
+        grace = self.fields["lag_grace_ms"]
+        grace.required = False
+        grace.widget.attrs.update(min="0", max="3000", step="100")
         self.fields["answer_window_s"].help_text = _("D8: how long a defender has to answer an attack card.")
         self.fields["situation_gap_s"].help_text = _(
             "S2: a combat situation ends after this long without a combat action."
@@ -306,6 +312,9 @@ class EventForm(forms.ModelForm):
         for name in ("answer_window_s", "situation_gap_s"):
             field = self.fields[name]
             field.help_text = f"{field.help_text} {self.SNAPSHOT_NOTE}"
+
+    def clean_lag_grace_ms(self) -> int:
+        return self.cleaned_data.get("lag_grace_ms") or 0
 
     def clean_catalogue(self):
         catalogue = self.cleaned_data["catalogue"]

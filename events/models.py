@@ -136,6 +136,23 @@ class Event(models.Model):
         default=False,
         help_text=_("F1 speaks of a defence spell; allow focusing a defence ability as well."),
     )
+    physical_draws = models.BooleanField(
+        _("draws from real cards (IA3)"),
+        default=False,
+        help_text=_(
+            "IA3: the victim of an instant attack draws from their printed cards and the referee records the card; "
+            "off, the server draws."
+        ),
+    )
+    lag_grace_ms = models.PositiveSmallIntegerField(
+        _("lag grace, milliseconds (D8)"),
+        default=0,
+        validators=[MaxValueValidator(3000)],
+        help_text=_(
+            "D8: an answer tapped inside the window but arriving late over bad Wi-Fi is accepted up to this long "
+            "after the deadline (at most 3000 ms; 0: by arrival only)."
+        ),
+    )
     duels_on = models.BooleanField(_("duels"), default=True)
     battles_on = models.BooleanField(_("battles"), default=True)
     mass_battles_on = models.BooleanField(_("mass battles"), default=False)

@@ -58,6 +58,8 @@ class PostGame:
     instant: Counter[tuple[bool, str]] = field(default_factory=Counter)
     characters: dict[int, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     cards_played: dict[int, Counter[int]] = field(default_factory=lambda: defaultdict(Counter))
+    answers_in_grace: int = 0  # D8: arrived after the deadline, tapped in time, accepted within the lag grace
+    physical_draws: int = 0  # IA3: instant-attack draws recorded from the real cards
 
     @property
     def timeouts_per_100_answers(self) -> float:
@@ -125,7 +127,10 @@ def _read_event(
     elif kind == "attack_shown":
         steps[duel] = Step(attack=int(event["card_id"]), shown_at=at, attacker=int(event["fighter"]))
         report.cards_played[int(event["fighter"])][int(event["card_id"])] += 1
+    elif kind == "lag_grace_used":
+        report.answers_in_grace += 1
     elif kind == "card_drawn" and duel in steps:
+        report.physical_draws += 1 if event.get("physical") else 0
         step = steps[duel]
         step.instant, step.focused = True, bool(event.get("by_focus"))
         step.answer, step.defender = int(event["card_id"]), int(event["fighter"])

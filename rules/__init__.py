@@ -54,7 +54,7 @@ from rules.conditions import (
     written,
 )
 from rules.errors import RuleError, gettext_noop
-from rules.events import EVENT_CLASSES, ConditionChanged, EngineEvent, event_from_dict, event_type
+from rules.events import EVENT_CLASSES, ConditionChanged, EngineEvent, LagGraceUsed, event_from_dict, event_type
 from rules.fighters import FighterSetup
 
 __all__ = [
@@ -81,6 +81,7 @@ __all__ = [
     "CounterTable",
     "EngineEvent",
     "FighterSetup",
+    "LagGraceUsed",
     "RuleError",
     "apply_effect",
     "can_fight",

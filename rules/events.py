@@ -66,3 +66,17 @@ class ConditionChanged(EngineEvent):
     old: str
     new: str
     reason: str = ""
+
+
+@event_type("lag_grace_used")
+@dataclass(frozen=True, kw_only=True)
+class LagGraceUsed(EngineEvent):
+    """D8 lag grace: an answer tapped ``tapped_ms`` after its tablet received the window arrived ``late_ms``
+    after the deadline, inside the event's ``grace_ms``, and was accepted as made at the deadline.
+
+    Not an engine decision: the services add it to the answer's log entry (duels/services/grace.py).
+    """
+
+    tapped_ms: int
+    late_ms: int
+    grace_ms: int

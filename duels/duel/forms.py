@@ -69,6 +69,9 @@ class EndDuelForm(ReasonMixin, DuelActionForm):
         return engine.EndDuel(duel=self.cleaned_data["duel"], reason=self.cleaned_data["reason"])
 
 
+# A printed card's QR code opens its public entry (cards:card-entry, ``/cards/<id>/``).
+# Not the "#N" on the card's foot: that is the copy's number in its print run, not the card.
+CARD_CODE = re.compile(r"/cards/(?P<id>\d+)/?(?:[?#].*)?$")
 ARSENAL_CHOICE = re.compile(r"^(keep|new|prepared-\d+)$")
 
 
@@ -189,6 +192,10 @@ class StartForm(forms.Form):
     # The page offers "yes" checked; a form without them (an older page) means yes (``clean``).
     parry = forms.TypedChoiceField(choices=YES_NO, coerce=_yes, required=False, empty_value=None)
     focus_held = forms.TypedChoiceField(choices=YES_NO, coerce=_yes, required=False, empty_value=None)
+    # IA3 "draws from real cards": the card the victim drew, tapped in their hand (a catalogue card id)
+    # or typed / scanned from the card's printed QR code (its address) or its catalogue number.
+    drawn = forms.IntegerField(required=False, min_value=1)
+    drawn_code = forms.CharField(required=False, max_length=500, label=_("or the code of the card's QR"))
 
     def __init__(self, *args: Any, cards: list[tuple[int, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -200,6 +207,18 @@ class StartForm(forms.Form):
 
     def clean_nonce(self) -> str:
         return self.cleaned_data["nonce"].hex
+
+    def clean_drawn_code(self) -> int | None:
+        """A printed card's QR address (``…/cards/<id>/``, typed or scanned): the catalogue card id."""
+        code = self.cleaned_data["drawn_code"].strip()
+        if not code:
+            return None
+        found = CARD_CODE.search(code)
+        if found is None:
+            raise forms.ValidationError(
+                _("This is not the code of a printed card's QR: scan it again, or tap the card.")
+            )
+        return int(found.group("id"))
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -213,4 +232,6 @@ class StartForm(forms.Form):
                     self.add_error(name, _("Answer this question."))
             if data.get("card") is None:
                 self.add_error("card", _("Choose the attack card the attacker strikes with."))
+        # The typed or scanned code wins over a tap: it is the card in the referee's hand now.
+        data["drawn_card_id"] = data.get("drawn_code") or data.get("drawn")
         return data

@@ -163,8 +163,12 @@ def _attack(w: Words, e: AttackShown) -> str:
 def _drawn(w: Words, e: CardDrawn) -> str:
     params = {"name": w.fighter(e.fighter), "card": w.card(e.card, e.card_id)}
     if e.by_focus:
-        return _("%(name)s's focused card answers: %(card)s (F1).") % params
-    return _("Blind draw from %(name)s's arsenal: %(card)s (IA3).") % params
+        line = _("%(name)s's focused card answers: %(card)s (F1).") % params
+        # Never so (a focus held in front draws nothing), but a log is read as it is.
+        return f"{line} {_('(recorded from the real cards)')}" if e.physical else line
+    if e.physical:
+        return _("Blind draw from %(name)s's arsenal, drawn from the real cards: %(card)s (IA3).") % params
+    return _("Blind draw from %(name)s's arsenal, drawn by the server: %(card)s (IA3).") % params
 
 
 @wording(ParryDeclined)
@@ -236,31 +240,34 @@ def _round_ended(w: Words, e: RoundEnded) -> str:
 
 @wording(RoundChoiceMade)
 def _choice(w: Words, e: RoundChoiceMade) -> str:
+    """D3/D12: the arsenal named as it is: built from the pool, a prepared one (its name quoted), or kept."""
     name = w.fighter(e.fighter)
     if not e.go_on:
         return _("%(name)s does not go on.") % {"name": name}
+    if e.new_arsenal and e.label:
+        return _("%(name)s goes on with the prepared arsenal “%(label)s”.") % {"name": name, "label": e.label}
     if e.new_arsenal:
-        return _("%(name)s goes on with a new arsenal %(label)s.") % {"name": name, "label": e.label}
+        return _("%(name)s goes on with a newly built arsenal.") % {"name": name}
     return _("%(name)s goes on with the same hand.") % {"name": name}
 
 
 @wording(ArsenalChanged)
 def _arsenal(w: Words, e: ArsenalChanged) -> str:
-    # D4: the event carries only how many cards, never which.
+    # D4: the event carries only how many cards, never which. A label is a prepared arsenal's name (D3).
     params = {"name": w.fighter(e.fighter), "count": e.count, "label": e.label}
     if e.label:
         return (
             ngettext(
-                "%(name)s takes the new arsenal %(label)s (%(count)s card).",
-                "%(name)s takes the new arsenal %(label)s (%(count)s cards).",
+                "%(name)s takes the prepared arsenal “%(label)s” (%(count)s card).",
+                "%(name)s takes the prepared arsenal “%(label)s” (%(count)s cards).",
                 e.count,
             )
             % params
         )
     return (
         ngettext(
-            "%(name)s takes the new arsenal (%(count)s card).",
-            "%(name)s takes the new arsenal (%(count)s cards).",
+            "%(name)s takes a newly built arsenal (%(count)s card).",
+            "%(name)s takes a newly built arsenal (%(count)s cards).",
             e.count,
         )
         % params

@@ -39,6 +39,7 @@ def start_instant_attack(
     max_rounds: int | None = None,
     parry: bool = True,
     focus_held: bool = True,
+    drawn_card_id: int | None = None,
     user: User,
     nonce: str,
     now: dt.datetime | None = None,
@@ -50,7 +51,9 @@ def start_instant_attack(
     ``parry``: the victim tries to parry (IA3; False: nothing is drawn, not
     parried). ``focus_held``: a focused victim holds the focused card in front
     of them (F1; False: the draw is blind). The blind draw (IA3) is made by
-    the situation kind with ``secrets`` and logged (see ``kinds.draw_for``).
+    the situation kind with ``secrets`` and logged (see ``kinds.draw_for``),
+    unless the event draws from real cards: then ``drawn_card_id`` is the
+    catalogue card the victim drew, which must be in their hand (IA3).
     """
 
     def build(kind: DuelKind, state: Any) -> Any:
@@ -63,6 +66,7 @@ def start_instant_attack(
             max_rounds=max_rounds,
             parry=parry,
             focus_held=focus_held,
+            drawn=None if drawn_card_id is None else _uid(kind, state, victim, drawn_card_id),
         )
 
     return _start(event, attacker, victim, build, user=user, nonce=nonce, now=now)
@@ -185,7 +189,10 @@ def _situation_for(event: Event, first: Character, second: Character, now: dt.da
 
 def _open(event: Event, now: dt.datetime) -> Situation:
     settings = engine.Settings(
-        answer_window_s=event.answer_window_s, gap_s=event.situation_gap_s, focus_abilities=event.focus_abilities
+        answer_window_s=event.answer_window_s,
+        gap_s=event.situation_gap_s,
+        focus_abilities=event.focus_abilities,
+        physical_draws=event.physical_draws,
     )
     return new_situation(event, KIND, KIND.open(settings, counters_of(event), now))
 

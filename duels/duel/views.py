@@ -163,6 +163,14 @@ class StartingFighter:
     focus: CardView | None = None
 
     @property
+    def draw_choices(self) -> list[tuple[int, str]]:
+        """IA3 "draws from real cards": each catalogue card of the hand once, for the referee to tap the drawn one."""
+        seen: dict[int, str] = {}
+        for card in self.hand:
+            seen.setdefault(card.card_id, card.name)
+        return list(seen.items())
+
+    @property
     def attack_choices(self) -> list[tuple[int, str]]:
         seen: dict[int, str] = {}
         for card in self.hand:
@@ -199,6 +207,7 @@ def _start(event: Event, attacker: Character, target: Character, form: StartForm
             max_rounds=d["max_rounds"],
             parry=d["parry"],
             focus_held=d["focus_held"],
+            drawn_card_id=d["drawn_card_id"] if event.physical_draws else None,
             user=user,
             nonce=d["nonce"],
         )

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from duels.models import LogEntry, Situation
 from duels.services.errors import NothingToUndo, ReasonRequired, SituationEnded, StaleVersion
+from duels.services.grace import graced
 from duels.services.kinds import SituationKind, kind_of, replay
 from duels.services.store import (
     RECENT_ENTRIES,
@@ -26,6 +27,7 @@ from duels.services.store import (
     lock,
     nonce_used,
     store_state,
+    stored_events,
 )
 from rules import RuleError
 
@@ -61,7 +63,7 @@ def commit_then_refuse(*refusals: type[Exception]) -> Iterator[None]:
 
 
 def _begin(
-    situation_id: int, *, nonce: str, seen_version: int, now: dt.datetime
+    situation_id: int, *, nonce: str, seen_version: int, now: dt.datetime, expire: bool = True
 ) -> tuple[Situation, Transition | None]:
     """The common start of every change, inside the caller's transaction (DESIGN.md §4).
 
@@ -83,7 +85,8 @@ def _begin(
         raise StaleVersion(situation)
     tx = Transition(situation, now, next_seq=recent[0].seq + 1 if recent else 0)
     tx.recent = recent
-    tx.expire()
+    if expire:
+        tx.expire()
     return situation, tx
 
 
@@ -95,25 +98,37 @@ def perform(
     seen_version: int,
     nonce: str,
     now: dt.datetime | None = None,
+    lag_ms: int | None = None,
 ) -> Performed:
     """Apply one engine command to a situation; see the package docstring.
 
     Raises ``StaleVersion`` (nothing applied) or the engine's ``RuleError``
     (the command saved nothing; deadlines found overdue on the way are still
     applied and logged, exactly as any read would have done).
+
+    ``lag_ms``: how long after the tablet received the answer window the tap
+    was made; an answer it shows was tapped in time may be accepted within
+    the event's lag grace (D8, duels/services/grace.py).
     """
     now = now or timezone.now()
     nonce = check_nonce(nonce)
     try:
         with commit_then_refuse(RuleError):
-            situation, tx = _begin(situation_id, nonce=nonce, seen_version=seen_version, now=now)
+            situation, tx = _begin(situation_id, nonce=nonce, seen_version=seen_version, now=now, expire=False)
             if tx is None:
                 return Performed(situation, repeated=True)
+            used = graced(tx, command, lag_ms)
+            if used is None:
+                tx.expire()
             try:
-                tx.command(command, actor=actor_of(user), nonce=nonce)
+                tx.command(command, actor=actor_of(user), nonce=nonce, noted=[used] if used else [])
             except RuleError:
                 tx.save()  # the expiries stay, and commit with the refusal
                 raise
+            if used is not None:
+                # The answer stands at the deadline; whatever else is overdue now follows.
+                tx.now = now
+                tx.expire()
             tx.save()
     except IntegrityError:
         # The same nonce raced through another situation: it was used, so
@@ -236,6 +251,19 @@ def _undo(
         )
         if after is None:
             after = replay(kind, situation.opening, log)
+        # A window the undo reopens may have closed meanwhile (D8: it is not given back):
+        # its timeout applies now, so the page it returns never offers a closed window's answer.
+        expired, events = kind.expire(after, now)
+        if events:
+            LogEntry.objects.create(
+                situation=situation,
+                seq=next_seq + 1,
+                kind=LogEntry.Kind.EXPIRE,
+                command=None,
+                at=now,
+                events=stored_events(events),
+            )
+            after = expired
         store_state(situation, kind, before, after, now)
     return Performed(situation, state=after)
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from duels.models import LogEntry, Situation
 from duels.services.kinds import kind_of
+from rules import LagGraceUsed
 
 FORMAT = "sumrak-situation/1"
 
@@ -39,6 +40,10 @@ def _entry(entry: LogEntry) -> dict[str, Any]:
     }
 
 
+def _in_grace(entry: LogEntry) -> bool:
+    return any(event.get("type") == LagGraceUsed.type for event in entry.events or [])
+
+
 def export_situation(situation: Situation) -> dict[str, Any]:
     """JSON-safe: ``json.dumps(export_situation(s))`` always works."""
     participants = situation.participants.order_by("pk").values_list("pk", "name")
@@ -58,6 +63,8 @@ def export_situation(situation: Situation) -> dict[str, Any]:
         "opening": situation.opening,
         "log": [_entry(e) for e in log],
         "state": situation.state,
+        # D8 lag grace: answers accepted after the deadline because the tablet showed them tapped in time.
+        "lag_grace": {"answers_in_grace": sum(1 for e in log if not e.undone and _in_grace(e))},
         # What the kind adds for a review (a duel: the blind draws' figures, IA3).
         **kind_of(situation).review(situation, log),
     }

@@ -138,10 +138,16 @@ class Transition:
         self._entry(kind=LogEntry.Kind.EXPIRE, command=None, events=stored_events(events))
         return True
 
-    def command(self, command: Any, *, actor: User | None, nonce: str = "") -> list[EngineEvent]:
-        """Run one engine command; a RuleError propagates and nothing of it is kept."""
+    def command(
+        self, command: Any, *, actor: User | None, nonce: str = "", noted: Iterable[EngineEvent] = ()
+    ) -> list[EngineEvent]:
+        """Run one engine command; a RuleError propagates and nothing of it is kept.
+
+        ``noted``: events the services add to the command's log entry (a lag grace used, D8).
+        """
         command, draw = self.kind.chance(self.state, command, self.situation)
         new, events = self.kind.apply(self.state, command, self.now, draw)
+        events = [*events, *noted]
         self.state = new
         self.events.extend(events)
         self._entry(

@@ -32,6 +32,8 @@ def _yes(value: str) -> bool:
 class ActionForm(forms.Form):
     version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
     nonce = forms.UUIDField(widget=forms.HiddenInput)
+    # D8 lag grace: milliseconds from the tablet receiving the answer window to the tap (static/js/sumrak.js).
+    lag_ms = forms.IntegerField(min_value=0, max_value=3_600_000, required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, event_id: int | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -21,7 +21,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from rules import EVENT_CLASSES, EngineEvent, event_from_dict
+from rules import EVENT_CLASSES, EngineEvent, LagGraceUsed, event_from_dict
 
 WORDING: dict[type[EngineEvent], Callable[[Any, Any], str]] = {}
 
@@ -85,3 +85,16 @@ def log_lines(
         actor = entry.actor.get_username() if entry.actor_id else ""
         out.append(LogLine(entry.seq, entry.at, actor, entry.kind, entry.undone, lines))
     return out
+
+
+@wording(LagGraceUsed)
+def _lag_grace(words: LogWords, e: LagGraceUsed) -> str:
+    """D8 lag grace, for every kind: the tablet's time of the tap, how late it arrived, the grace."""
+    return _(
+        "Tapped %(tapped)s s after the tablet received the window; arrived %(late)s s after the deadline: "
+        "accepted within the lag grace of %(grace)s s (D8)."
+    ) % {
+        "tapped": f"{e.tapped_ms / 1000:.1f}",
+        "late": f"{e.late_ms / 1000:.1f}",
+        "grace": f"{e.grace_ms / 1000:.1f}",
+    }

@@ -184,7 +184,12 @@ def act_on(request: HtmxRequest, situation_id: int, form_for: Callable[[Situatio
         situation,
         form,
         lambda d: services.perform(
-            situation.pk, form.command(), user=request.user, seen_version=d["version"], nonce=d["nonce"]
+            situation.pk,
+            form.command(),
+            user=request.user,
+            seen_version=d["version"],
+            nonce=d["nonce"],
+            lag_ms=d.get("lag_ms"),
         ),
         form.command,
     )

@@ -31,6 +31,8 @@ class InstantAttack:
     parry: bool = True
     # F1: a focus answers only if the victim holds the focused card in front of them.
     focus_held: bool = True
+    # IA3 "draws from real cards": the uid of the card the victim physically drew, as the referee recorded it.
+    drawn: str | None = None
 
 
 @dataclass(frozen=True)

@@ -96,6 +96,8 @@ class CardDrawn(EngineEvent):
     card_id: int
     draw: int | None
     by_focus: bool
+    # IA3: drawn by the victim from their real cards and recorded by the referee, not by the server.
+    physical: bool = False
 
 
 @event_type("parry_declined")

@@ -12,6 +12,7 @@ from rules.duel.state import (
     ANSWER_BY_DECLINED,
     ANSWER_BY_DRAW,
     ANSWER_BY_FOCUS,
+    ANSWER_BY_REAL_CARDS,
     AWAIT_RESULT,
     INSTANT_ATTACK,
     Situation,
@@ -63,7 +64,35 @@ def draw_size_for(state: Situation, cmd: InstantAttack) -> int:
     """
     if conversion_rule(state, cmd) is not None or answer_source(state, cmd) != ANSWER_BY_DRAW:
         return 0
+    if state.settings.physical_draws:
+        return 0  # the victim draws from their real cards; the referee records the card (``cmd.drawn``)
     return len(get_fighter(state, cmd.victim).hand)
+
+
+def _physical_draw(
+    state: Situation, cmd: InstantAttack, source: str, name: str, hand: list[str], draw: int | None
+) -> int | None:
+    """IA3 "draws from real cards": the index of the recorded card in the victim's hand, or None (a server draw).
+
+    With the setting on, a draw needs the recorded card, which must be in the
+    victim's hand; with it off (the default), the server draws and a recorded
+    card is refused. A focus (F1) or a declined parry draws nothing either way.
+    """
+    if source != ANSWER_BY_DRAW:
+        return None
+    if not state.settings.physical_draws:
+        if cmd.drawn is not None:
+            raise RuleError("IA3", gettext_noop("This event's draws are the server's: no drawn card is recorded."))
+        return None
+    if draw is not None:
+        raise RuleError("IA3", gettext_noop("This event draws from real cards: the server draws nothing."))
+    if cmd.drawn is None and not hand:
+        return None  # nothing to draw from: not parried (IA3)
+    if cmd.drawn is None:
+        raise RuleError("IA3", gettext_noop("Record the card %(name)s drew from their real cards."), name=name)
+    if cmd.drawn not in hand:
+        raise RuleError("IA3", gettext_noop("The recorded card is not in %(name)s's hand."), name=name)
+    return hand.index(cmd.drawn)
 
 
 def instant_attack(
@@ -84,6 +113,7 @@ def instant_attack(
         return
 
     source = answer_source(state, cmd)
+    physical = _physical_draw(state, cmd, source, victim.name, victim.hand, draw)
     size = draw_size_for(state, cmd)
     if size == 0 and draw is not None:
         raise RuleError("IA3", gettext_noop("No card is drawn from %(name)s's arsenal."), name=victim.name)
@@ -91,6 +121,8 @@ def instant_attack(
         raise RuleError(
             "IA3", gettext_noop("The blind draw must be a number from 0 to %(top)s."), top=size - 1, draw=draw
         )
+    if physical is not None:
+        draw = physical
 
     state.instant_attack_used = True
     duel = new_duel(state, cmd.attacker, cmd.victim, INSTANT_ATTACK, cmd.max_rounds, now, events)
@@ -116,6 +148,7 @@ def instant_attack(
                 card_id=answer_face.card_id,
                 draw=draw,
                 by_focus=by_focus,
+                physical=physical is not None,
             )
         )
     step.answer_card = answer_uid
@@ -123,7 +156,7 @@ def instant_attack(
     step.drawn = answer_uid is not None
     step.instant = True
     step.draw = draw
-    step.answer_by = source
+    step.answer_by = ANSWER_BY_REAL_CARDS if physical is not None else source
     # IA4 / CR2: proposed from the counter rules; the referee confirms.
     step.proposed = propose_for(state, answer_face, attack_face)
     duel.phase = AWAIT_RESULT

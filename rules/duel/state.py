@@ -57,6 +57,7 @@ class Settings:
     answer_window_s: int = 15  # D8
     gap_s: int = 180  # S2
     focus_abilities: bool = False  # F1: may a defence ability be focused, not only a spell?
+    physical_draws: bool = False  # IA3: the referee records the card drawn from the real cards
 
     def __post_init__(self) -> None:
         if self.answer_window_s <= 0 or self.gap_s <= 0:
@@ -86,6 +87,7 @@ class Step:
 ANSWER_BY_FOCUS: Final = "focus"
 ANSWER_BY_DRAW: Final = "draw"
 ANSWER_BY_DECLINED: Final = "declined"  # the victim did not try to parry
+ANSWER_BY_REAL_CARDS: Final = "real_cards"  # IA3: drawn blind from the real cards, recorded by the referee
 
 
 @dataclass(frozen=True)
@@ -358,6 +360,8 @@ def to_dict(s: Situation) -> dict[str, Any]:
             "answer_window_s": s.settings.answer_window_s,
             "gap_s": s.settings.gap_s,
             "focus_abilities": s.settings.focus_abilities,
+            # Only when set: states cached before the setting existed read and compare unchanged.
+            **({"physical_draws": True} if s.settings.physical_draws else {}),
         },
         "counters": [_counter_to_dict(r) for r in s.counters],
         "opened_at": _dt(s.opened_at),

@@ -44,6 +44,8 @@
       if (left === null || left > 0 || el.hasAttribute("data-closed")) { return; }
       el.setAttribute("data-closed", "");
       el.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
+      // An answer already on its way may still count (D8 lag grace): the server's answer tells.
+      if (answersSent[el.getAttribute("data-closes")]) { return; }
       signal(key, el.getAttribute("data-closed-text"));
     });
   }
@@ -441,6 +443,42 @@
       });
     });
   }
+
+  // --- D8 lag grace (issue 23): an answer carries how long after this tablet received its window
+  // the tap was made, on the tablet's own monotonic clock (performance.now(), never the wall
+  // clock). A window is known by its deadline; it is "received" when it first shows on this
+  // page. The server still keeps the deadline: it accepts a late arrival only within the
+  // event's grace, and only if this time is inside the window (duels/services/grace.py).
+  var windowsSeen = {}, answersSent = {};
+  function windowKey(el) { return el.getAttribute("data-closes") || el.getAttribute("data-deadline"); }
+  function noteWindows() {
+    var t = performance.now();
+    document.querySelectorAll("[data-closes], .countdown-answer[data-deadline]").forEach(function (el) {
+      var key = windowKey(el);
+      if (key && !Object.prototype.hasOwnProperty.call(windowsSeen, key)) { windowsSeen[key] = t; }
+    });
+  }
+  // The window a form answers: the nearest one around it (a duel's answer fieldset, a battle's
+  // answer window with its countdown), never one of another part of the page when its own is near.
+  function windowOf(form) {
+    for (var el = form; el && el !== document.body; el = el.parentElement) {
+      var found = el.matches("[data-closes]") ? el : el.querySelector("[data-closes], .countdown-answer[data-deadline]");
+      if (found) { return windowKey(found); }
+    }
+    return null;
+  }
+  document.addEventListener("DOMContentLoaded", noteWindows);
+  document.addEventListener("htmx:afterSettle", noteWindows);
+  document.addEventListener("htmx:configRequest", function (evt) {
+    var form = evt.detail.elt && evt.detail.elt.closest ? evt.detail.elt.closest("form") : null;
+    if (evt.detail.verb !== "post" || !form || !form.querySelector("input[name=nonce]")) { return; }
+    var key = windowOf(form);
+    if (!key || !Object.prototype.hasOwnProperty.call(windowsSeen, key)) { return; }
+    var lag = String(Math.max(0, Math.round(performance.now() - windowsSeen[key])));
+    answersSent[key] = true;
+    if (evt.detail.formData && evt.detail.formData.set) { evt.detail.formData.set("lag_ms", lag); }
+    else { evt.detail.parameters.lag_ms = lag; }
+  });
 
   // A live poll asks "changed since the fragment I show?" itself: the server
   // never lets a browser keep a live fragment (a hand must not stay on a

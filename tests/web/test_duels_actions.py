@@ -1,5 +1,6 @@
 """The referee's buttons: each builds a command, the services apply it, the page shows the fresh state."""
 
+import re
 from typing import Any
 
 import pytest
@@ -321,3 +322,20 @@ def test_D3_a_refusal_inside_a_form_keeps_its_rule_for_the_referee():
     assert not cited.is_valid() and not uncited.is_valid()
     assert (form_problem(cited).text, form_problem(cited).rule) == ("Not now.", "D3")
     assert form_problem(uncited).rule == ""  # an input check cites no rule
+
+
+@pytest.mark.parametrize("built", [False, True])
+def test_D3_the_chosen_arsenal_badge_names_it_rightly(as_user, referee, between_rounds, character, attack_card, built):
+    """D3: a made choice's badge gives a prepared arsenal's quoted name, or says it is newly built."""
+    client = as_user(referee)
+    prepared = PreparedArsenal.objects.create(character=character, name="Fire set")
+    PreparedArsenalCard.objects.create(arsenal=prepared, card=attack_card, copies=1)
+    choice = {"arsenal": "new", f"card_{attack_card.pk}": "1"} if built else {"arsenal": f"prepared-{prepared.pk}"}
+    response = post_action(
+        client, between_rounds, action="round_choice", duel=0, fighter=character.pk, go_on="yes", **choice
+    )
+    assert response.status_code == 200, response.content.decode()[:300]
+    badge = re.search(r'<span class="badge text-bg-info">(.*?)</span>', response.content.decode(), re.S)
+    assert badge is not None
+    words = " ".join(badge.group(1).split())
+    assert words == ("goes on · newly built arsenal" if built else "goes on · prepared arsenal “Fire set”"), words

@@ -38,11 +38,21 @@ from duels.duel.presenters import OPENED_BY_LABELS, OUTCOME_LABELS, RESULT_LABEL
 from duels.mass.log import MassWords
 from duels.mass.presenters import PLACE_LABELS, SOURCE_LABELS
 from duels.web.log import WORDING, LogWords
-from rules import NOT_PARRIED, PARRIED, EngineEvent
+from rules import NOT_PARRIED, PARRIED, EngineEvent, LagGraceUsed
 from rules import battle as B
 from rules.battle import events as BE
-from rules.duel import Answer, Attack, ChangeCondition, ConfirmResult, EndDuel, InstantAttack, RoundChoice, SetFocus
-from rules.duel.events import ArsenalChanged
+from rules.duel import (
+    Answer,
+    Attack,
+    ChangeCondition,
+    ConfirmResult,
+    EndDuel,
+    InstantAttack,
+    RoundChoice,
+    SetFocus,
+    Settings,
+)
+from rules.duel.events import ArsenalChanged, RoundChoiceMade
 from rules.events import EVENT_CLASSES
 from rules.mass import events as ME
 from tests.rules.battle import kit as battle_kit
@@ -101,7 +111,18 @@ def fights() -> tuple[list[EngineEvent], Words]:
     state = f.state
     state.cards.update(g.state.cards)
     state.cards.update(h.state.cards)
-    return f.events + g.events + h.events, Words(state, {}, {})
+    # D8 lag grace: a shared event the services add to an answer's entry (duels/services/grace.py).
+    physical = Fight(setup(ANTON, FIRE), setup(ZAVULON, SHIELD, HEAL), settings=Settings(physical_draws=True))
+    physical.do(
+        InstantAttack(
+            ANTON, ZAVULON, physical.uid(ANTON, FIRE.card_id), True, True, drawn=physical.uid(ZAVULON, HEAL.card_id)
+        ),
+        1,
+    )
+    drawn = [e for e in physical.events if e.type == "card_drawn"]
+    state.cards.update(physical.state.cards)
+    grace = LagGraceUsed(tapped_ms=14_500, late_ms=1_000, grace_ms=2_000)
+    return f.events + g.events + h.events + drawn + [grace], Words(state, {}, {})
 
 
 def number(value: int | None) -> list[str]:
@@ -134,6 +155,8 @@ def duel_expected(words: Words, event: EngineEvent, name: str, value: Any) -> li
         return [part for cid, cond in value.items() for part in (words.fighter(int(cid)), condition_label(cond))]
     if name == "at":
         return [time_format(localtime(datetime.fromisoformat(value)), "H:i:s")]
+    if name in ("tapped_ms", "late_ms", "grace_ms"):  # D8 lag grace, in seconds
+        return [f"{value / 1000:.1f}"]
     raise AssertionError(f"say how the field {name!r} of {event.type!r} shows in the log (or why it does not)")
 
 
@@ -363,10 +386,52 @@ def test_a_log_line_names_what_the_event_carries(event, words, expected, languag
         assert line != english, f"not translated: {line}"
 
 
-@pytest.mark.parametrize(("language", "words"), [("en", "takes the new arsenal Night (5 cards)"), ("ru", "(5 карт)")])
+@pytest.mark.parametrize(
+    ("language", "words"), [("en", "takes the prepared arsenal “Night” (5 cards)"), ("ru", "(5 карт)")]
+)
 def test_a_new_arsenal_line_gives_its_real_card_count(language, words):
     """The old log read a field the engine never sends and always said "(0 cards)"."""
     event = ArsenalChanged(duel=0, fighter=ANTON, label="Night", count=5)
     with override(language):
         line = KINDS[0][1].line(event)
     assert words in line and "(0 " not in line
+
+
+@pytest.mark.parametrize(
+    ("event", "en", "ru"),
+    [
+        (
+            RoundChoiceMade(duel=0, fighter=ANTON, go_on=True, new_arsenal=True, label=""),
+            "goes on with a newly built arsenal",
+            "продолжает с новым собранным арсеналом",
+        ),
+        (
+            RoundChoiceMade(duel=0, fighter=ANTON, go_on=True, new_arsenal=True, label="Night"),
+            "goes on with the prepared arsenal “Night”",
+            "продолжает с подготовленным арсеналом «Night»",
+        ),
+        (
+            RoundChoiceMade(duel=0, fighter=ANTON, go_on=True, new_arsenal=False, label=""),
+            "goes on with the same hand",
+            "продолжает с теми же картами",
+        ),
+        (
+            ArsenalChanged(duel=0, fighter=ANTON, label="", count=4),
+            "takes a newly built arsenal (4 cards)",
+            "берёт новый собранный арсенал (4 карты)",
+        ),
+        (
+            ArsenalChanged(duel=0, fighter=ANTON, label="Night", count=5),
+            "takes the prepared arsenal “Night” (5 cards)",
+            "берёт подготовленный арсенал «Night» (5 карт)",
+        ),
+    ],
+)
+def test_D3_the_round_break_log_names_every_arsenal_rightly(event, en, ru):
+    """D3: built, prepared (its name in quotes) or kept - never "with a new arsenal ." with an empty name."""
+    words = KINDS[0][1]
+    for language, wanted in (("en", en), ("ru", ru)):
+        with override(language):
+            line = words.line(event)
+        assert wanted in line, line
+        assert " ." not in line and "«»" not in line and "“”" not in line, line

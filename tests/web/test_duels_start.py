@@ -149,3 +149,66 @@ def test_a_character_of_another_event_cannot_be_chosen(as_user, referee, armed, 
 def test_the_start_page_shows_the_attackers_cards_to_the_referee(as_user, referee, armed, event, character, rival):
     html = as_user(referee).get(reverse("duels:start", args=[event.pk]), {"a": rival.pk, "b": character.pk})
     assert SECRET_ZAVULON[1] in html.content.decode()
+
+
+def _physical(event):
+    event.physical_draws = True
+    event.save(update_fields=["physical_draws"])
+
+
+def test_IA3_real_cards_the_referee_taps_the_drawn_card_in_the_victims_hand(
+    as_user, referee, armed, event, character, rival, attack_card, spark
+):
+    _physical(event)
+    client = as_user(referee)
+    page = client.get(reverse("duels:start", args=[event.pk]), {"a": character.pk, "b": rival.pk}).content.decode()
+    assert 'id="question-drawn"' in page and f'id="drawn-{spark.pk}"' in page
+    ia = {"kind": "instant", "card": attack_card.pk, "out_of_sight": "yes", "within_reach": "yes"}
+    assert _start(client, event, character, rival, drawn=spark.pk, **ia).status_code == 302
+    situation = Situation.objects.get()
+    step = state_of(situation).duels[0].step
+    assert step.drawn and state_of(situation).cards[step.answer_card].card_id == spark.pk
+    page = client.get(reverse("duels:situation", args=[situation.pk])).content.decode()
+    assert 'data-answer-by="real_cards"' in page and "drawn from the real cards" in page
+
+
+def test_IA3_real_cards_the_scanned_QR_address_is_the_recorded_card(
+    as_user, referee, armed, event, character, rival, attack_card, spark
+):
+    _physical(event)
+    ia = {"kind": "instant", "card": attack_card.pk, "out_of_sight": "yes", "within_reach": "yes"}
+    code = f"http://10.42.0.1:8000/cards/{spark.pk}/"
+    assert _start(as_user(referee), event, character, rival, drawn_code=code, **ia).status_code == 302
+    st = state_of(Situation.objects.get())
+    assert st.cards[st.duels[0].step.answer_card].card_id == spark.pk
+
+
+@pytest.mark.parametrize("code", ["not a card", "#3"])
+def test_IA3_real_cards_a_code_that_is_no_card_is_refused_in_words(
+    as_user, referee, armed, event, character, rival, attack_card, code
+):
+    _physical(event)
+    ia = {"kind": "instant", "card": attack_card.pk, "out_of_sight": "yes", "within_reach": "yes"}
+    response = _start(as_user(referee), event, character, rival, drawn_code=code, **ia)
+    assert response.status_code == 400 and "QR" in response.content.decode()
+    assert not Situation.objects.exists()
+
+
+def test_IA3_real_cards_a_card_not_in_the_victims_hand_is_refused_and_nothing_changes(
+    as_user, referee, armed, event, character, rival, attack_card
+):
+    _physical(event)
+    ia = {"kind": "instant", "card": attack_card.pk, "out_of_sight": "yes", "within_reach": "yes"}
+    # The attacker's Fireball: not in Zavulon's hand.
+    response = _start(as_user(referee), event, character, rival, drawn=attack_card.pk, **ia)
+    assert response.status_code == 422
+    assert "Zavulon does not hold the card Fireball." in response.content.decode()
+    assert not LogEntry.objects.filter(command__type="instant_attack").exists()
+    assert not Situation.objects.filter(ended=False).exists()
+
+
+def test_IA3_real_cards_off_by_default_no_drawn_card_is_asked(
+    as_user, referee, armed, event, character, rival, attack_card, spark
+):
+    page = as_user(referee).get(reverse("duels:start", args=[event.pk]), {"a": character.pk, "b": rival.pk})
+    assert 'id="question-drawn"' not in page.content.decode()

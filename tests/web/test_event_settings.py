@@ -237,6 +237,8 @@ def test_the_form_says_running_fights_keep_their_settings(organizer, event, as_u
         ("instant_attack_distance_m", "150", "less than or equal to 100"),
         ("reactions_from_round", "0", "greater than or equal to 1"),  # R0
         ("answer_window_s", "soon", "Enter a whole number."),
+        ("lag_grace_ms", "3001", "less than or equal to 3000"),  # D8 lag grace: at most 3 s
+        ("lag_grace_ms", "-1", "greater than or equal to 0"),
     ],
 )
 def test_bad_rule_settings_are_form_errors_and_nothing_is_saved(organizer, event, as_user, field, value, message):
@@ -323,3 +325,12 @@ def test_home_page_offers_to_create_an_event_only_to_those_allowed(creator, othe
 def test_organizer_home_links_to_the_settings(organizer, event, as_user):
     content = as_user(organizer).get(reverse("events:organizer-home", args=[event.pk])).content.decode()
     assert settings_url(event) in content
+
+
+def test_IA3_D8_real_draws_and_lag_grace_are_event_settings(organizer, event, as_user):
+    """IA3 "draws from real cards" and D8's lag grace: off / 0 by default, saved from the settings form."""
+    assert (event.physical_draws, event.lag_grace_ms) == (False, 0)
+    response = as_user(organizer).post(settings_url(event), event_data(physical_draws="on", lag_grace_ms="2000"))
+    assert response.status_code == 302
+    event.refresh_from_db()
+    assert (event.physical_draws, event.lag_grace_ms) == (True, 2000)
