@@ -330,7 +330,9 @@ def test_D3_the_chosen_arsenal_badge_names_it_rightly(as_user, referee, between_
     client = as_user(referee)
     prepared = PreparedArsenal.objects.create(character=character, name="Fire set")
     PreparedArsenalCard.objects.create(arsenal=prepared, card=attack_card, copies=1)
-    choice = {"arsenal": "new", f"card_{attack_card.pk}": "1"} if built else {"arsenal": f"prepared-{prepared.pk}"}
+    choice: dict[str, Any] = (
+        {"arsenal": "new", f"card_{attack_card.pk}": "1"} if built else {"arsenal": f"prepared-{prepared.pk}"}
+    )
     response = post_action(
         client, between_rounds, action="round_choice", duel=0, fighter=character.pk, go_on="yes", **choice
     )
