@@ -282,6 +282,13 @@ class EventForm(forms.ModelForm):
             "instant_attack_distance_m": _("IA1: how close an instant attacker must be (the rules say 2 m)."),
         }
 
+    def rule_fields(self) -> list[forms.BoundField]:
+        """The rule settings as the page lists them: every one of RULE_SETTINGS, so none is left off the page."""
+        return [self[name] for name in RULE_SETTINGS]
+
+    def kind_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in FIGHT_KINDS]
+
     def __init__(self, *args, user: User, **kwargs):
         super().__init__(*args, **kwargs)
         mine = Q(events__staff__user=user, events__staff__role=StaffRole.Role.ORGANIZER)

@@ -10,10 +10,12 @@ fight already running keeps the settings it opened with.
 
 import datetime as dt
 import io
+import re
 import uuid
 from decimal import Decimal
 
 import pytest
+from django import forms
 from django.urls import reverse
 
 from cards.models import ArsenalCard, Catalogue, PoolEntry
@@ -334,3 +336,30 @@ def test_IA3_D8_real_draws_and_lag_grace_are_event_settings(organizer, event, as
     assert response.status_code == 302
     event.refresh_from_db()
     assert (event.physical_draws, event.lag_grace_ms) == (True, 2000)
+
+
+def test_every_setting_of_the_form_is_on_the_page_and_a_resave_keeps_it(organizer, event, as_user):
+    """A setting the page leaves out is lost on the next save (a checkbox missing from the POST is
+    "off"): focus abilities were reset so. Every form field is rendered, and posting the page back as
+    it is changes no setting."""
+    from events.forms import EventForm
+
+    Event.objects.filter(pk=event.pk).update(focus_abilities=True, quick_reasons="Судья ошибся")
+    client = as_user(organizer)
+    page = client.get(settings_url(event)).content.decode()
+    names = set(EventForm(user=organizer).fields)
+    shown = set(re.findall(r'name="([a-z_]+)"', page))
+    assert names <= shown, f"on the form but not on the page: {sorted(names - shown)}"
+    before = Event.objects.filter(pk=event.pk).values(*names).get()
+    form = EventForm(instance=Event.objects.get(pk=event.pk), user=organizer)
+    data: dict[str, str] = {}
+    for name, field in form.fields.items():
+        value = form[name].value()
+        if isinstance(field, forms.BooleanField):
+            if value:
+                data[name] = "on"
+        elif value is not None:
+            data[name] = value.isoformat() if hasattr(value, "isoformat") else str(value)
+    response = client.post(settings_url(event), data)
+    assert response.status_code == 302, response.content.decode()[:500]
+    assert Event.objects.filter(pk=event.pk).values(*names).get() == before
