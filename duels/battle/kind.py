@@ -94,6 +94,7 @@ class BattleKind:
                 condition=c.condition,
                 hand=sorted(state.cards[uid].face.card_id for uid in c.hand),
                 focus_card_id=c.focus_card_id,
+                composed=c.composed,
             )
             for cid, c in state.combatants.items()
         }

@@ -283,6 +283,8 @@ def _new_arsenal(state: Battle, cmd: NewArsenal, events: Events) -> None:
     # D3: the new arsenal replaces the hand, which is set aside (kept for conservation).
     combatant.set_aside.extend(combatant.hand)
     combatant.hand = [_mint(state, combatant, card) for card in cmd.arsenal]
+    # S2 reading: this is now the arsenal last composed, the one "restore" puts back whole.
+    combatant.composed = sorted(card.face.card_id for card in cmd.arsenal)
     events.append(E.ArsenalChanged(combatant=cmd.combatant, label=cmd.label, count=len(combatant.hand)))
 
 

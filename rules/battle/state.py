@@ -193,6 +193,7 @@ class Combatant:
     condition: str = "fit"
     next_n: int = 0
     focus_card_id: int | None = None  # F1 is not a battle rule: the focus is carried through untouched
+    composed: list[int] | None = None  # S2, D3: the card ids of the arsenal last taken at a bout's end
 
 
 @dataclass
