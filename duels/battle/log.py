@@ -308,3 +308,8 @@ def _ended(w: BattleWords, e: E.Ended) -> str:
 def describe_battle(entries: Iterable[Any], state: B.Battle) -> list[LogLine]:
     """Lines for ``LogEntry`` rows (``actor`` selected), in the order given."""
     return log_lines(entries, BattleWords(state, {}))
+
+
+@wording(E.SituationClosed)
+def _situation_closed(w: BattleWords, e: E.SituationClosed) -> str:
+    return _("The combat situation ends: no combat action for the gap (S2); arsenals may change again.")

@@ -23,7 +23,7 @@ from cards.models import ArsenalCard, Card, PreparedArsenal
 from duels.battle.kind import KIND
 from duels.models import Situation
 from duels.services.active import active_situation_for
-from duels.services.commands import User, perform
+from duels.services.commands import User, perform, state_of
 from duels.services.errors import (
     BattlesOff,
     InAnotherFight,
@@ -84,11 +84,16 @@ def start_battle(
     declarer: Character,
     sides: dict[int, str] | None = None,
     max_rounds: int | None = None,
+    carried: tuple[dt.datetime | None, bool] = (None, False),
     user: User,
     nonce: str,
     now: dt.datetime | None = None,
 ) -> Performed:
-    """Open a battle: join everyone (sides default to the characters' own) and begin round 1 (D5)."""
+    """Open a battle: join everyone (sides default to the characters' own) and begin round 1 (D5).
+
+    ``carried``: a duel grown into this battle hands on its situation (S2): the time of its
+    last combat action and whether its instant attack was used (IA6).
+    """
     now = now or timezone.now()
     _check(event, combatants)
     sides = {c.pk: (sides or {}).get(c.pk) or c.side for c in combatants}
@@ -105,7 +110,11 @@ def start_battle(
             gap_s=event.situation_gap_s,
             reactions_from_round=event.reactions_from_round,
         )
-        situation = new_situation(event, KIND, KIND.open(settings, counters_of(event), now))
+        last_action_at, instant_attack_used = carried
+        opened = B.open_battle(
+            settings, counters_of(event), now, last_action_at=last_action_at, instant_attack_used=instant_attack_used
+        )
+        situation = new_situation(event, KIND, opened)
         tx = Transition(situation, now)
         for character in dict.fromkeys(c.pk for c in combatants):
             setup, cards = battle_setup(locked[character])
@@ -251,6 +260,9 @@ def grow_into_battle(
         fighters = list(Character.objects.filter(situations=situation).order_by("pk"))
         if newcomer.pk in {f.pk for f in fighters}:
             raise InAnotherFight(name=newcomer.name)
+        duel_state = state_of(Situation.objects.get(pk=situation.pk))
+        # S2: the duel's situation goes on as the battle - its clock and its instant attack (IA6).
+        carried = (duel_state.last_action_at, bool(duel_state.instant_attack_used))
         closed = perform(
             situation.pk,
             EndSituation(reason=_("The duel grows into a battle: %(name)s joins.") % {"name": newcomer.name}),
@@ -269,6 +281,7 @@ def grow_into_battle(
             [*fighters, newcomer],
             declarer=declarer,
             sides=sides,
+            carried=carried,
             user=user,
             nonce=battle_nonce,
             now=now,

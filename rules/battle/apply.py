@@ -31,15 +31,27 @@ from rules.battle.commands import (
     SetSide,
     StartRound,
 )
-from rules.battle.flow import Events, check_order, default_order, end_battle, end_turn, next_order, start_round
+from rules.battle.flow import (
+    Events,
+    check_order,
+    close_situation,
+    default_order,
+    end_battle,
+    end_turn,
+    next_order,
+    start_round,
+)
 from rules.battle.frames import top
 from rules.battle.state import (
+    ATTACK,
     BETWEEN_ROUNDS,
     ENDED,
     ENDED_BY_REFEREE,
+    MOVE,
     SETUP,
     SITUATION_ENDED,
     TURNS,
+    USE,
     Battle,
     BattleCard,
     BattleSettings,
@@ -53,8 +65,22 @@ from rules.errors import INPUT, RuleError, gettext_noop
 MIN_COMBATANTS = 3
 
 
-def open_battle(settings: BattleSettings, counters: Iterable[CounterRule], now: datetime) -> Battle:
-    return Battle(settings=settings, counters=list(counters), opened_at=utc(now))
+def open_battle(
+    settings: BattleSettings,
+    counters: Iterable[CounterRule],
+    now: datetime,
+    *,
+    last_action_at: datetime | None = None,
+    instant_attack_used: bool = False,
+) -> Battle:
+    """A new battle; one grown from a duel carries that situation's clock and IA6 flag (S2)."""
+    return Battle(
+        settings=settings,
+        counters=list(counters),
+        opened_at=utc(now),
+        last_action_at=None if last_action_at is None else utc(last_action_at),
+        instant_attack_used=instant_attack_used,
+    )
 
 
 def running_windows(state: Battle) -> list[tuple[datetime, Any, Any, Any]]:
@@ -68,7 +94,15 @@ def running_windows(state: Battle) -> list[tuple[datetime, Any, Any, Any]]:
 
 
 def gap_deadline(state: Battle) -> datetime | None:
-    """S2: the battle ends after the gap with no combat action; an open attack or a round break holds it."""
+    """S2: the situation ends after the gap with no combat action; an open attack or a bout break holds it.
+
+    A battle that is over (BP5) leaves the situation open until the gap after its last combat action.
+    """
+    if state.closed:
+        return None
+    if state.phase == ENDED:
+        last = state.last_action_at or state.ended_at
+        return None if last is None else last + timedelta(seconds=state.settings.gap_s)
     if state.phase != TURNS or state.last_action_at is None:
         return None
     for frame in state.stack:
@@ -79,7 +113,7 @@ def gap_deadline(state: Battle) -> datetime | None:
 
 
 def next_deadline(state: Battle) -> datetime | None:
-    if state.ended:
+    if state.closed:
         return None
     times = [at for at, *_ in running_windows(state)]
     gap = gap_deadline(state)
@@ -93,7 +127,7 @@ def expire(state: Battle, now: datetime) -> tuple[Battle, Events]:
     now = utc(now)
     state = copy.deepcopy(state)
     events: Events = []
-    while not state.ended:
+    while not state.closed:
         windows = running_windows(state)
         gap = gap_deadline(state)
         if windows and now > windows[0][0]:
@@ -101,13 +135,19 @@ def expire(state: Battle, now: datetime) -> tuple[Battle, Events]:
             A.timeout(state, frame, part, window, events)
             state.last_action_at = max(state.last_action_at or _at, _at)
         elif gap is not None and now > gap:
-            end_battle(state, SITUATION_ENDED, gap, events)
+            if state.ended:
+                close_situation(state, gap)
+                events.append(E.SituationClosed())
+            else:
+                end_battle(state, SITUATION_ENDED, gap, events)
         else:
             break
     return state, events
 
 
 def _check_current(state: Battle, now: datetime) -> None:
+    if state.closed:
+        raise RuleError("S2", gettext_noop("This combat situation has ended; a new one must be opened."))
     if state.ended:
         raise RuleError("S2", gettext_noop("This battle has ended."))
     for deadline, *_ in running_windows(state):
@@ -132,9 +172,22 @@ def apply(state: Battle, command: BattleCommand, now: datetime) -> tuple[Battle,
             _set_side(new, command, events)
         case _:
             _combat(new, command, now, events)
-            if new.phase != SETUP:
-                new.last_action_at = now  # S2: every other accepted command is a combat action
+            if is_combat_action(command):
+                new.last_action_at = now
     return new, events
+
+
+def is_combat_action(command: BattleCommand) -> bool:
+    """S2: what restarts the situation's clock - an attack, an answer, an opportunity or immediate
+    action, a card used, a move that provokes, the declared fight; not the referee's bookkeeping
+    ("next turn", a pass, a confirm, "go on", a new round or arsenal, the end)."""
+    match command:
+        case BeginBattle() | AnswerAttack() | Opportunity() | Immediate():
+            return True
+        case Act():
+            return command.act in (ATTACK, USE) or (command.act == MOVE and bool(command.engaged))
+        case _:
+            return False
 
 
 def _combat(state: Battle, command: BattleCommand, now: datetime, events: Events) -> None:

@@ -211,3 +211,9 @@ class Ended(EngineEvent):
     reason: str
     winner: str | None
     conditions: dict[str, str]
+
+
+@event_type("battle_situation_closed")
+@dataclass(frozen=True, kw_only=True)
+class SituationClosed(EngineEvent):
+    """S2: the gap passed after the battle ended; the situation is over (arsenals may change again)."""

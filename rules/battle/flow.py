@@ -21,6 +21,7 @@ from rules.battle.state import (
     MAX_ROUNDS,
     NO_ATTACKS_LEFT,
     ONE_SIDE_LEFT,
+    SITUATION_ENDED,
     TURNS,
     Battle,
     Frame,
@@ -169,6 +170,8 @@ def end_battle(state: Battle, result: str, now: datetime, events: Events, reason
     state.ended_at = now
     state.result = result
     state.end_reason = reason
+    if result == SITUATION_ENDED:
+        close_situation(state, now)
     standing = sides_standing(state)
     events.append(
         E.Ended(
@@ -178,6 +181,12 @@ def end_battle(state: Battle, result: str, now: datetime, events: Events, reason
             conditions={str(cid): c.condition for cid, c in state.combatants.items()},
         )
     )
+
+
+def close_situation(state: Battle, at: datetime) -> None:
+    """S2: the gap passed with no combat action - the situation is over (the core writes back)."""
+    state.closed = True
+    state.closed_at = at
 
 
 __all__ = ["BETWEEN_ROUNDS", "Events", "advance", "check_order", "check_sides", "default_order", "end_battle"]

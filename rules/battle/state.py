@@ -216,9 +216,12 @@ class Battle:
     immediate_spent: list[int] = field(default_factory=list)  # R5, since the end of their last turn
     readied: dict[int, Readied] = field(default_factory=dict)  # R4
     records: list[StepRecord] = field(default_factory=list)
-    last_action_at: datetime | None = None
-    ended: bool = False
+    last_action_at: datetime | None = None  # S2: the last combat action (carried from a duel grown into this)
+    instant_attack_used: bool = False  # IA6: the situation's instant attack (carried from a duel grown into this)
+    ended: bool = False  # the battle is over (BP5); the situation stays open until ``closed``
     ended_at: datetime | None = None
+    closed: bool = False  # S2: the situation is over - the gap passed with no combat action
+    closed_at: datetime | None = None
     result: str | None = None
     end_reason: str = ""
 
@@ -322,8 +325,11 @@ def to_dict(s: Battle) -> dict[str, Any]:
         "readied": [[k, r.mode, r.trigger] for k, r in s.readied.items()],
         "records": [r.__dict__.copy() for r in s.records],
         "last_action_at": _dt(s.last_action_at),
+        "instant_attack_used": s.instant_attack_used,
         "ended": s.ended,
         "ended_at": _dt(s.ended_at),
+        "closed": s.closed,
+        "closed_at": _dt(s.closed_at),
         "result": s.result,
         "end_reason": s.end_reason,
     }
@@ -356,8 +362,12 @@ def from_dict(d: Mapping[str, Any]) -> Battle:
         readied={int(k): Readied(mode=m, trigger=t) for k, m, t in d["readied"]},
         records=[StepRecord(**r) for r in d["records"]],
         last_action_at=_parse_dt(d["last_action_at"]),
+        instant_attack_used=bool(d.get("instant_attack_used", False)),
         ended=d["ended"],
         ended_at=_parse_dt(d["ended_at"]),
+        # A state saved before S2 kept the situation open after the battle: then ended meant closed.
+        closed=d.get("closed", d["ended"]),
+        closed_at=_parse_dt(d.get("closed_at", d["ended_at"])),
         result=d["result"],
         end_reason=d["end_reason"],
     )

@@ -312,6 +312,8 @@ def test_the_end_writes_conditions_and_hands_back(battle, people, referee):
     answer(situation, referee, vera)
     go(situation, referee, B.EndBattle(reason="the watch arrived"))
     situation.refresh_from_db()
+    assert not situation.ended  # S2: the situation lasts until the gap
+    situation = services.refresh(situation, now=timezone.now() + dt.timedelta(seconds=181))
     assert situation.ended
     anna.refresh_from_db()
     vera.refresh_from_db()
