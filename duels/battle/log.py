@@ -313,3 +313,8 @@ def describe_battle(entries: Iterable[Any], state: B.Battle) -> list[LogLine]:
 @wording(E.SituationClosed)
 def _situation_closed(w: BattleWords, e: E.SituationClosed) -> str:
     return _("The combat situation ends: no combat action for the gap (S2); arsenals may change again.")
+
+
+@wording(E.BoutEnded)
+def _bout_ended(w: BattleWords, e: E.BoutEnded) -> str:
+    return _("Bout %(bout)s ends: arsenals may change now (D3).") % {"bout": e.bout}

@@ -109,6 +109,7 @@ def start_battle(
             answer_window_s=event.answer_window_s,
             gap_s=event.situation_gap_s,
             reactions_from_round=event.reactions_from_round,
+            every_round_a_bout=event.every_round_a_bout,
         )
         last_action_at, instant_attack_used = carried
         opened = B.open_battle(

@@ -196,7 +196,7 @@ def _combat(state: Battle, command: BattleCommand, now: datetime, events: Events
             _begin(state, command, now, events)
         case StartRound():
             if state.phase != BETWEEN_ROUNDS:
-                raise RuleError("D12", gettext_noop("A new round starts only when the last one has ended."))
+                raise RuleError("D12", gettext_noop("A new bout starts only when the last one has ended."))
             start_round(
                 state, next_order(state) if command.order is None else check_order(state, command.order), now, events
             )
@@ -327,9 +327,9 @@ def _begin(state: Battle, cmd: BeginBattle, now: datetime, events: Events) -> No
 
 def _new_arsenal(state: Battle, cmd: NewArsenal, events: Events) -> None:
     if state.phase != BETWEEN_ROUNDS:
-        if state.phase == TURNS and state.round == 1:
-            raise RuleError("AG2", gettext_noop("Arsenals cannot change before the first round ends."))
-        raise RuleError("D3", gettext_noop("Arsenals can change only between rounds."))
+        if state.phase == TURNS and state.bout == 1:
+            raise RuleError("AG2", gettext_noop("Arsenals cannot change before the first bout ends."))
+        raise RuleError("D3", gettext_noop("Arsenals can change only at a bout's end."))
     combatant = state.combatants.get(cmd.combatant)
     if combatant is None:
         raise RuleError(INPUT, gettext_noop("Combatant %(who)s is not in this battle."), who=cmd.combatant)

@@ -43,6 +43,14 @@ class RoundStarted(EngineEvent):
     reactions: bool = False
 
 
+@event_type("battle_bout_ended")
+@dataclass(frozen=True, kw_only=True)
+class BoutEnded(EngineEvent):
+    """D11: nobody who can fight holds an attack card (or every round is a bout): arsenals may change."""
+
+    bout: int
+
+
 @event_type("battle_turn_started")
 @dataclass(frozen=True, kw_only=True)
 class TurnStarted(EngineEvent):

@@ -87,11 +87,13 @@ def check_order(state: Battle, order: Iterable[int]) -> list[int]:
     return order
 
 
-def start_round(state: Battle, order: list[int], now: datetime, events: Events) -> None:
+def start_round(state: Battle, order: list[int], now: datetime, events: Events, *, new_bout: bool = True) -> None:
     if not any(holds_attack(state, cid) for cid in order if fit(state, cid)):
         # D12 reading: ready to go on but nobody can attack - nothing to fight with.
         end_battle(state, NO_ATTACKS_LEFT, now, events)
         return
+    if new_bout:
+        state.bout += 1
     state.round += 1
     state.phase = TURNS
     state.order = order
@@ -131,12 +133,18 @@ def end_turn(state: Battle, now: datetime, events: Events) -> None:
 
 
 def end_round(state: Battle, why: str, now: datetime, events: Events) -> None:
+    """The round is over. D11 reading: the bout ends with it only when nobody fit holds an attack
+    card (or the event makes every round a bout); otherwise the next round of the bout starts at once."""
     events.append(E.RoundEnded(round=state.round, why=why))
     state.turn = 0
     if state.max_rounds is not None and state.round >= state.max_rounds:
         end_battle(state, MAX_ROUNDS, now, events)
         return
-    state.phase = BETWEEN_ROUNDS
+    if why == NO_ATTACKS_LEFT or state.settings.every_round_a_bout:
+        events.append(E.BoutEnded(bout=state.bout))
+        state.phase = BETWEEN_ROUNDS  # the break between bouts: arsenals, leaving, a new order (D3, D12)
+        return
+    start_round(state, next_order(state), now, events, new_bout=False)
 
 
 def check_sides(state: Battle, now: datetime, events: Events) -> bool:

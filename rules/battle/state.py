@@ -92,6 +92,7 @@ class BattleSettings:
     answer_window_s: int = 15  # D8
     gap_s: int = 180  # S2
     reactions_from_round: int = 2  # R0
+    every_round_a_bout: bool = False  # D3 reading: off = a bout lasts until nobody fit holds an attack card
 
     def __post_init__(self) -> None:
         if self.answer_window_s <= 0 or self.gap_s <= 0 or self.reactions_from_round < 1:
@@ -205,6 +206,7 @@ class Battle:
     cards: dict[str, BattleCard] = field(default_factory=dict)
     phase: str = SETUP
     round: int = 0
+    bout: int = 0  # D3, D11: arsenals change only between bouts; a bout lasts one or more rounds
     max_rounds: int | None = None
     declarer: int | None = None
     order: list[int] = field(default_factory=list)
@@ -313,6 +315,7 @@ def to_dict(s: Battle) -> dict[str, Any]:
         "cards": {uid: card_to_dict(card) for uid, card in s.cards.items()},
         "phase": s.phase,
         "round": s.round,
+        "bout": s.bout,
         "max_rounds": s.max_rounds,
         "declarer": s.declarer,
         "order": list(s.order),
@@ -350,6 +353,7 @@ def from_dict(d: Mapping[str, Any]) -> Battle:
         cards={uid: card_from_dict(card) for uid, card in d["cards"].items()},
         phase=d["phase"],
         round=d["round"],
+        bout=int(d.get("bout", d["round"])),
         max_rounds=d["max_rounds"],
         declarer=d["declarer"],
         order=list(d["order"]),

@@ -190,8 +190,7 @@ def test_R5_a_second_immediate_action_before_the_end_of_ones_next_turn_is_refuse
     go(situation, referee, B.Act(actor=boris.pk, act=B.PASS))
     go(situation, referee, B.NextTurn())  # Gleb's own turn ends
     go(situation, referee, B.Act(actor=gleb.pk, act=B.PASS))
-    go(situation, referee, B.NextTurn())
-    go(situation, referee, B.StartRound())  # round 3: Anna
+    go(situation, referee, B.NextTurn())  # round 3 follows at once (the bout goes on): Anna
     frame = attack(situation, referee, anna, "Bolt", vera)
     go(
         situation,

@@ -18,7 +18,7 @@ from duels.duel.start import declare_aggression
 from duels.models import Situation
 from rules import battle as B
 from rules import duel as engine
-from tests.services.battle_kit import battle_state, buid, passes
+from tests.services.battle_kit import battle_state, begin, buid, passes
 from tests.services.kit import act, arsenal, nonce, uid
 
 pytestmark = pytest.mark.django_db
@@ -101,7 +101,10 @@ def test_D3_S2_duel_restore_gives_back_the_prepared_arsenal_whole(armed, referee
     assert arsenal(zavulon) == {c.pk: 1 for c in extra}
 
 
-def test_D3_S2_battle_restore_gives_back_the_new_arsenal_whole(battle, referee, people, catalogue):
+def test_D3_S2_battle_restore_gives_back_the_new_arsenal_whole(event, referee, people, catalogue):
+    event.every_round_a_bout = True  # a round of passes reaches a bout break
+    event.save()
+    battle = begin(event, people, referee)
     vera = people[2]
     extra = seven(catalogue)
     pool_only(vera, extra)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+import time_machine
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -234,6 +235,9 @@ def test_query_counts_stay_flat_for_3_vs_12_combatants(as_user, referee, event, 
 
 def test_query_counts_stay_flat_for_10_vs_300_log_entries(as_user, referee, event, people):
     client = as_user(referee)
+    # S2: passes do not restart the clock, so the clock stands still while 300 entries are made.
+    frozen = time_machine.travel(dt.datetime.now(dt.UTC), tick=False)
+    frozen.start()
     situation = begin(event, people, referee)
     counts: list[tuple[int, int]] = []
     for entries in (10, 300):
@@ -250,6 +254,7 @@ def test_query_counts_stay_flat_for_10_vs_300_log_entries(as_user, referee, even
                 _queries(client, reverse("duels:battle", args=[situation.pk]), {"HX-Request": "true"}),
             )
         )
+    frozen.stop()
     assert counts[0] == counts[1]
 
 
@@ -296,9 +301,12 @@ def test_help_explains_battles_and_their_readings(client, language):
     assert "R0" in battle_part and "R1–R3" in battle_part and "R4–R8" in battle_part
 
 
-def test_D3_between_rounds_a_combatant_takes_a_prepared_arsenal(as_user, referee, battle, people):
+def test_D3_between_rounds_a_combatant_takes_a_prepared_arsenal(as_user, referee, event, people):
     from cards.models import Card, PreparedArsenal, PreparedArsenalCard
 
+    event.every_round_a_bout = True  # a round of passes reaches the bout break
+    event.save()
+    battle = begin(event, people, referee)
     vera = people[2]
     prepared = PreparedArsenal.objects.create(character=vera, name="Volley")
     PreparedArsenalCard.objects.create(arsenal=prepared, card=Card.objects.get(name_en="Bolt"), copies=1)

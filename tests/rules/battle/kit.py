@@ -78,10 +78,12 @@ class Fight:
         window: int = 15,
         who: tuple[int, ...] = (ANNA, BORIS, VERA, GLEB),
         hand: tuple[B.BattleCard, ...] = HAND,
+        every_round_a_bout: bool = False,
     ) -> None:
-        self.opening = B.open_battle(
-            B.BattleSettings(answer_window_s=window, reactions_from_round=reactions_from), COUNTERS, T0
+        settings = B.BattleSettings(
+            answer_window_s=window, reactions_from_round=reactions_from, every_round_a_bout=every_round_a_bout
         )
+        self.opening = B.open_battle(settings, COUNTERS, T0)
         self.state = self.opening
         self.log: list[tuple[Any, ...]] = []
         self.events: list[EngineEvent] = []

@@ -332,8 +332,8 @@ def test_R5_the_allowance_spent_after_your_turn_stays_spent_into_the_next_round_
     fight.answer(GLEB)
     fight.go_on()
     fight.answer(ANNA)
-    fight.next_turn()
-    fight.do(B.StartRound())  # round 3: Boris has not had a turn since
+    fight.next_turn()  # round 3 starts at once (the bout goes on); Boris has not had a turn since
+    assert fight.state.round == 3
     frame = fight.attack(ANNA, BLADE, VERA)
     fight.answer(VERA)
     fight.refused("R5", B.Immediate(reactor=BORIS, frame=frame.number, mode=B.RESPONSE, card=fight.uid(BORIS, RIPOSTE)))

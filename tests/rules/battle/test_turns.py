@@ -304,15 +304,45 @@ def test_interrupts_resolve_last_in_first_out_then_responses_in_the_order_called
     ]
 
 
-def test_D3_arsenals_change_only_between_rounds():
-    fight = Fight().begin()
+def test_AG2_D3_a_round_of_turns_is_not_a_bout_arsenals_wait_for_the_bout_s_end():
+    """[AG2, D3, D11] Issue 25 item 1: after a round in which everyone still holds attack cards the
+    next round starts at once and a new arsenal is refused; the bout ends when nobody fit holds one."""
+    fight = Fight(hand=(BLADE, SHIELD)).begin()
     fight.refused("AG2", B.NewArsenal(combatant=VERA, arsenal=(BLADE,)))
-    fight.to_round(1)
+    fight.attack(ANNA, BLADE, VERA)
+    fight.answer(VERA)
+    fight.next_turn()
+    for _ in range(3):
+        fight.pass_turn()
+    assert (fight.state.phase, fight.state.round, fight.state.bout) == (B.TURNS, 2, 1)
+    fight.refused("AG2", B.NewArsenal(combatant=VERA, arsenal=(BLADE,)))
+    fight.refused("D12", B.StartRound())
+    fight.pass_turn()  # Anna, with no attack card left
+    for who, target in ((VERA, ANNA), (BORIS, GLEB), (GLEB, BORIS)):
+        assert fight.state.turn_of == who
+        fight.attack(who, BLADE, target)
+        fight.answer(target)
+        fight.next_turn()
+    assert fight.state.phase == B.BETWEEN_ROUNDS and fight.state.bout == 1
+    assert any(e.type == "battle_bout_ended" for e in fight.events)
+    fight.do(B.NewArsenal(combatant=VERA, arsenal=(BLADE, SHIELD)))
+    assert len(fight.state.combatants[VERA].hand) == 2
+    fight.do(B.StartRound())
+    assert (fight.state.round, fight.state.bout) == (3, 2)
+    fight.pass_turn()
+    fight.refused("D3", B.NewArsenal(combatant=VERA, arsenal=(BLADE,)))
+
+
+def test_D3_the_event_setting_makes_every_round_a_bout():
+    fight = Fight(every_round_a_bout=True).begin()
+    fight.refused("AG2", B.NewArsenal(combatant=VERA, arsenal=(BLADE,)))
     for _ in range(4):
         fight.pass_turn()
     assert fight.state.phase == B.BETWEEN_ROUNDS
     fight.do(B.NewArsenal(combatant=VERA, arsenal=(BLADE, SHIELD)))
     assert len(fight.state.combatants[VERA].hand) == 2
+    fight.do(B.StartRound())
+    assert fight.state.bout == 2
 
 
 def test_the_referee_ends_the_battle_and_shown_cards_go_back():
