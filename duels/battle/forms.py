@@ -70,6 +70,7 @@ class BattleActForm(ActionForm):
         ("confirm", "confirm"),
         ("next_turn", "next_turn"),
         ("start_round", "start_round"),
+        ("leave", "leave"),
         ("end", "end"),
     ]
     action = forms.ChoiceField(choices=ACTIONS)
@@ -106,6 +107,7 @@ class BattleActForm(ActionForm):
             "response": ("frame", "who"),
             "answer": ("frame", "who"),
             "confirm": ("frame", "who"),
+            "leave": ("who",),
         }.get(action or "", ())
         if any(data.get(key) in (None, "") for key in need):
             raise forms.ValidationError(_("The request was incomplete."))
@@ -149,6 +151,8 @@ class BattleActForm(ActionForm):
                 return B.NextTurn()
             case "start_round":
                 return B.StartRound(order=d["order"] or None)
+            case "leave":
+                return B.Leave(combatant=d["who"])
             case _:
                 return B.EndBattle(reason=d.get("reason") or "")
 
@@ -194,6 +198,7 @@ class StartBattleForm(forms.Form):
 class JoinBattleForm(ActionForm):
     character = forms.ModelChoiceField(queryset=Character.objects.none(), label=_("Character"))
     side = forms.ChoiceField(choices=SIDES, required=False, label=_("Side"))
+    strike = forms.BooleanField(required=False)  # BP4: joins by attacking, strikes at once
 
     def __init__(self, *args: Any, event_id: int, **kwargs: Any) -> None:
         super().__init__(*args, event_id=event_id, **kwargs)

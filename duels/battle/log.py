@@ -87,9 +87,11 @@ def _joined(w: BattleWords, e: E.Joined) -> str:
     }
 
 
-@wording(E.SideSet)
-def _side_set(w: BattleWords, e: E.SideSet) -> str:
-    return _("%(name)s now fights for %(side)s.") % {"name": w.who(e.combatant), "side": _label(SIDE_LABELS, e.side)}
+@wording(E.Left)
+def _left(w: BattleWords, e: E.Left) -> str:
+    return _("%(name)s is not ready to go on and leaves the battle at the bout's end (D12).") % {
+        "name": w.who(e.combatant)
+    }
 
 
 @wording(E.Begun)

@@ -184,6 +184,7 @@ class BattleView:
     winner: str | None
     gap_deadline_iso: str
     respond_frame: int | None = None  # the action a response now answers (R7)
+    striker: CombatantView | None = None  # BP4: a newcomer who joined by attacking, to strike at once
 
     @property
     def top(self) -> FrameView | None:
@@ -217,7 +218,7 @@ def present_battle(state: B.Battle, viewer: Viewer, *, reactions: bool = True, r
             name=c.name,
             side=c.side,
             condition=c.condition,
-            can_fight=can_fight(c.condition),
+            can_fight=can_fight(c.condition) and not c.left,
             hand_count=len(c.hand),
             discards=[_card(state, uid) for uid in c.discards],
             active=cid == turn_of,
@@ -287,6 +288,7 @@ def present_battle(state: B.Battle, viewer: Viewer, *, reactions: bool = True, r
         winner=winner,
         gap_deadline_iso=iso(B.gap_deadline(state)),
         respond_frame=_respond_to(state).number if state.stack else None,
+        striker=people.get(state.striker) if state.striker is not None else None,
     )
 
 

@@ -132,12 +132,16 @@ def add_combatant(
     character: Character,
     *,
     side: str | None = None,
+    strike: bool = False,
     user: User,
     seen_version: int,
     nonce: str,
     now: dt.datetime | None = None,
 ) -> Performed:
-    """A newcomer joins a running battle; their first turn is at the end of the round (docs/battle-rules.md)."""
+    """A newcomer joins a running battle and takes turns from the next round (BP4).
+
+    ``strike``: they join by attacking; their attack is accepted at once, out of turn.
+    """
     if situation.kind != Situation.Kind.BATTLE:
         raise NotABattle()
     _check(situation.event, [character])
@@ -147,7 +151,7 @@ def add_combatant(
     setup, cards = battle_setup(character)
     return perform(
         situation.pk,
-        B.JoinBattle(setup, side or character.side, cards),
+        B.JoinBattle(setup, side or character.side, cards, strike=strike),
         user=user,
         seen_version=seen_version,
         nonce=nonce,

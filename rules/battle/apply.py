@@ -24,16 +24,17 @@ from rules.battle.commands import (
     EndBattle,
     Immediate,
     JoinBattle,
+    Leave,
     NewArsenal,
     NextTurn,
     Opportunity,
     Proceed,
-    SetSide,
     StartRound,
 )
 from rules.battle.flow import (
     Events,
     check_order,
+    check_sides,
     close_situation,
     default_order,
     end_battle,
@@ -168,8 +169,6 @@ def apply(state: Battle, command: BattleCommand, now: datetime) -> tuple[Battle,
     match command:
         case JoinBattle():
             _join(new, command, events)
-        case SetSide():
-            _set_side(new, command, events)
         case _:
             _combat(new, command, now, events)
             if is_combat_action(command):
@@ -202,6 +201,8 @@ def _combat(state: Battle, command: BattleCommand, now: datetime, events: Events
             )
         case NewArsenal():
             _new_arsenal(state, command, events)
+        case Leave():
+            _leave(state, command, now, events)
         case Act():
             S.act(
                 state,
@@ -279,9 +280,12 @@ def _join(state: Battle, cmd: JoinBattle, events: Events) -> None:
     )
     combatant.hand = [_mint(state, combatant, card) for card in cards]
     state.combatants[combatant.character_id] = combatant
-    if state.phase == TURNS:
-        # Reading: a newcomer's first turn is at the end of the running round.
-        state.order.append(combatant.character_id)
+    # BP4: a newcomer takes turns from the next round (next_order puts them last);
+    # one who joins by attacking strikes at once - their attack is the next command.
+    if cmd.strike:
+        if state.phase != TURNS:
+            raise RuleError("BP4", gettext_noop("Only a running battle is joined by attacking."))
+        state.striker = combatant.character_id
     events.append(
         E.Joined(
             combatant=combatant.character_id,
@@ -293,15 +297,19 @@ def _join(state: Battle, cmd: JoinBattle, events: Events) -> None:
     )
 
 
-def _set_side(state: Battle, cmd: SetSide, events: Events) -> None:
-    if cmd.combatant not in state.combatants:
+def _leave(state: Battle, cmd: Leave, now: datetime, events: Events) -> None:
+    """D12: at a bout's end a combatant not ready to go on leaves; the battle goes on while two sides remain."""
+    combatant = state.combatants.get(cmd.combatant)
+    if combatant is None:
         raise RuleError(INPUT, gettext_noop("Combatant %(who)s is not in this battle."), who=cmd.combatant)
-    if state.phase not in (SETUP, BETWEEN_ROUNDS):
-        raise RuleError(INPUT, gettext_noop("Sides change only before the battle or between rounds."))
-    if not cmd.side.strip():
-        raise RuleError(INPUT, gettext_noop("Every combatant is on a side."))
-    state.combatants[cmd.combatant].side = cmd.side.strip()
-    events.append(E.SideSet(combatant=cmd.combatant, side=cmd.side.strip()))
+    if state.phase != BETWEEN_ROUNDS:
+        raise RuleError("D12", gettext_noop("A combatant leaves the battle only at a bout's end."))
+    if combatant.left:
+        raise RuleError("D12", gettext_noop("%(name)s has already left the battle."), name=combatant.name)
+    combatant.left = True
+    state.order = [cid for cid in state.order if cid != cmd.combatant]
+    events.append(E.Left(combatant=cmd.combatant))
+    check_sides(state, now, events)
 
 
 def _order(state: Battle, order: tuple[int, ...] | None, first: int) -> list[int]:
@@ -344,9 +352,13 @@ def _new_arsenal(state: Battle, cmd: NewArsenal, events: Events) -> None:
 def _next_turn(state: Battle, now: datetime, events: Events) -> None:
     if state.phase != TURNS:
         raise RuleError(INPUT, gettext_noop("No turn is on."))
-    if len(state.stack) > 1 or (state.stack and (state.stack[0].current is not None or state.stack[0].queue)):
+    own = [f for f in state.stack if not f.newcomer]
+    if len(own) > 1 or any(f.current is not None or f.queue for f in state.stack):
         raise RuleError(INPUT, gettext_noop("Finish the action and its reactions first."))
+    struck = bool(state.stack) and not own
     state.stack = []
+    if struck:
+        return  # BP4: after a newcomer's strike the turn goes back to whoever's it is
     end_turn(state, now, events)
 
 

@@ -21,11 +21,12 @@ class Joined(EngineEvent):
     cards: int
 
 
-@event_type("battle_side_set")
+@event_type("battle_left")
 @dataclass(frozen=True, kw_only=True)
-class SideSet(EngineEvent):
+class Left(EngineEvent):
+    """D12: a combatant not ready to go on left the battle at a bout's end."""
+
     combatant: int
-    side: str
 
 
 @event_type("battle_begun")

@@ -34,14 +34,16 @@ Events = list[EngineEvent]
 
 
 def fit(state: Battle, cid: int) -> bool:
-    return can_fight(state.combatants[cid].condition)
+    """Can fight (D11) and is still in the battle (D12)."""
+    combatant = state.combatants[cid]
+    return can_fight(combatant.condition) and not combatant.left
 
 
 def sides_standing(state: Battle) -> list[str]:
-    """The sides that still have a combatant who can fight, in join order."""
+    """The sides that still have a combatant who can fight (and has not left), in join order."""
     seen: list[str] = []
     for c in state.combatants.values():
-        if can_fight(c.condition) and c.side not in seen:
+        if can_fight(c.condition) and not c.left and c.side not in seen:
             seen.append(c.side)
     return seen
 
@@ -54,7 +56,7 @@ def default_order(state: Battle, first: int) -> list[int]:
     """``first`` leads; then the sides take turns, each in join order, as long as each has someone."""
     by_side: dict[str, list[int]] = {}
     for cid, c in state.combatants.items():
-        if can_fight(c.condition):
+        if fit(state, cid):
             by_side.setdefault(c.side, []).append(cid)
     if first in state.combatants and fit(state, first):
         side = state.combatants[first].side
@@ -80,7 +82,8 @@ def next_order(state: Battle) -> list[int]:
 def check_order(state: Battle, order: Iterable[int]) -> list[int]:
     order = list(order)
     everyone_fit = {cid for cid in state.combatants if fit(state, cid)}
-    if len(set(order)) != len(order) or not set(order) <= set(state.combatants) or not everyone_fit <= set(order):
+    still_in = {cid for cid, c in state.combatants.items() if not c.left}  # D12: who left is nobody's turn
+    if len(set(order)) != len(order) or not set(order) <= still_in or not everyone_fit <= set(order):
         raise RuleError(
             INPUT, gettext_noop("The order must name every combatant who can fight, each once, and nobody else.")
         )

@@ -180,6 +180,8 @@ def _declared(frame: Frame) -> E.ActionDeclared:
 def _check_targets(state: Battle, actor: int, card: BattleCard, targets: tuple[int, ...] | list[int]) -> None:
     for target in targets:
         _combatant(state, target)
+        if state.combatants[target].left:
+            raise RuleError("D12", gettext_noop("%(name)s has left the battle."), name=state.combatants[target].name)
     if not targets or actor in targets or len(set(targets)) != len(targets):
         raise RuleError("D6", gettext_noop("An attack names its targets: other combatants, each once."))
     if card.reach != AREA and len(targets) != 1:

@@ -66,11 +66,20 @@ def act(
     events: Events,
 ) -> None:
     _in_turns(state)
-    if state.turn_of != actor:
+    newcomer = state.striker == actor and actor != state.turn_of
+    if newcomer:
+        # BP4: a newcomer who joined by attacking strikes at once, with an attack, between actions.
+        if kind != ATTACK:
+            raise RuleError("BP4", gettext_noop("A newcomer who joins by attacking strikes with an attack."))
+        if any(not f.finished or f.queue for f in state.stack):
+            raise RuleError(INPUT, gettext_noop("Finish the action and its reactions first."))
+    elif state.turn_of != actor:
         raise RuleError(
             "D5", gettext_noop("It is %(name)s's turn."), name=state.combatants[state.turn_of or actor].name
         )
-    if state.stack:
+    elif state.stack and all(f.newcomer and f.finished for f in state.stack):
+        state.stack = []  # BP4: a newcomer's finished strike; the turn's own action follows
+    if state.stack and not newcomer:
         raise RuleError(INPUT, gettext_noop("One action a turn: this turn's action is already under way."))
     for other in engaged:
         _combatant(state, other)
@@ -120,7 +129,10 @@ def act(
         targets=list(targets) if kind == ATTACK else [],
         engaged=[e for e in engaged if _enemies(state, actor, e)],
         trigger=trigger.strip() if kind == READY else "",
+        newcomer=newcomer,
     )
+    if newcomer:
+        state.striker = None
     state.stack.append(frame)
     events.append(_declared(frame))
     begin_part(state, frame, parts[0], now, events)

@@ -140,6 +140,7 @@ class Frame:
     reacts_to: int | None = None
     readied: bool = False
     lost: bool = False  # R6: negated by an interrupt
+    newcomer: bool = False  # BP4: a newcomer's strike out of turn, not the turn's own action
     queue: list[Frame] = field(default_factory=list)  # responses waiting (R7, R8)
 
     @property
@@ -195,6 +196,7 @@ class Combatant:
     next_n: int = 0
     focus_card_id: int | None = None  # F1 is not a battle rule: the focus is carried through untouched
     composed: list[int] | None = None  # S2, D3: the card ids of the arsenal last taken at a bout's end
+    left: bool = False  # D12: left the battle at a bout's end; no more turns, reactions or blows
 
 
 @dataclass
@@ -217,6 +219,7 @@ class Battle:
     opportunity_in_turn: dict[int, int] = field(default_factory=dict)  # R2
     immediate_spent: list[int] = field(default_factory=list)  # R5, since the end of their last turn
     readied: dict[int, Readied] = field(default_factory=dict)  # R4
+    striker: int | None = None  # BP4: a newcomer who joined by attacking and strikes at once
     records: list[StepRecord] = field(default_factory=list)
     last_action_at: datetime | None = None  # S2: the last combat action (carried from a duel grown into this)
     instant_attack_used: bool = False  # IA6: the situation's instant attack (carried from a duel grown into this)
@@ -326,6 +329,7 @@ def to_dict(s: Battle) -> dict[str, Any]:
         "opportunity_in_turn": [[k, v] for k, v in s.opportunity_in_turn.items()],
         "immediate_spent": list(s.immediate_spent),
         "readied": [[k, r.mode, r.trigger] for k, r in s.readied.items()],
+        "striker": s.striker,
         "records": [r.__dict__.copy() for r in s.records],
         "last_action_at": _dt(s.last_action_at),
         "instant_attack_used": s.instant_attack_used,
@@ -364,6 +368,7 @@ def from_dict(d: Mapping[str, Any]) -> Battle:
         opportunity_in_turn={int(k): int(v) for k, v in d["opportunity_in_turn"]},
         immediate_spent=list(d["immediate_spent"]),
         readied={int(k): Readied(mode=m, trigger=t) for k, m, t in d["readied"]},
+        striker=d.get("striker"),
         records=[StepRecord(**r) for r in d["records"]],
         last_action_at=_parse_dt(d["last_action_at"]),
         instant_attack_used=bool(d.get("instant_attack_used", False)),

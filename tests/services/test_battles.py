@@ -327,8 +327,23 @@ def test_a_combatant_joins_a_running_battle(event, people, referee):
     newcomer = people[3]
     add_combatant(situation, newcomer, user=referee, seen_version=situation.version, nonce=nonce())
     st = battle_state(situation)
-    assert newcomer.pk in st.combatants and st.order[-1] == newcomer.pk
+    # BP4: they take turns from the next round.
+    assert newcomer.pk in st.combatants and newcomer.pk not in st.order
     assert situation.participants.filter(pk=newcomer.pk).exists()
+
+
+def test_BP4_a_newcomer_joining_by_attacking_strikes_at_once(event, people, referee):
+    """Issue 25 item 8: the newcomer's attack is accepted during Anna's turn (no "[D5] It is Anna's turn")."""
+    situation = begin(event, people[:3], referee)
+    anna, gleb = people[0], people[3]
+    situation.refresh_from_db()
+    add_combatant(situation, gleb, strike=True, user=referee, seen_version=situation.version, nonce=nonce())
+    attack(situation, referee, gleb, "Blade", anna)
+    answer(situation, referee, anna)
+    anna.refresh_from_db()
+    assert anna.condition == "lightly_wounded"
+    st = battle_state(situation)
+    assert st.turn_of == anna.pk and st.records[-1].attacker == gleb.pk
 
 
 def test_a_dead_character_cannot_join(event, people, referee):

@@ -381,3 +381,54 @@ def test_D8_a_target_answering_after_its_window_closed_on_another_page_gets_the_
     html = response.content.decode()
     assert response.status_code == 422, html
     assert "seconds to answer ran out" in html and "Another referee acted first" not in html
+
+
+def test_D12_at_a_bout_s_end_the_tablet_lets_a_combatant_leave(as_user, referee, event, people):
+    """[D12] Issue 25 item 7: the bout break offers "<name> leaves"; tapped, the combatant is out of the
+    next bout's order; mid-bout the same post is refused with the rule and changes nothing."""
+    event.every_round_a_bout = True
+    event.save()
+    battle = begin(event, people, referee)
+    boris = people[1]
+    client = as_user(referee)
+    early = post(client, battle, action="leave", who=boris.pk)
+    assert early.status_code == 422 and ">D12</a>" in early.content.decode()
+    while battle_state(battle).phase != B.BETWEEN_ROUNDS:
+        drive(battle, referee, passes(battle_state(battle)), B.NextTurn())
+    page = client.get(reverse("duels:battle", args=[battle.pk])).content.decode()
+    assert f'id="leave-{boris.pk}"' in page
+    assert post(client, battle, action="leave", who=boris.pk).status_code == 200
+    st = battle_state(battle)
+    assert st.combatants[boris.pk].left
+    page = client.get(reverse("duels:battle", args=[battle.pk])).content.decode()
+    assert f'id="leave-{boris.pk}"' not in page
+    drive(battle, referee, B.StartRound())
+    assert boris.pk not in battle_state(battle).order
+
+
+def test_BP4_the_tablet_joins_a_newcomer_by_attacking_and_offers_the_strike(as_user, referee, event, people):
+    battle = begin(event, people[:3], referee)
+    gleb = people[3]
+    client = as_user(referee)
+    page = client.get(reverse("duels:battle", args=[battle.pk])).content.decode()
+    assert 'id="join-striking"' in page
+    battle.refresh_from_db()
+    joined = client.post(
+        reverse("duels:battle-join", args=[battle.pk]),
+        {"version": battle.version, "nonce": nonce(), "character": gleb.pk, "strike": "1"},
+        headers={"HX-Request": "true"},
+    )
+    assert joined.status_code == 200
+    page = client.get(reverse("duels:battle", args=[battle.pk])).content.decode()
+    assert 'id="newcomer-strikes"' in page and f'name="who" value="{gleb.pk}"' in page
+    response = post(
+        client,
+        battle,
+        action="act",
+        who=gleb.pk,
+        act="attack",
+        cards=[buid(battle, gleb, "Blade")],
+        targets=[people[0].pk],
+    )
+    assert response.status_code == 200
+    assert top(battle).actor == gleb.pk

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from rules import HEAVILY_WOUNDED, LIGHTLY_WOUNDED, PARRIED
+from rules import HEAVILY_WOUNDED, LIGHTLY_WOUNDED, PARRIED, FighterSetup
 from rules import battle as B
+from rules.errors import INPUT
 from tests.rules.battle.kit import (
     ANNA,
     BLADE,
@@ -373,10 +374,48 @@ def test_S2_the_gap_ends_a_quiet_battle_but_not_an_open_attack():
     assert fight.state.ended and fight.state.result == B.state.SITUATION_ENDED
 
 
-def test_a_newcomer_joins_a_running_battle_at_the_end_of_the_round():
+def test_BP4_a_newcomer_takes_turns_from_the_next_round():
     fight = Fight(who=(ANNA, BORIS, VERA)).begin(order=None)
-    fight.do(B.JoinBattle(__import__("rules").FighterSetup(GLEB, "Gleb", (BLADE.face,)), "dark", (BLADE,)))
+    fight.do(B.JoinBattle(FighterSetup(GLEB, "Gleb", (BLADE.face,)), "dark", (BLADE,)))
+    assert GLEB not in fight.state.order
+    fight.refused("D5", B.Act(actor=GLEB, act=B.ATTACK, cards=(fight.uid(GLEB, BLADE),), targets=(ANNA,)))
+    while fight.state.round == 1:
+        fight.pass_turn()
     assert fight.state.order[-1] == GLEB
+
+
+def test_BP4_a_newcomer_who_joins_by_attacking_strikes_at_once_and_the_turn_goes_on():
+    """[BP4] Issue 25 item 8: the blow is recorded as it happens, not at the end of the round."""
+    fight = Fight(who=(ANNA, BORIS, VERA)).begin(order=None)
+    assert fight.state.turn_of == ANNA
+    fight.do(B.JoinBattle(FighterSetup(GLEB, "Gleb", (BLADE.face, SHIELD.face)), "dark", (BLADE, SHIELD), strike=True))
+    fight.refused("BP4", B.Act(actor=GLEB, act=B.PASS))
+    frame = fight.attack(GLEB, BLADE, ANNA)
+    assert frame.actor == GLEB and frame.newcomer
+    fight.answer(ANNA)
+    assert fight.state.combatants[ANNA].condition == LIGHTLY_WOUNDED
+    # The turn is still Anna's: she acts at once (the finished strike makes way) ...
+    fight.attack(ANNA, BLADE, VERA)
+    fight.answer(VERA)
+    fight.next_turn()
+    assert fight.state.turn_of != ANNA
+    # ... and the newcomer's strike was a one-off: no second blow out of turn.
+    fight.refused("D5", B.Act(actor=GLEB, act=B.ATTACK, cards=(fight.uid(GLEB, SHIELD),), targets=(ANNA,)))
+    assert B.to_dict(fight.replayed()) == B.to_dict(fight.state)
+
+
+def test_BP4_after_a_strike_next_turn_returns_to_the_turn_s_owner():
+    fight = Fight(who=(ANNA, BORIS, VERA)).begin(order=None)
+    fight.do(B.JoinBattle(FighterSetup(GLEB, "Gleb", (BLADE.face,)), "dark", (BLADE,), strike=True))
+    fight.attack(GLEB, BLADE, ANNA)
+    fight.answer(ANNA)
+    fight.next_turn()
+    assert fight.state.turn_of == ANNA and fight.state.stack == []
+
+
+def test_BP4_joining_by_attacking_needs_a_running_battle():
+    fight = Fight(who=(ANNA, BORIS, VERA))
+    fight.refused("BP4", B.JoinBattle(FighterSetup(GLEB, "Gleb", (BLADE.face,)), "dark", (BLADE,), strike=True))
 
 
 def test_log_replay_equals_the_state():
@@ -387,3 +426,32 @@ def test_log_replay_equals_the_state():
     fight.expire()
     assert B.to_dict(fight.replayed()) == B.to_dict(fight.state)
     assert B.from_dict(B.to_dict(fight.state)) == fight.state
+
+
+def test_D12_a_combatant_leaves_at_a_bout_s_end_and_the_battle_goes_on_while_two_sides_remain():
+    """[D12] Issue 25 item 7: leaving is refused mid-bout; at the bout's end Boris leaves: no more turns,
+    no blow on him; when Gleb leaves too the dark side has Vera alone and the battle goes on."""
+    fight = Fight(every_round_a_bout=True).begin()
+    fight.refused("D12", B.Leave(combatant=BORIS))
+    for _ in range(4):
+        fight.pass_turn()
+    assert fight.state.phase == B.BETWEEN_ROUNDS
+    fight.refused(INPUT, B.Leave(combatant=99))
+    fight.do(B.Leave(combatant=BORIS))
+    fight.refused("D12", B.Leave(combatant=BORIS))
+    fight.refused(INPUT, B.StartRound(order=(ANNA, VERA, BORIS, GLEB)))  # who left takes no turn
+    fight.do(B.StartRound())
+    assert BORIS not in fight.state.order and not fight.state.ended
+    fight.refused("D12", B.Act(actor=ANNA, act=B.ATTACK, cards=(fight.uid(ANNA, BLADE),), targets=(BORIS,)))
+    assert B.to_dict(fight.replayed()) == B.to_dict(fight.state)
+
+
+def test_D12_BP5_the_battle_ends_when_leaving_leaves_one_side():
+    fight = Fight(every_round_a_bout=True).begin()
+    for _ in range(4):
+        fight.pass_turn()
+    fight.do(B.Leave(combatant=VERA))
+    assert not fight.state.ended
+    fight.do(B.Leave(combatant=GLEB))
+    assert fight.state.ended and fight.state.result == B.state.ONE_SIDE_LEFT
+    assert not fight.state.closed  # S2: the situation lasts until the gap
