@@ -88,6 +88,7 @@ class BattleActForm(ActionForm):
     trigger = forms.CharField(max_length=TRIGGER_MAX, required=False)
     mode = forms.ChoiceField(choices=[(B.INTERRUPT, B.INTERRUPT), (B.RESPONSE, B.RESPONSE)], required=False)
     order = IdList(required=False)
+    adjacent = forms.BooleanField(required=False)  # R1: the reactor is next to an out-of-turn provoker
 
     def __init__(self, data: Any = None, **kwargs: Any) -> None:
         if data is not None and hasattr(data, "getlist"):
@@ -131,7 +132,9 @@ class BattleActForm(ActionForm):
                 return B.Proceed(frame=d["frame"])
             case "opportunity":
                 # clean() refused an opportunity without a card, so d["card"] is a uid here.
-                return B.Opportunity(reactor=d["who"], frame=d["frame"], card=d["card"])
+                return B.Opportunity(
+                    reactor=d["who"], frame=d["frame"], card=d["card"], adjacent=bool(d.get("adjacent"))
+                )
             case "interrupt" | "response":
                 return B.Immediate(
                     reactor=d["who"],

@@ -219,7 +219,7 @@ def _combat(state: Battle, command: BattleCommand, now: datetime, events: Events
         case Proceed():
             S.proceed(state, command.frame, now, events)
         case Opportunity():
-            S.opportunity(state, command.reactor, command.frame, command.card, now, events)
+            S.opportunity(state, command.reactor, command.frame, command.card, now, events, adjacent=command.adjacent)
         case Immediate():
             S.immediate(
                 state,

@@ -85,6 +85,7 @@ class Opportunity:
     reactor: int
     frame: int
     card: str
+    adjacent: bool = False  # R1: the referee records that the reactor is next to the provoker now
 
 
 @dataclass(frozen=True)

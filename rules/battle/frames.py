@@ -117,14 +117,18 @@ def _provocation(state: Battle, frame: Frame) -> str:
 # --- checks shared by the commands and the referee's reaction bar -------------------------------
 
 
-def check_opportunity(state: Battle, reactor: int, frame: Frame) -> None:
-    """R0-R3: may ``reactor`` make an opportunity attack against ``frame`` now? Raises if not."""
+def check_opportunity(state: Battle, reactor: int, frame: Frame, *, adjacent: bool = False) -> None:
+    """R0-R3: may ``reactor`` make an opportunity attack against ``frame`` now? Raises if not.
+
+    R1: next to the provoker as recorded with the action (``frame.engaged``) or, for an action
+    out of turn (an immediate or opportunity attack), as the referee records it now (``adjacent``).
+    """
     _in_turns(state)
     _combatant(state, reactor)
     trigger = R.Trigger(
         actor=frame.actor,
         kind=_provocation(state, frame),
-        adjacent=reactor in frame.engaged,
+        adjacent=adjacent or reactor in frame.engaged,
         enemy=_enemies(state, reactor, frame.actor),
     )
     R.opportunity_action(_round_view(state, frame), reactor, trigger)

@@ -159,9 +159,11 @@ def proceed(state: Battle, number: int, now: datetime, events: Events) -> None:
     settle(state, now, events)
 
 
-def opportunity(state: Battle, reactor: int, number: int, uid: str, now: datetime, events: Events) -> None:
+def opportunity(
+    state: Battle, reactor: int, number: int, uid: str, now: datetime, events: Events, *, adjacent: bool = False
+) -> None:
     frame = frame_in_stack(state, number)
-    check_opportunity(state, reactor, frame)
+    check_opportunity(state, reactor, frame, adjacent=adjacent)
     card = _hand_card(state, reactor, uid, "R1")
     if not card.is_attack or card.action not in (STANDARD, OPPORTUNITY):
         raise RuleError("R1", gettext_noop("An opportunity action is an attack with an attack card."))

@@ -432,3 +432,52 @@ def test_BP4_the_tablet_joins_a_newcomer_by_attacking_and_offers_the_strike(as_u
     )
     assert response.status_code == 200
     assert top(battle).actor == gleb.pk
+
+
+def test_R1_the_tablet_offers_an_opportunity_on_an_out_of_turn_ranged_attack_with_next_to_them(
+    as_user, referee, event, people
+):
+    """[R1] Issue 25 item 6: during Anna's turn Gleb shoots a Dart as an immediate interrupt; the tablet
+    asks whether Boris is next to him now, and the opportunity posted with it is accepted."""
+    from cards.models import Card
+
+    dart = Card.objects.create(
+        catalogue=event.catalogue,
+        name_ru="Дротик",
+        name_en="Dart",
+        kind="attack",
+        full_effect="lightly_wounded",
+        tags="ranged",
+        action_kind="interrupt",
+        trigger_text="an enemy attacks",
+    )
+    from tests.services.kit import arm
+
+    gleb = people[3]
+    arm(gleb, dart)
+    battle = begin(event, people, referee)
+    anna, boris, vera = people[0], people[1], people[2]
+    to_round(battle, referee, 2)
+    while battle_state(battle).turn_of != anna.pk:
+        drive(battle, referee, passes(battle_state(battle)), B.NextTurn())
+    client = as_user(referee)
+    post(
+        client, battle, action="act", who=anna.pk, act="attack", cards=[buid(battle, anna, "Blade")], targets=[vera.pk]
+    )
+    frame = top(battle).number
+    post(client, battle, action="interrupt", frame=frame, who=gleb.pk, card=buid(battle, gleb, "Dart"), target=anna.pk)
+    dart_frame = top(battle)
+    assert dart_frame.actor == gleb.pk
+    page = client.get(reverse("duels:battle", args=[battle.pk])).content.decode()
+    assert 'name="adjacent"' in page
+    response = post(
+        client,
+        battle,
+        action="opportunity",
+        frame=dart_frame.number,
+        who=boris.pk,
+        card=buid(battle, boris, "Snap"),
+        adjacent="1",
+    )
+    assert response.status_code == 200
+    assert top(battle).role == B.OPPORTUNITY and top(battle).actor == boris.pk

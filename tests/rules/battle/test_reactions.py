@@ -2,7 +2,7 @@
 
 import pytest
 
-from rules import HEAVILY_WOUNDED
+from rules import ATTACK, HEAVILY_WOUNDED, LIGHTLY_WOUNDED, NO_EFFECT
 from rules import battle as B
 from rules.battle import AnswerAttack as BattleAnswer
 from rules.battle import Immediate as BattleImmediate
@@ -265,10 +265,10 @@ def test_R1_an_ally_next_to_you_provokes_nothing_and_neither_does_a_reaction():
     # Boris is Anna's ally: "engaged" with him is no enemy leaving or shooting next to him.
     frame = fight.attack(ANNA, BOLT, VERA, engaged=(BORIS, VERA))
     fight.refused("R1", B.Opportunity(reactor=BORIS, frame=frame.number, card=fight.uid(BORIS, SNAP)))
-    # Vera's opportunity attack is not Anna's turn's action: only the turn's combatant provokes (R1).
+    # Vera's opportunity attack is a melee blow (Snap): it provokes nothing, even next to Boris (R1).
     fight.do(B.Opportunity(reactor=VERA, frame=frame.number, card=fight.uid(VERA, SNAP)))
     opp = fight.top()
-    fight.refused("R1", B.Opportunity(reactor=BORIS, frame=opp.number, card=fight.uid(BORIS, SNAP)))
+    fight.refused("R1", B.Opportunity(reactor=BORIS, frame=opp.number, card=fight.uid(BORIS, SNAP), adjacent=True))
 
 
 def test_R1_leaving_reach_after_the_first_step_still_provokes_but_not_once_the_move_is_over():
@@ -450,3 +450,22 @@ def test_R8_a_response_to_a_move_cuts_in_before_the_rest_of_the_move():
     assert fight.top().actor == GLEB and fight.state.stack[0].parts_done == 1
     fight.refused("R3", B.Proceed(frame=move.number))
     conserved(fight)
+
+
+DART = K.card(30, "Dart", ATTACK, LIGHTLY_WOUNDED, NO_EFFECT, ("ranged",), action=B.INTERRUPT, trigger="x")
+
+
+def test_R1_an_enemy_s_immediate_ranged_attack_next_to_you_provokes_whoever_s_turn_it_is():
+    """[R1] Issue 25 item 6: during Anna's turn Gleb shoots a Dart as an immediate interrupt; Boris,
+    whom the referee records next to Gleb, may punish it; recorded as not next to him, he may not."""
+    fight = Fight(hand=(*K.HAND, DART)).begin().to_round(2)
+    frame = fight.attack(ANNA, BLADE, VERA)
+    fight.do(B.Immediate(reactor=GLEB, frame=frame.number, mode=B.INTERRUPT, card=fight.uid(GLEB, DART), target=ANNA))
+    dart = fight.top()
+    assert dart.actor == GLEB and fight.state.turn_of == ANNA
+    fight.refused("R1", B.Opportunity(reactor=BORIS, frame=dart.number, card=fight.uid(BORIS, SNAP)))
+    fight.do(B.Opportunity(reactor=BORIS, frame=dart.number, card=fight.uid(BORIS, SNAP), adjacent=True))
+    opp = fight.top()
+    assert opp.role == B.OPPORTUNITY and opp.targets == [GLEB] and opp.reacts_to == dart.number
+    conserved(fight)
+    assert B.to_dict(fight.replayed()) == B.to_dict(fight.state)
