@@ -327,7 +327,13 @@ def _reactors(state: B.Battle, viewer: Viewer, people: dict[int, CombatantView])
                 else:
                     B.check_immediate(state, cid, frame, kind)
                     readied = state.readied.get(cid)
-                    usable = [u for u in hand if state.cards[u].action == kind or (readied and readied.mode == kind)]
+                    # R4: a card of the kind only when its trigger fits (the engine says); readied: any card.
+                    usable = [
+                        u
+                        for u in hand
+                        if (readied and readied.mode == kind)
+                        or (state.cards[u].action == kind and B.trigger_fits(state, cid, frame, state.cards[u]))
+                    ]
                 if not usable and not (kind != B.OPPORTUNITY and cid in state.readied):
                     options.append(ReactionOption(kind, False, str(_("no card for it in hand"))))
                     continue

@@ -42,10 +42,21 @@ from duels.services.opening import (
 )
 from duels.services.store import Performed, Transition, actor_of, check_nonce, nonce_used
 from events.models import Character, Event
-from rules import FighterSetup, RuleError
+from rules import CardFace, FighterSetup, RuleError
 from rules import battle as B
 from rules.duel import EndSituation
 from rules.errors import ARSENAL
+
+
+def battle_card(face: CardFace, card: Card) -> B.BattleCard:
+    """The catalogue card as a battle uses it: action kind and trigger (R4), double attack (BP2)."""
+    return B.BattleCard(
+        face=face,
+        action=card.action_kind,
+        trigger=card.trigger_text,
+        trigger_kind=card.trigger_kind,
+        double=card.double_attack,
+    )
 
 
 def battle_setup(character: Character) -> tuple[FighterSetup, tuple[B.BattleCard, ...]]:
@@ -55,7 +66,7 @@ def battle_setup(character: Character) -> tuple[FighterSetup, tuple[B.BattleCard
     rows = ArsenalCard.objects.filter(character=character).select_related("card").order_by("card__kind", "card_id")
     for row in rows:
         face = face_of(row.card)
-        card = B.BattleCard(face=face, action=row.card.action_kind, trigger=row.card.trigger_text)
+        card = battle_card(face, row.card)
         faces.extend([face] * row.copies)
         cards.extend([card] * row.copies)
     focus = character.focus_card_id
@@ -221,8 +232,8 @@ def _new_arsenal(
     if character.event_id != situation.event_id:
         raise NotInEvent(name=character.name)
     faces = next_round_arsenal(character, ids)  # the same checks as the arsenal builder
-    kinds = {c.pk: (c.action_kind, c.trigger_text) for c in Card.objects.filter(pk__in=set(ids))}
-    arsenal = tuple(B.BattleCard(face=f, action=kinds[f.card_id][0], trigger=kinds[f.card_id][1]) for f in faces)
+    rows = {c.pk: c for c in Card.objects.filter(pk__in=set(ids))}
+    arsenal = tuple(battle_card(f, rows[f.card_id]) for f in faces)
     return perform(
         situation.pk,
         B.NewArsenal(combatant=character.pk, arsenal=arsenal, label=label),

@@ -36,12 +36,19 @@ from rules.battle.commands import (
     command_to_dict,
 )
 from rules.battle.flow import default_order, fit, holds_attack, sides_standing
-from rules.battle.frames import check_immediate, check_opportunity, top
+from rules.battle.frames import check_immediate, check_opportunity, top, trigger_fits
+from rules.battle.stack import grants_double
 from rules.battle.state import (
+    ALLY_ATTACKED,
+    ANY_TRIGGER,
     AREA,
     ATTACK,
+    ATTACKED,
     BETWEEN_ROUNDS,
     ENDED,
+    ENEMY_ATTACKS,
+    ENEMY_MOVES,
+    ENEMY_USES_CARD,
     INTERRUPT,
     MAIN,
     MELEE,
@@ -54,6 +61,7 @@ from rules.battle.state import (
     SETUP,
     SITUATION_ENDED,
     STANDARD,
+    TRIGGER_KINDS,
     TURNS,
     USE,
     Battle,
@@ -69,11 +77,17 @@ from rules.battle.state import (
 )
 
 __all__ = [
+    "ALLY_ATTACKED",
+    "ANY_TRIGGER",
     "AREA",
     "ATTACK",
+    "ATTACKED",
     "BETWEEN_ROUNDS",
     "COMMAND_TYPES",
     "ENDED",
+    "ENEMY_ATTACKS",
+    "ENEMY_MOVES",
+    "ENEMY_USES_CARD",
     "INTERRUPT",
     "MAIN",
     "MELEE",
@@ -87,6 +101,7 @@ __all__ = [
     "SETUP",
     "SITUATION_ENDED",
     "STANDARD",
+    "TRIGGER_KINDS",
     "TURNS",
     "USE",
     "Act",
@@ -122,6 +137,7 @@ __all__ = [
     "fit",
     "from_dict",
     "gap_deadline",
+    "grants_double",
     "holds_attack",
     "next_deadline",
     "open_battle",
@@ -130,4 +146,5 @@ __all__ = [
     "sides_standing",
     "to_dict",
     "top",
+    "trigger_fits",
 ]

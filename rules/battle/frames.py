@@ -18,8 +18,13 @@ from rules.battle import events as E
 from rules.battle import reactions as R
 from rules.battle.flow import Events, fit
 from rules.battle.state import (
+    ALLY_ATTACKED,
+    ANY_TRIGGER,
     AREA,
     ATTACK,
+    ATTACKED,
+    ENEMY_ATTACKS,
+    ENEMY_MOVES,
     INTERRUPT,
     MAIN,
     MOVE,
@@ -152,6 +157,27 @@ def check_immediate(state: Battle, reactor: int, frame: Frame, mode: str, *, neg
     if mode == RESPONSE and frame.actor == reactor:
         raise RuleError("R7", gettext_noop("Nobody responds to their own action."))
     _can_act(state, reactor)
+
+
+def trigger_fits(state: Battle, reactor: int, frame: Frame, card: BattleCard) -> bool:
+    """R4: has what ``card`` reacts to (its catalogue trigger kind) just happened in ``frame``?
+
+    A card whose trigger the catalogue gives only in words ("the referee decides") always fits.
+    """
+    kind = card.trigger_kind
+    if kind == ANY_TRIGGER:
+        return True
+    enemy = _enemies(state, reactor, frame.actor)
+    if kind == ATTACKED:
+        return frame.act == ATTACK and reactor in frame.targets
+    if kind == ALLY_ATTACKED:
+        side = state.combatants[reactor].side
+        return frame.act == ATTACK and any(t != reactor and state.combatants[t].side == side for t in frame.targets)
+    if kind == ENEMY_ATTACKS:
+        return frame.act == ATTACK and enemy
+    if kind == ENEMY_MOVES:
+        return frame.act == MOVE and enemy
+    return frame.act == USE and enemy  # ENEMY_USES_CARD
 
 
 def _can_act(state: Battle, cid: int) -> None:

@@ -31,6 +31,7 @@ from rules.battle.frames import (
     settle,
     suspend,
     top,
+    trigger_fits,
 )
 from rules.battle.state import (
     ATTACK,
@@ -96,6 +97,10 @@ def act(
             _check_targets(state, actor, card, targets)
         if len(set(cards)) != len(cards):
             raise RuleError("D6", gettext_noop("Each card is shown once."))
+        if len(cards) == 2 and not grants_double(state, actor):
+            raise RuleError(
+                "BP2", gettext_noop("Two attacks in one action only when a card or talent grants a double attack.")
+            )
         parts = [Part(card=uid) for uid in cards]
     elif kind == MOVE:
         parts = [Part(), Part()]  # the first stretch out of reach (R7), then the rest
@@ -136,6 +141,11 @@ def act(
     state.stack.append(frame)
     events.append(_declared(frame))
     begin_part(state, frame, parts[0], now, events)
+
+
+def grants_double(state: Battle, actor: int) -> bool:
+    """BP2, R8: a card in the actor's hand (a talent, or one of the attacks) grants two attacks in one action."""
+    return any(state.cards[uid].double for uid in state.combatants[actor].hand)
 
 
 def proceed(state: Battle, number: int, now: datetime, events: Events) -> None:
@@ -202,6 +212,10 @@ def immediate(
     if by_readied and (readied is None or readied.mode != mode):
         raise RuleError(
             "R4", gettext_noop("An immediate action needs a card of that kind or an action readied for it.")
+        )
+    if not by_readied and card is not None and not trigger_fits(state, reactor, frame, card):
+        raise RuleError(
+            "R4", gettext_noop("%(card)s reacts to something else: its trigger has not occurred."), card=card.face.name
         )
     trigger = readied.trigger if by_readied and readied is not None else (card.trigger if card else "")
     act_kind, targets = USE, []

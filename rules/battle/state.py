@@ -29,6 +29,22 @@ INTERRUPT: Final = "interrupt"
 RESPONSE: Final = "response"
 ACTION_KINDS: Final[tuple[str, ...]] = (STANDARD, OPPORTUNITY, INTERRUPT, RESPONSE)
 
+# R4: what an immediate card reacts to (the catalogue's ``trigger_kind``); "" = the referee decides.
+ANY_TRIGGER: Final = ""
+ATTACKED: Final = "attacked"
+ALLY_ATTACKED: Final = "ally_attacked"
+ENEMY_ATTACKS: Final = "enemy_attacks"
+ENEMY_MOVES: Final = "enemy_moves"
+ENEMY_USES_CARD: Final = "enemy_uses_card"
+TRIGGER_KINDS: Final[tuple[str, ...]] = (
+    ANY_TRIGGER,
+    ATTACKED,
+    ALLY_ATTACKED,
+    ENEMY_ATTACKS,
+    ENEMY_MOVES,
+    ENEMY_USES_CARD,
+)
+
 # What a combatant does with their turn.
 ATTACK: Final = "attack"
 MOVE: Final = "move"
@@ -66,11 +82,15 @@ class BattleCard:
 
     face: CardFace
     action: str = STANDARD
-    trigger: str = ""
+    trigger: str = ""  # the trigger's own words (R4), shown to the referee
+    trigger_kind: str = ANY_TRIGGER  # R4: what it reacts to, so it is offered only when that happened
+    double: bool = False  # BP2: grants its holder two attack cards in one action
 
     def __post_init__(self) -> None:
         if self.action not in ACTION_KINDS:
             raise ValueError(f"action kind must be one of {ACTION_KINDS}, not {self.action!r}")
+        if self.trigger_kind not in TRIGGER_KINDS:
+            raise ValueError(f"trigger kind must be one of {TRIGGER_KINDS}, not {self.trigger_kind!r}")
 
     @property
     def reach(self) -> str:
@@ -263,11 +283,23 @@ def _parse_dt(value: str | None) -> datetime | None:
 
 
 def card_to_dict(card: BattleCard) -> dict[str, Any]:
-    return {**face_to_dict(card.face), "action": card.action, "trigger": card.trigger}
+    out = {**face_to_dict(card.face), "action": card.action, "trigger": card.trigger}
+    # Written only when set, so states and logs from before them read and replay unchanged.
+    if card.trigger_kind:
+        out["trigger_kind"] = card.trigger_kind
+    if card.double:
+        out["double"] = True
+    return out
 
 
 def card_from_dict(d: Mapping[str, Any]) -> BattleCard:
-    return BattleCard(face=face_from_dict(d), action=str(d["action"]), trigger=str(d["trigger"]))
+    return BattleCard(
+        face=face_from_dict(d),
+        action=str(d["action"]),
+        trigger=str(d["trigger"]),
+        trigger_kind=str(d.get("trigger_kind", ANY_TRIGGER)),
+        double=bool(d.get("double", False)),
+    )
 
 
 def _frame_to_dict(f: Frame) -> dict[str, Any]:

@@ -447,3 +447,29 @@ def test_R4_an_immediate_action_needs_its_card_kind_or_a_readied_action(battle, 
     )
     reaction = top(situation)
     assert reaction.readied and reaction.trigger == "when Anna raises her staff" and reaction.targets == [anna.pk]
+
+
+def test_BP2_without_a_catalogue_card_granting_it_a_double_attack_is_refused(event, people, referee):
+    """[BP2] Issue 25 item 5: the catalogue's double_attack property decides, read when the fighters join."""
+    from cards.models import Card
+
+    Card.objects.filter(name_en="Blade").update(double_attack=False)
+    situation = begin(event, people, referee)
+    anna, vera = people[0], people[2]
+    refused(
+        situation,
+        referee,
+        "BP2",
+        B.Act(
+            actor=anna.pk,
+            act=B.ATTACK,
+            cards=(buid(situation, anna, "Bolt"), buid(situation, anna, "Nova")),
+            targets=(vera.pk,),
+        ),
+    )
+
+
+def test_R4_the_catalogue_s_trigger_kinds_are_the_engine_s():
+    from cards.models import Card
+
+    assert set(Card.TriggerKind.values) == set(B.TRIGGER_KINDS)

@@ -481,3 +481,32 @@ def test_R1_the_tablet_offers_an_opportunity_on_an_out_of_turn_ranged_attack_wit
     )
     assert response.status_code == 200
     assert top(battle).role == B.OPPORTUNITY and top(battle).actor == boris.pk
+
+
+def test_R4_the_tablet_offers_an_immediate_card_only_when_its_trigger_fits(as_user, referee, event, people):
+    """[R4] Issue 25 item 10: Guard ("you are attacked") is offered to Gleb whom Anna attacks, not to Vera."""
+    from cards.models import Card
+    from tests.services.kit import arm
+
+    guard = Card.objects.create(
+        catalogue=event.catalogue,
+        name_ru="Заслон",
+        name_en="Guard",
+        kind="defence",
+        action_kind="interrupt",
+        trigger_text="you are attacked",
+        trigger_kind="attacked",
+    )
+    anna, _boris, vera, gleb = people
+    arm(vera, guard)
+    arm(gleb, guard)
+    battle = begin(event, people, referee)
+    to_round(battle, referee, 2)
+    while battle_state(battle).turn_of != anna.pk:
+        drive(battle, referee, passes(battle_state(battle)), B.NextTurn())
+    drive(battle, referee, B.Act(actor=anna.pk, act=B.ATTACK, cards=(buid(battle, anna, "Blade"),), targets=(gleb.pk,)))
+    st = battle_state(battle)
+    page = as_user(referee).get(reverse("duels:battle", args=[battle.pk])).content.decode()
+    assert f'value="{buid(battle, gleb, "Guard")}"' in page
+    assert f'value="{buid(battle, vera, "Guard")}"' not in page
+    assert st.turn_of == anna.pk

@@ -39,11 +39,20 @@ def card(
     tags: tuple[str, ...] = (),
     action: str = B.STANDARD,
     trigger: str = "",
+    trigger_kind: str = "",
+    double: bool = False,
 ) -> B.BattleCard:
-    return B.BattleCard(face=CardFace(card_id, name, kind, full, soft, tags), action=action, trigger=trigger)
+    return B.BattleCard(
+        face=CardFace(card_id, name, kind, full, soft, tags),
+        action=action,
+        trigger=trigger,
+        trigger_kind=trigger_kind,
+        double=double,
+    )
 
 
-BLADE = card(1, "Blade", ATTACK, LIGHTLY_WOUNDED, NO_EFFECT, ("melee",))
+# BP2: the Blade is a fighter's blade that grants a double attack (two Blades, or a Blade and another attack).
+BLADE = card(1, "Blade", ATTACK, LIGHTLY_WOUNDED, NO_EFFECT, ("melee",), double=True)
 BOLT = card(2, "Bolt", ATTACK, LIGHTLY_WOUNDED, NO_EFFECT, ("ranged", "missile"))
 NOVA = card(3, "Nova", ATTACK, LIGHTLY_WOUNDED, NO_EFFECT, ("area",))
 FIRE = card(4, "Fireball", ATTACK, HEAVILY_WOUNDED, LIGHTLY_WOUNDED, ("ranged", "fire"))

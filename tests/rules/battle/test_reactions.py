@@ -2,7 +2,7 @@
 
 import pytest
 
-from rules import ATTACK, HEAVILY_WOUNDED, LIGHTLY_WOUNDED, NO_EFFECT
+from rules import ATTACK, DEFENCE, HEAVILY_WOUNDED, LIGHTLY_WOUNDED, NO_EFFECT
 from rules import battle as B
 from rules.battle import AnswerAttack as BattleAnswer
 from rules.battle import Immediate as BattleImmediate
@@ -119,7 +119,7 @@ def test_R2_never_during_your_own_turn():
 def test_R3_an_opportunity_action_interrupts_the_triggering_action():
     """The opportunity attack is resolved before the ranged attack that provoked it, which waits."""
     fight = Fight().begin().to_round(2)
-    bolt = fight.attack(K.ANNA, K.BOLT, K.VERA, engaged=(K.VERA,))
+    bolt = fight.attack(K.ANNA, BOLT, K.VERA, engaged=(K.VERA,))
     fight.do(BattleOpportunity(reactor=K.VERA, frame=bolt.number, card=fight.uid(K.VERA, K.SNAP)))
     refused_in(fight, "R3", BattleAnswer(frame=bolt.number, defender=K.VERA, card=None))  # the bolt waits
     fight.answer(K.ANNA)
@@ -469,3 +469,60 @@ def test_R1_an_enemy_s_immediate_ranged_attack_next_to_you_provokes_whoever_s_tu
     assert opp.role == B.OPPORTUNITY and opp.targets == [GLEB] and opp.reacts_to == dart.number
     conserved(fight)
     assert B.to_dict(fight.replayed()) == B.to_dict(fight.state)
+
+
+TALENT = K.card(41, "Twin strike", DEFENCE, double=True)  # a talent card: it grants the double attack
+GUARD = K.card(42, "Guard", DEFENCE, action=B.INTERRUPT, trigger="you are attacked", trigger_kind=B.ATTACKED)
+AVENGE = K.card(
+    43,
+    "Avenge",
+    ATTACK,
+    LIGHTLY_WOUNDED,
+    NO_EFFECT,
+    action=B.RESPONSE,
+    trigger="an ally is hit",
+    trigger_kind=B.ALLY_ATTACKED,
+)
+
+
+def test_BP2_R8_two_attacks_in_one_action_only_when_a_card_or_talent_grants_it():
+    """[BP2, R8] Issue 25 item 5: without a card that grants it, two attack cards are refused."""
+    plain = Fight(hand=(BOLT, FIRE, SHIELD)).begin()
+    plain.refused(
+        "BP2",
+        B.Act(actor=ANNA, act=B.ATTACK, cards=(plain.uid(ANNA, BOLT), plain.uid(ANNA, FIRE)), targets=(VERA,)),
+    )
+    talented = Fight(hand=(BOLT, FIRE, TALENT)).begin()
+    frame = talented.attack(ANNA, BOLT, VERA, second=FIRE)
+    assert len(frame.parts) == 2
+
+
+def test_R4_an_immediate_card_is_refused_and_not_offered_when_its_trigger_does_not_fit():
+    """[R4] Issue 25 item 10: Guard reacts to "you are attacked": not when Anna attacks Vera's ally Gleb."""
+    fight = Fight(hand=(*K.HAND, GUARD, AVENGE)).begin().to_round(2)
+    frame = fight.attack(ANNA, BLADE, GLEB)
+    assert not B.trigger_fits(fight.state, VERA, frame, GUARD)
+    assert B.trigger_fits(fight.state, GLEB, frame, GUARD)
+    assert B.trigger_fits(fight.state, VERA, frame, AVENGE) and not B.trigger_fits(fight.state, GLEB, frame, AVENGE)
+    fight.refused("R4", B.Immediate(reactor=VERA, frame=frame.number, mode=B.INTERRUPT, card=fight.uid(VERA, GUARD)))
+    fight.do(B.Immediate(reactor=GLEB, frame=frame.number, mode=B.INTERRUPT, card=fight.uid(GLEB, GUARD)))
+    assert fight.top().actor == GLEB
+
+
+def test_R4_trigger_kinds_of_moves_and_cards_used_fit_only_an_enemy_s():
+    moves = K.card(44, "Trip", ATTACK, LIGHTLY_WOUNDED, NO_EFFECT, action=B.RESPONSE, trigger_kind=B.ENEMY_MOVES)
+    fight = Fight(hand=(*K.HAND, moves)).begin().to_round(2)
+    fight.do(B.Act(actor=ANNA, act=B.MOVE))
+    frame = fight.top()
+    assert B.trigger_fits(fight.state, VERA, frame, moves) and not B.trigger_fits(fight.state, BORIS, frame, moves)
+    used = K.card(45, "Echo", DEFENCE, action=B.RESPONSE, trigger_kind=B.ENEMY_USES_CARD)
+    assert not B.trigger_fits(fight.state, VERA, frame, used)
+    attacks = K.card(46, "Spite", DEFENCE, action=B.INTERRUPT, trigger_kind=B.ENEMY_ATTACKS)
+    assert not B.trigger_fits(fight.state, VERA, frame, attacks)
+
+
+def test_R4_a_battle_card_with_an_unknown_trigger_kind_or_action_kind_is_refused():
+    with pytest.raises(ValueError):
+        K.card(47, "Odd", DEFENCE, trigger_kind="whenever")
+    with pytest.raises(ValueError):
+        K.card(48, "Odd", DEFENCE, action="sometimes")
