@@ -243,13 +243,25 @@ def immediate(
         _push(state, frame, reaction, now, events)
         return
     events.append(_declared(reaction))
-    if top(state) is frame and frame.current is None:
+    if top(state) is frame and _response_cuts_in(frame):
         suspend(frame, now, reactor, events)
         state.stack.append(reaction)
         begin_part(state, reaction, reaction.parts[0], now, events)
     else:
         # R7/R8: it waits for the part under way, and for responses called before it.
         frame.queue.append(reaction)
+
+
+def _response_cuts_in(frame: Frame) -> bool:
+    """R8: a response called before the next part is resolved comes before it, never lost behind it.
+
+    Reading: between parts, or once "go on" has shown the next part but none of its answers is
+    decided yet, the response answers the part already done and the shown part waits (suspended).
+    """
+    part = frame.current
+    if part is None:
+        return True
+    return frame.parts_done >= 1 and not any(w.resolved for w in part.windows)
 
 
 def _push(state: Battle, frame: Frame, reaction: Frame, now: datetime, events: Events) -> None:

@@ -411,32 +411,41 @@ def test_R6_an_interrupt_that_negates_an_opportunity_attack_lets_the_turns_actio
     conserved(fight)
 
 
-def test_R7_a_response_waiting_for_the_part_under_way_comes_after_it():
+def test_R8_a_response_called_after_go_on_comes_before_the_shown_part():
+    """[R8] Issue 25 item 9: "go on" has shown the second blade; Gleb's response to the first hit,
+    called before that part is resolved, cuts in; the second blade's window waits (suspended)."""
     fight = Fight().begin().to_round(2)
     frame = fight.attack(ANNA, BLADE, VERA, second=BLADE)
     fight.answer(VERA)
     fight.go_on()  # the second blade is shown
     fight.do(B.Immediate(reactor=GLEB, frame=frame.number, mode=B.RESPONSE, card=fight.uid(GLEB, RIPOSTE)))
-    assert fight.top().number == frame.number  # it waits
-    fight.answer(VERA)
     assert fight.top().actor == GLEB
+    assert all(w.deadline is None for w in part_of(fight.state.stack[0]).windows)  # suspended (R3)
     fight.answer(ANNA)
-    assert resolution(fight) == [(B.MAIN, ANNA, VERA), (B.MAIN, ANNA, VERA), (B.RESPONSE, GLEB, ANNA)]
+    fight.go_on()  # the response is over: the shown blade's window runs again
+    assert fight.top().number == frame.number
+    assert all(w.deadline is not None for w in part_of(fight.top()).windows)
+    fight.answer(VERA)
+    assert resolution(fight) == [(B.MAIN, ANNA, VERA), (B.RESPONSE, GLEB, ANNA), (B.MAIN, ANNA, VERA)]
     conserved(fight)
 
 
-def test_R7_R8_a_waiting_response_of_a_combatant_taken_out_by_the_part_is_lost_with_them():
+def test_R8_a_response_called_before_the_part_that_takes_the_responder_out_is_not_lost():
+    """[R8] Issue 25 item 9: Vera's riposte, called after "go on" showed the fireball, is made before
+    the fireball takes her out; it counts as her immediate action and is resolved, not lost."""
     fight = Fight().begin().to_round(2)
     frame = fight.attack(ANNA, BLADE, VERA, second=FIRE)
     fight.answer(VERA)
     fight.go_on()  # the fireball is shown
     riposte = fight.uid(VERA, RIPOSTE)
     fight.do(B.Immediate(reactor=VERA, frame=frame.number, mode=B.RESPONSE, card=riposte))
+    assert fight.top().actor == VERA and VERA in fight.state.immediate_spent
+    fight.answer(ANNA)
+    fight.go_on()
     fight.answer(VERA)  # not parried: Vera is heavily wounded and can no longer fight (D11)
     assert HEAVILY_WOUNDED in fight.state.combatants[VERA].condition
-    assert all(f.actor != VERA or f.lost for f in fight.state.stack)
-    assert riposte in fight.state.combatants[VERA].hand  # never shown
-    assert [r.attacker for r in fight.state.records] == [ANNA, ANNA]
+    assert [(r.attacker, r.defender) for r in fight.state.records] == [(ANNA, VERA), (VERA, ANNA), (ANNA, VERA)]
+    assert riposte in fight.state.combatants[VERA].discards
     fight.next_turn()
     conserved(fight)
 
