@@ -455,3 +455,46 @@ def test_D12_BP5_the_battle_ends_when_leaving_leaves_one_side():
     fight.do(B.Leave(combatant=GLEB))
     assert fight.state.ended and fight.state.result == B.state.ONE_SIDE_LEFT
     assert not fight.state.closed  # S2: the situation lasts until the gap
+
+
+def test_D8_in_a_battle_an_answer_exactly_at_the_deadline_counts():
+    fight = Fight(window=15).begin()
+    frame = fight.attack(ANNA, BLADE, VERA)
+    fight.tick(15)
+    fight.do(B.AnswerAttack(frame=frame.number, defender=VERA, card=fight.uid(VERA, SHIELD)))
+    window = part_of(fight.top()).windows[0]
+    assert window.answered and not window.timed_out
+
+
+def test_D8_in_a_battle_an_answer_1_ms_after_the_deadline_times_out():
+    fight = Fight(window=15).begin()
+    frame = fight.attack(ANNA, BLADE, VERA)
+    fight.tick(15.001)
+    err = fight.refused("D8", B.AnswerAttack(frame=frame.number, defender=VERA, card=fight.uid(VERA, SHIELD)))
+    assert "closed" in err.message
+    fight.expire()
+    assert fight.state.records[-1].timed_out and fight.state.records[-1].defender == VERA
+
+
+def test_R4_a_readied_action_loses_its_trigger_when_the_readier_s_next_turn_begins():
+    fight = Fight(reactions_from=1).begin()  # order: Anna, Vera, Boris, Gleb
+    fight.next_turn()  # Anna
+    fight.do(B.Act(actor=VERA, act=B.READY, trigger="Gleb moves", mode=B.RESPONSE))
+    assert VERA in fight.state.readied
+    fight.next_turn()
+    fight.pass_turn()  # Boris
+    fight.pass_turn()  # Gleb
+    fight.pass_turn()  # Anna (round 2)
+    assert fight.state.turn_of == VERA and VERA not in fight.state.readied  # her own turn: the readied action is gone
+    fight.pass_turn()
+    frame = fight.attack(BORIS, BLADE, GLEB)
+    fight.answer(GLEB)
+    fight.refused("R4", B.Immediate(reactor=VERA, frame=frame.number, mode=B.RESPONSE, card=None))
+
+
+def test_D7_a_part_is_answered_only_by_its_own_targets_not_by_its_actor_or_a_bystander():
+    fight = Fight().begin()
+    frame = fight.attack(ANNA, BLADE, VERA)
+    fight.refused("D7", B.AnswerAttack(frame=frame.number, defender=ANNA, card=None))
+    fight.refused("D7", B.AnswerAttack(frame=frame.number, defender=GLEB, card=None))
+    fight.refused("D7", B.ConfirmAnswer(frame=frame.number, defender=BORIS))
