@@ -498,3 +498,43 @@ def test_D7_a_part_is_answered_only_by_its_own_targets_not_by_its_actor_or_a_bys
     fight.refused("D7", B.AnswerAttack(frame=frame.number, defender=ANNA, card=None))
     fight.refused("D7", B.AnswerAttack(frame=frame.number, defender=GLEB, card=None))
     fight.refused("D7", B.ConfirmAnswer(frame=frame.number, defender=BORIS))
+
+
+def test_BP1_the_order_is_fixed_at_the_bout_s_start_one_turn_each_and_one_action_a_turn():
+    """[BP1] The declarer leads, the sides alternate; the next round of the bout keeps that order; a turn
+    holds one action (a second is refused); the referee's new order is taken only at a bout's start."""
+    fight = Fight().begin(declarer=VERA, order=None)
+    assert fight.state.order == [VERA, ANNA, GLEB, BORIS]
+    fight.attack(VERA, BLADE, ANNA)
+    fight.answer(ANNA)
+    fight.refused(INPUT, B.Act(actor=VERA, act=B.PASS))
+    fight.next_turn()
+    for _ in range(3):
+        fight.pass_turn()
+    assert fight.state.round == 2 and fight.state.order == [VERA, ANNA, GLEB, BORIS]
+    fight.refused("D12", B.StartRound(order=(ANNA, VERA, BORIS, GLEB)))
+
+
+def test_BP3_each_target_of_an_area_attack_answers_in_its_own_window_and_one_out_loses_it():
+    fight = Fight().begin()
+    frame = fight.attack(ANNA, NOVA, VERA, GLEB)
+    windows = part_of(frame).windows
+    assert [w.defender for w in windows] == [VERA, GLEB] and all(w.deadline is not None for w in windows)
+    fight.do(B.AnswerAttack(frame=frame.number, defender=VERA, card=fight.uid(VERA, SHIELD)))
+    fight.do(B.ConfirmAnswer(frame=frame.number, defender=VERA, outcome=PARRIED, reason="held"))
+    fight.do(B.AnswerAttack(frame=frame.number, defender=GLEB, card=None))
+    fight.do(B.ConfirmAnswer(frame=frame.number, defender=GLEB))
+    outcomes = {r.defender: r.outcome for r in fight.state.records}
+    assert outcomes[VERA] == PARRIED and outcomes[GLEB] != PARRIED  # each its own outcome
+
+
+def test_BP5_the_battle_ends_when_nobody_fit_holds_an_attack_card_and_none_goes_on():
+    fight = Fight(hand=(BLADE, SHIELD), who=(ANNA, VERA, GLEB))
+    fight.begin(order=(ANNA, VERA, GLEB))
+    for who, target in ((ANNA, VERA), (VERA, ANNA), (GLEB, ANNA)):
+        fight.attack(who, BLADE, target)
+        fight.answer(target)
+        fight.next_turn()
+    assert fight.state.phase == B.BETWEEN_ROUNDS  # the bout is over (D11)
+    fight.do(B.StartRound())  # nobody took a new arsenal: nothing to fight with
+    assert fight.state.ended and fight.state.result == B.state.NO_ATTACKS_LEFT and not fight.state.closed
