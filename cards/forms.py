@@ -48,6 +48,8 @@ CARD_FIELDS = (
     "tags",
     "action_kind",
     "trigger_text",
+    "trigger_kind",
+    "double_attack",
 )
 
 

@@ -68,6 +68,16 @@ class Card(models.Model):
         INTERRUPT = "interrupt", _("immediate interrupt")
         RESPONSE = "response", _("immediate response")
 
+    class TriggerKind(models.TextChoices):
+        """R4: what an immediate card reacts to, so the engine offers it only when that happened."""
+
+        ANY = "", _("the referee decides (the trigger's words)")
+        ATTACKED = "attacked", _("you are attacked")
+        ALLY_ATTACKED = "ally_attacked", _("an ally of yours is attacked")
+        ENEMY_ATTACKS = "enemy_attacks", _("an enemy attacks")
+        ENEMY_MOVES = "enemy_moves", _("an enemy moves")
+        ENEMY_USES_CARD = "enemy_uses_card", _("an enemy uses a card other than an attack")
+
     catalogue = models.ForeignKey(
         Catalogue, on_delete=models.CASCADE, related_name="cards", verbose_name=_("catalogue")
     )
@@ -90,6 +100,14 @@ class Card(models.Model):
         _("action kind in battles"), max_length=20, choices=ActionKind.choices, default=ActionKind.STANDARD
     )
     trigger_text = models.CharField(_("trigger"), max_length=300, blank=True)
+    trigger_kind = models.CharField(
+        _("trigger kind (R4)"), max_length=20, choices=TriggerKind.choices, blank=True, default=TriggerKind.ANY
+    )
+    double_attack = models.BooleanField(
+        _("grants a double attack (BP2)"),
+        default=False,
+        help_text=_("Its holder may show two attack cards in one action (R8: a response comes between them)."),
+    )
 
     history = EditHistory()
     objects = NameKeyQuerySet.as_manager()

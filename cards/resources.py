@@ -56,6 +56,8 @@ class CardResource(ScopedResource):
     full_effect = fields.Field("full_effect", "full_effect", widget=ChoiceWidget(Effect.choices))
     softened_effect = fields.Field("softened_effect", "softened_effect", widget=ChoiceWidget(Effect.choices))
     action_kind = fields.Field("action_kind", "action_kind", widget=ChoiceWidget(Card.ActionKind.choices))
+    trigger_kind = fields.Field("trigger_kind", "trigger_kind", widget=ChoiceWidget(Card.TriggerKind.choices))
+    double_attack = fields.Field("double_attack", "double_attack", widget=widgets.BooleanWidget())
 
     class Meta:
         model = Card

@@ -17,7 +17,14 @@ from django.db.models import ProtectedError
 from django.utils import timezone
 
 from cards.models import ArsenalCard, Card, Catalogue, CounterRule, PoolEntry, PreparedArsenal, PreparedArsenalCard
-from demo.battle import BATTLE_CARDS, BATTLE_COUNTER_RULES, BATTLE_GROUP, BATTLE_REACTIONS
+from demo.battle import (
+    BATTLE_CARDS,
+    BATTLE_COUNTER_RULES,
+    BATTLE_DOUBLE_ATTACKS,
+    BATTLE_GROUP,
+    BATTLE_REACTIONS,
+    BATTLE_TRIGGER_KINDS,
+)
 from demo.catalogue import CARDS, COUNTER_RULES, REACTIONS
 from demo.mass import load_mass
 from demo.people import CHARACTERS, DEMO_PASSWORD, ORGANIZER, PLAYERS, REFEREE, CharacterData, parse_cards
@@ -124,6 +131,8 @@ def _catalogue() -> tuple[Catalogue, dict[str, Card]]:
                 "rules_text": text,
                 "action_kind": action_kind,
                 "trigger_text": trigger,
+                "trigger_kind": BATTLE_TRIGGER_KINDS.get(name_ru, ""),
+                "double_attack": name_ru in BATTLE_DOUBLE_ATTACKS,
             },
         )
     for defence, target, outcome in COUNTER_RULES + BATTLE_COUNTER_RULES:

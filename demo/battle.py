@@ -36,6 +36,12 @@ BATTLE_REACTIONS: dict[str, tuple[str, str]] = {
     "Подножка Сумрака": ("opportunity", "Враг рядом уходит из досягаемости или стреляет"),
 }
 
+# R4: what the reaction cards react to, so the tablet offers them only when it happened.
+BATTLE_TRIGGER_KINDS: dict[str, str] = {"Отражение": "attacked", "Ответный удар": "attacked"}
+
+# BP2: the card that grants its holder a double attack (two attack cards in one action).
+BATTLE_DOUBLE_ATTACKS: frozenset[str] = frozenset({"Тройное лезвие"})
+
 BATTLE_COUNTER_RULES: list[tuple[str, str, str]] = [
     ("Отражение", "#ranged", "parried"),
     ("Щит мага", "Огненная стрела", "softened"),

@@ -248,6 +248,7 @@ RULE_SETTINGS = (
     "situation_gap_s",
     "instant_attack_distance_m",
     "reactions_from_round",
+    "every_round_a_bout",
     "focus_abilities",
     "physical_draws",
     "lag_grace_ms",

@@ -131,6 +131,14 @@ class Event(models.Model):
     reactions_from_round = models.PositiveSmallIntegerField(
         _("opportunity and immediate actions from round"), default=2, validators=[MinValueValidator(1)]
     )
+    every_round_a_bout = models.BooleanField(
+        _("every round of a battle is a bout (D3)"),
+        default=False,
+        help_text=_(
+            "Off (the rules): a battle's bout lasts until nobody who can fight holds an attack card; arsenals "
+            "change only then. On: arsenals may change after every round of turns."
+        ),
+    )
     focus_abilities = models.BooleanField(
         _("focus on defence abilities too (F1)"),
         default=False,

@@ -15,6 +15,7 @@ archive's list). Here:
   first. No card, record or model is lost.
 """
 
+import datetime as dt
 import json
 
 import pytest
@@ -120,6 +121,8 @@ def played_everything(event: Event) -> None:
     ended = begin(event, party(event, cards=cards, first=4, count=3), referee)
     ended.refresh_from_db()
     services.perform(ended.pk, B.EndBattle(reason="dusk"), user=referee, seen_version=ended.version, nonce=nonce())
+    # S2: a battle over leaves its situation open until the quiet gap has passed.
+    services.refresh(ended, now=timezone.now() + dt.timedelta(seconds=event.situation_gap_s + 1))
     light, dark = Army.objects.filter(event=event).order_by("name")
     mass = start(event, referee, light, dark)
     act(mass, magic.RollInitiative(source=magic.SERVER), referee)

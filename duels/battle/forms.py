@@ -70,6 +70,7 @@ class BattleActForm(ActionForm):
         ("confirm", "confirm"),
         ("next_turn", "next_turn"),
         ("start_round", "start_round"),
+        ("leave", "leave"),
         ("end", "end"),
     ]
     action = forms.ChoiceField(choices=ACTIONS)
@@ -87,6 +88,7 @@ class BattleActForm(ActionForm):
     trigger = forms.CharField(max_length=TRIGGER_MAX, required=False)
     mode = forms.ChoiceField(choices=[(B.INTERRUPT, B.INTERRUPT), (B.RESPONSE, B.RESPONSE)], required=False)
     order = IdList(required=False)
+    adjacent = forms.BooleanField(required=False)  # R1: the reactor is next to an out-of-turn provoker
 
     def __init__(self, data: Any = None, **kwargs: Any) -> None:
         if data is not None and hasattr(data, "getlist"):
@@ -106,6 +108,7 @@ class BattleActForm(ActionForm):
             "response": ("frame", "who"),
             "answer": ("frame", "who"),
             "confirm": ("frame", "who"),
+            "leave": ("who",),
         }.get(action or "", ())
         if any(data.get(key) in (None, "") for key in need):
             raise forms.ValidationError(_("The request was incomplete."))
@@ -129,7 +132,9 @@ class BattleActForm(ActionForm):
                 return B.Proceed(frame=d["frame"])
             case "opportunity":
                 # clean() refused an opportunity without a card, so d["card"] is a uid here.
-                return B.Opportunity(reactor=d["who"], frame=d["frame"], card=d["card"])
+                return B.Opportunity(
+                    reactor=d["who"], frame=d["frame"], card=d["card"], adjacent=bool(d.get("adjacent"))
+                )
             case "interrupt" | "response":
                 return B.Immediate(
                     reactor=d["who"],
@@ -149,6 +154,8 @@ class BattleActForm(ActionForm):
                 return B.NextTurn()
             case "start_round":
                 return B.StartRound(order=d["order"] or None)
+            case "leave":
+                return B.Leave(combatant=d["who"])
             case _:
                 return B.EndBattle(reason=d.get("reason") or "")
 
@@ -194,6 +201,7 @@ class StartBattleForm(forms.Form):
 class JoinBattleForm(ActionForm):
     character = forms.ModelChoiceField(queryset=Character.objects.none(), label=_("Character"))
     side = forms.ChoiceField(choices=SIDES, required=False, label=_("Side"))
+    strike = forms.BooleanField(required=False)  # BP4: joins by attacking, strikes at once
 
     def __init__(self, *args: Any, event_id: int, **kwargs: Any) -> None:
         super().__init__(*args, event_id=event_id, **kwargs)

@@ -52,13 +52,14 @@ class BattleKind:
         return B.next_deadline(state)
 
     def is_ended(self, state: B.Battle) -> bool:
-        return bool(state.ended)
+        """S2: the situation, not the battle - a battle over stays open (frozen arsenals, IA6, undo) until the gap."""
+        return bool(state.closed)
 
     def is_empty(self, state: B.Battle) -> bool:
         return not state.combatants
 
     def ended_at(self, state: B.Battle) -> datetime | None:
-        return state.ended_at
+        return state.closed_at
 
     def after_save(self, situation: Situation, before: Any, after: Any) -> None:
         """Nothing outside the characters follows a battle's state."""
@@ -95,6 +96,7 @@ class BattleKind:
                 condition=c.condition,
                 hand=sorted(state.cards[uid].face.card_id for uid in c.hand),
                 focus_card_id=c.focus_card_id,
+                composed=c.composed,
             )
             for cid, c in state.combatants.items()
         }

@@ -88,9 +88,11 @@ def _joined(w: BattleWords, e: E.Joined) -> str:
     }
 
 
-@wording(E.SideSet)
-def _side_set(w: BattleWords, e: E.SideSet) -> str:
-    return _("%(name)s now fights for %(side)s.") % {"name": w.who(e.combatant), "side": _label(SIDE_LABELS, e.side)}
+@wording(E.Left)
+def _left(w: BattleWords, e: E.Left) -> str:
+    return _("%(name)s is not ready to go on and leaves the battle at the bout's end (D12).") % {
+        "name": w.who(e.combatant)
+    }
 
 
 @wording(E.Begun)
@@ -320,3 +322,13 @@ def _ended(w: BattleWords, e: E.Ended) -> str:
 def describe_battle(entries: Iterable[Any], state: B.Battle) -> list[LogLine]:
     """Lines for ``LogEntry`` rows (``actor`` selected), in the order given."""
     return log_lines(entries, BattleWords(state, {}))
+
+
+@wording(E.SituationClosed)
+def _situation_closed(w: BattleWords, e: E.SituationClosed) -> str:
+    return _("The combat situation ends: no combat action for the gap (S2); arsenals may change again.")
+
+
+@wording(E.BoutEnded)
+def _bout_ended(w: BattleWords, e: E.BoutEnded) -> str:
+    return _("Bout %(bout)s ends: arsenals may change now (D3).") % {"bout": e.bout}

@@ -143,6 +143,7 @@ class ReactionOption:
     why_not: str = ""
     rule: str = ""  # the rule the refusal cites, shown to the referee as a link
     cards: list[CardView] = field(default_factory=list)
+    ask_adjacent: bool = False  # R1: an out-of-turn provoker - the referee ticks "next to them now"
 
     @property
     def label(self) -> str:
@@ -184,6 +185,7 @@ class BattleView:
     winner: str | None
     gap_deadline_iso: str
     respond_frame: int | None = None  # the action a response now answers (R7)
+    striker: CombatantView | None = None  # BP4: a newcomer who joined by attacking, to strike at once
 
     @property
     def top(self) -> FrameView | None:
@@ -217,7 +219,7 @@ def present_battle(state: B.Battle, viewer: Viewer, *, reactions: bool = True, r
             name=c.name,
             side=c.side,
             condition=c.condition,
-            can_fight=can_fight(c.condition),
+            can_fight=can_fight(c.condition) and not c.left,
             hand_count=len(c.hand),
             discards=[_card(state, uid) for uid in c.discards],
             active=cid == turn_of,
@@ -287,6 +289,7 @@ def present_battle(state: B.Battle, viewer: Viewer, *, reactions: bool = True, r
         winner=winner,
         gap_deadline_iso=iso(B.gap_deadline(state)),
         respond_frame=_respond_to(state).number if state.stack else None,
+        striker=people.get(state.striker) if state.striker is not None else None,
     )
 
 
@@ -309,9 +312,11 @@ def _reactors(state: B.Battle, viewer: Viewer, people: dict[int, CombatantView])
         hand = c.hand if viewer.sees_hand_of(cid) else []
         options = []
         for kind, frame in ((B.OPPORTUNITY, top), (B.INTERRUPT, top), (B.RESPONSE, respond_to)):
+            ask_adjacent = False
             try:
                 if kind == B.OPPORTUNITY:
-                    B.check_opportunity(state, cid, frame)
+                    ask_adjacent = _needs_adjacent(state, cid, frame)
+                    B.check_opportunity(state, cid, frame, adjacent=ask_adjacent)
                     usable = [
                         u
                         for u in hand
@@ -322,15 +327,38 @@ def _reactors(state: B.Battle, viewer: Viewer, people: dict[int, CombatantView])
                 else:
                     B.check_immediate(state, cid, frame, kind)
                     readied = state.readied.get(cid)
-                    usable = [u for u in hand if state.cards[u].action == kind or (readied and readied.mode == kind)]
+                    # R4: a card of the kind only when its trigger fits (the engine says); readied: any card.
+                    usable = [
+                        u
+                        for u in hand
+                        if (readied and readied.mode == kind)
+                        or (state.cards[u].action == kind and B.trigger_fits(state, cid, frame, state.cards[u]))
+                    ]
                 if not usable and not (kind != B.OPPORTUNITY and cid in state.readied):
                     options.append(ReactionOption(kind, False, str(_("no card for it in hand"))))
                     continue
-                options.append(ReactionOption(kind, True, cards=[_card(state, u) for u in usable]))
+                options.append(
+                    ReactionOption(kind, True, cards=[_card(state, u) for u in usable], ask_adjacent=ask_adjacent)
+                )
             except RuleError as err:
                 options.append(ReactionOption(kind, False, explain(err), rule_of(err)))
         out.append(ReactorView(people[cid], options))
     return out
+
+
+def _needs_adjacent(state: B.Battle, cid: int, frame: B.Frame) -> bool:
+    """R1: a provoker out of turn has no recorded neighbours; would the referee's "next to them" make it fit?"""
+    if frame.role == B.MAIN or cid in frame.engaged:
+        return False
+    try:
+        B.check_opportunity(state, cid, frame)
+    except RuleError:
+        try:
+            B.check_opportunity(state, cid, frame, adjacent=True)
+        except RuleError:
+            return False
+        return True
+    return False
 
 
 def record_rows(state: B.Battle, records: Iterable[B.StepRecord]) -> list[dict[str, Any]]:

@@ -23,7 +23,7 @@ from cards.models import ArsenalCard, Card, PreparedArsenal
 from duels.battle.kind import KIND
 from duels.models import Situation
 from duels.services.active import active_situation_for
-from duels.services.commands import User, perform
+from duels.services.commands import User, perform, state_of
 from duels.services.errors import (
     BattlesOff,
     InAnotherFight,
@@ -42,10 +42,21 @@ from duels.services.opening import (
 )
 from duels.services.store import Performed, Transition, actor_of, check_nonce, nonce_used
 from events.models import Character, Event
-from rules import FighterSetup, RuleError
+from rules import CardFace, FighterSetup, RuleError
 from rules import battle as B
 from rules.duel import EndSituation
 from rules.errors import ARSENAL
+
+
+def battle_card(face: CardFace, card: Card) -> B.BattleCard:
+    """The catalogue card as a battle uses it: action kind and trigger (R4), double attack (BP2)."""
+    return B.BattleCard(
+        face=face,
+        action=card.action_kind,
+        trigger=card.trigger_text,
+        trigger_kind=card.trigger_kind,
+        double=card.double_attack,
+    )
 
 
 def battle_setup(character: Character) -> tuple[FighterSetup, tuple[B.BattleCard, ...]]:
@@ -55,7 +66,7 @@ def battle_setup(character: Character) -> tuple[FighterSetup, tuple[B.BattleCard
     rows = ArsenalCard.objects.filter(character=character).select_related("card").order_by("card__kind", "card_id")
     for row in rows:
         face = face_of(row.card)
-        card = B.BattleCard(face=face, action=row.card.action_kind, trigger=row.card.trigger_text)
+        card = battle_card(face, row.card)
         faces.extend([face] * row.copies)
         cards.extend([card] * row.copies)
     focus = character.focus_card_id
@@ -84,11 +95,16 @@ def start_battle(
     declarer: Character,
     sides: dict[int, str] | None = None,
     max_rounds: int | None = None,
+    carried: tuple[dt.datetime | None, bool] = (None, False),
     user: User,
     nonce: str,
     now: dt.datetime | None = None,
 ) -> Performed:
-    """Open a battle: join everyone (sides default to the characters' own) and begin round 1 (D5)."""
+    """Open a battle: join everyone (sides default to the characters' own) and begin round 1 (D5).
+
+    ``carried``: a duel grown into this battle hands on its situation (S2): the time of its
+    last combat action and whether its instant attack was used (IA6).
+    """
     now = now or timezone.now()
     _check(event, combatants)
     sides = {c.pk: (sides or {}).get(c.pk) or c.side for c in combatants}
@@ -104,8 +120,13 @@ def start_battle(
             answer_window_s=event.answer_window_s,
             gap_s=event.situation_gap_s,
             reactions_from_round=event.reactions_from_round,
+            every_round_a_bout=event.every_round_a_bout,
         )
-        situation = new_situation(event, KIND, KIND.open(settings, counters_of(event), now))
+        last_action_at, instant_attack_used = carried
+        opened = B.open_battle(
+            settings, counters_of(event), now, last_action_at=last_action_at, instant_attack_used=instant_attack_used
+        )
+        situation = new_situation(event, KIND, opened)
         tx = Transition(situation, now)
         for character in dict.fromkeys(c.pk for c in combatants):
             setup, cards = battle_setup(locked[character])
@@ -122,12 +143,16 @@ def add_combatant(
     character: Character,
     *,
     side: str | None = None,
+    strike: bool = False,
     user: User,
     seen_version: int,
     nonce: str,
     now: dt.datetime | None = None,
 ) -> Performed:
-    """A newcomer joins a running battle; their first turn is at the end of the round (docs/battle-rules.md)."""
+    """A newcomer joins a running battle and takes turns from the next round (BP4).
+
+    ``strike``: they join by attacking; their attack is accepted at once, out of turn.
+    """
     if situation.kind != Situation.Kind.BATTLE:
         raise NotABattle()
     _check(situation.event, [character])
@@ -137,7 +162,7 @@ def add_combatant(
     setup, cards = battle_setup(character)
     return perform(
         situation.pk,
-        B.JoinBattle(setup, side or character.side, cards),
+        B.JoinBattle(setup, side or character.side, cards, strike=strike),
         user=user,
         seen_version=seen_version,
         nonce=nonce,
@@ -207,8 +232,8 @@ def _new_arsenal(
     if character.event_id != situation.event_id:
         raise NotInEvent(name=character.name)
     faces = next_round_arsenal(character, ids)  # the same checks as the arsenal builder
-    kinds = {c.pk: (c.action_kind, c.trigger_text) for c in Card.objects.filter(pk__in=set(ids))}
-    arsenal = tuple(B.BattleCard(face=f, action=kinds[f.card_id][0], trigger=kinds[f.card_id][1]) for f in faces)
+    rows = {c.pk: c for c in Card.objects.filter(pk__in=set(ids))}
+    arsenal = tuple(battle_card(f, rows[f.card_id]) for f in faces)
     return perform(
         situation.pk,
         B.NewArsenal(combatant=character.pk, arsenal=arsenal, label=label),
@@ -251,6 +276,9 @@ def grow_into_battle(
         fighters = list(Character.objects.filter(situations=situation).order_by("pk"))
         if newcomer.pk in {f.pk for f in fighters}:
             raise InAnotherFight(name=newcomer.name)
+        duel_state = state_of(Situation.objects.get(pk=situation.pk))
+        # S2: the duel's situation goes on as the battle - its clock and its instant attack (IA6).
+        carried = (duel_state.last_action_at, bool(duel_state.instant_attack_used))
         closed = perform(
             situation.pk,
             EndSituation(reason=_("The duel grows into a battle: %(name)s joins.") % {"name": newcomer.name}),
@@ -269,6 +297,7 @@ def grow_into_battle(
             [*fighters, newcomer],
             declarer=declarer,
             sides=sides,
+            carried=carried,
             user=user,
             nonce=battle_nonce,
             now=now,

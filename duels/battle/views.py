@@ -182,6 +182,7 @@ def battle_join(request: HtmxRequest, situation_id: int) -> HttpResponse:
             situation,
             d["character"],
             side=d.get("side") or None,
+            strike=bool(d.get("strike")),
             user=request.user,
             seen_version=d["version"],
             nonce=d["nonce"],

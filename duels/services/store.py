@@ -233,7 +233,8 @@ def write_back(situation: Situation, kind: SituationKind, before: Any, after: An
         return
     joined = joined_arsenals(joins(situation))
     results = kind.results(after)
-    wanted = {card_id for r in results.values() for card_id in r.hand} | {
+    # D3: the composed arsenal goes back whole, the cards played from it included.
+    wanted = {card_id for r in results.values() for card_id in [*r.hand, *(r.composed or [])]} | {
         r.focus_card_id for r in results.values() if r.focus_card_id is not None
     }
     # A card deleted from the catalogue mid-fight cannot go back in a hand.

@@ -24,23 +24,36 @@ from rules.battle.commands import (
     EndBattle,
     Immediate,
     JoinBattle,
+    Leave,
     NewArsenal,
     NextTurn,
     Opportunity,
     Proceed,
-    SetSide,
     StartRound,
 )
-from rules.battle.flow import Events, check_order, default_order, end_battle, end_turn, next_order, start_round
+from rules.battle.flow import (
+    Events,
+    check_order,
+    check_sides,
+    close_situation,
+    default_order,
+    end_battle,
+    end_turn,
+    next_order,
+    start_round,
+)
 from rules.battle.frames import top
 from rules.battle.referee import ChangeCondition, change_condition
 from rules.battle.state import (
+    ATTACK,
     BETWEEN_ROUNDS,
     ENDED,
     ENDED_BY_REFEREE,
+    MOVE,
     SETUP,
     SITUATION_ENDED,
     TURNS,
+    USE,
     Battle,
     BattleCard,
     BattleSettings,
@@ -54,8 +67,22 @@ from rules.errors import INPUT, RuleError, gettext_noop
 MIN_COMBATANTS = 3
 
 
-def open_battle(settings: BattleSettings, counters: Iterable[CounterRule], now: datetime) -> Battle:
-    return Battle(settings=settings, counters=list(counters), opened_at=utc(now))
+def open_battle(
+    settings: BattleSettings,
+    counters: Iterable[CounterRule],
+    now: datetime,
+    *,
+    last_action_at: datetime | None = None,
+    instant_attack_used: bool = False,
+) -> Battle:
+    """A new battle; one grown from a duel carries that situation's clock and IA6 flag (S2)."""
+    return Battle(
+        settings=settings,
+        counters=list(counters),
+        opened_at=utc(now),
+        last_action_at=None if last_action_at is None else utc(last_action_at),
+        instant_attack_used=instant_attack_used,
+    )
 
 
 def running_windows(state: Battle) -> list[tuple[datetime, Any, Any, Any]]:
@@ -69,7 +96,15 @@ def running_windows(state: Battle) -> list[tuple[datetime, Any, Any, Any]]:
 
 
 def gap_deadline(state: Battle) -> datetime | None:
-    """S2: the battle ends after the gap with no combat action; an open attack or a round break holds it."""
+    """S2: the situation ends after the gap with no combat action; an open attack or a bout break holds it.
+
+    A battle that is over (BP5) leaves the situation open until the gap after its last combat action.
+    """
+    if state.closed:
+        return None
+    if state.phase == ENDED:
+        last = state.last_action_at or state.ended_at
+        return None if last is None else last + timedelta(seconds=state.settings.gap_s)
     if state.phase != TURNS or state.last_action_at is None:
         return None
     for frame in state.stack:
@@ -80,7 +115,7 @@ def gap_deadline(state: Battle) -> datetime | None:
 
 
 def next_deadline(state: Battle) -> datetime | None:
-    if state.ended:
+    if state.closed:
         return None
     times = [at for at, *_ in running_windows(state)]
     gap = gap_deadline(state)
@@ -98,7 +133,7 @@ def expire(state: Battle, now: datetime) -> tuple[Battle, Events]:
         return state, []
     state = copy.deepcopy(state)
     events: Events = []
-    while not state.ended:
+    while not state.closed:
         windows = running_windows(state)
         gap = gap_deadline(state)
         if windows and now > windows[0][0]:
@@ -106,7 +141,11 @@ def expire(state: Battle, now: datetime) -> tuple[Battle, Events]:
             A.timeout(state, frame, part, window, events)
             state.last_action_at = max(state.last_action_at or _at, _at)
         elif gap is not None and now > gap:
-            end_battle(state, SITUATION_ENDED, gap, events)
+            if state.ended:
+                close_situation(state, gap)
+                events.append(E.SituationClosed())
+            else:
+                end_battle(state, SITUATION_ENDED, gap, events)
         else:
             break
     return state, events
@@ -114,7 +153,7 @@ def expire(state: Battle, now: datetime) -> tuple[Battle, Events]:
 
 def _due(state: Battle, now: datetime) -> bool:
     """Whether ``expire`` has anything to apply at ``now`` (its loop's first test, without a copy)."""
-    if state.ended:
+    if state.closed:
         return False
     windows = running_windows(state)
     gap = gap_deadline(state)
@@ -122,6 +161,8 @@ def _due(state: Battle, now: datetime) -> bool:
 
 
 def _check_current(state: Battle, now: datetime) -> None:
+    if state.closed:
+        raise RuleError("S2", gettext_noop("This combat situation has ended; a new one must be opened."))
     if state.ended:
         raise RuleError("S2", gettext_noop("This battle has ended."))
     for deadline, *_ in running_windows(state):
@@ -142,15 +183,26 @@ def apply(state: Battle, command: BattleCommand, now: datetime) -> tuple[Battle,
     match command:
         case JoinBattle():
             _join(new, command, events)
-        case SetSide():
-            _set_side(new, command, events)
         case ChangeCondition():
             change_condition(new, command, now, events)  # not a combat action (S2)
         case _:
             _combat(new, command, now, events)
-            if new.phase != SETUP:
-                new.last_action_at = now  # S2: every other accepted command is a combat action
+            if is_combat_action(command):
+                new.last_action_at = now
     return new, events
+
+
+def is_combat_action(command: BattleCommand) -> bool:
+    """S2: what restarts the situation's clock - an attack, an answer, an opportunity or immediate
+    action, a card used, a move that provokes, the declared fight; not the referee's bookkeeping
+    ("next turn", a pass, a confirm, "go on", a new round or arsenal, the end)."""
+    match command:
+        case BeginBattle() | AnswerAttack() | Opportunity() | Immediate():
+            return True
+        case Act():
+            return command.act in (ATTACK, USE) or (command.act == MOVE and bool(command.engaged))
+        case _:
+            return False
 
 
 def _combat(state: Battle, command: BattleCommand, now: datetime, events: Events) -> None:
@@ -159,12 +211,14 @@ def _combat(state: Battle, command: BattleCommand, now: datetime, events: Events
             _begin(state, command, now, events)
         case StartRound():
             if state.phase != BETWEEN_ROUNDS:
-                raise RuleError("D12", gettext_noop("A new round starts only when the last one has ended."))
+                raise RuleError("D12", gettext_noop("A new bout starts only when the last one has ended."))
             start_round(
                 state, next_order(state) if command.order is None else check_order(state, command.order), now, events
             )
         case NewArsenal():
             _new_arsenal(state, command, events)
+        case Leave():
+            _leave(state, command, now, events)
         case Act():
             S.act(
                 state,
@@ -181,7 +235,7 @@ def _combat(state: Battle, command: BattleCommand, now: datetime, events: Events
         case Proceed():
             S.proceed(state, command.frame, now, events)
         case Opportunity():
-            S.opportunity(state, command.reactor, command.frame, command.card, now, events)
+            S.opportunity(state, command.reactor, command.frame, command.card, now, events, adjacent=command.adjacent)
         case Immediate():
             S.immediate(
                 state,
@@ -242,9 +296,12 @@ def _join(state: Battle, cmd: JoinBattle, events: Events) -> None:
     )
     combatant.hand = [_mint(state, combatant, card) for card in cards]
     state.combatants[combatant.character_id] = combatant
-    if state.phase == TURNS:
-        # Reading: a newcomer's first turn is at the end of the running round.
-        state.order.append(combatant.character_id)
+    # BP4: a newcomer takes turns from the next round (next_order puts them last);
+    # one who joins by attacking strikes at once - their attack is the next command.
+    if cmd.strike:
+        if state.phase != TURNS:
+            raise RuleError("BP4", gettext_noop("Only a running battle is joined by attacking."))
+        state.striker = combatant.character_id
     events.append(
         E.Joined(
             combatant=combatant.character_id,
@@ -256,15 +313,19 @@ def _join(state: Battle, cmd: JoinBattle, events: Events) -> None:
     )
 
 
-def _set_side(state: Battle, cmd: SetSide, events: Events) -> None:
-    if cmd.combatant not in state.combatants:
+def _leave(state: Battle, cmd: Leave, now: datetime, events: Events) -> None:
+    """D12: at a bout's end a combatant not ready to go on leaves; the battle goes on while two sides remain."""
+    combatant = state.combatants.get(cmd.combatant)
+    if combatant is None:
         raise RuleError(INPUT, gettext_noop("Combatant %(who)s is not in this battle."), who=cmd.combatant)
-    if state.phase not in (SETUP, BETWEEN_ROUNDS):
-        raise RuleError(INPUT, gettext_noop("Sides change only before the battle or between rounds."))
-    if not cmd.side.strip():
-        raise RuleError(INPUT, gettext_noop("Every combatant is on a side."))
-    state.combatants[cmd.combatant].side = cmd.side.strip()
-    events.append(E.SideSet(combatant=cmd.combatant, side=cmd.side.strip()))
+    if state.phase != BETWEEN_ROUNDS:
+        raise RuleError("D12", gettext_noop("A combatant leaves the battle only at a bout's end."))
+    if combatant.left:
+        raise RuleError("D12", gettext_noop("%(name)s has already left the battle."), name=combatant.name)
+    combatant.left = True
+    state.order = [cid for cid in state.order if cid != cmd.combatant]
+    events.append(E.Left(combatant=cmd.combatant))
+    check_sides(state, now, events)
 
 
 def _order(state: Battle, order: tuple[int, ...] | None, first: int) -> list[int]:
@@ -290,24 +351,30 @@ def _begin(state: Battle, cmd: BeginBattle, now: datetime, events: Events) -> No
 
 def _new_arsenal(state: Battle, cmd: NewArsenal, events: Events) -> None:
     if state.phase != BETWEEN_ROUNDS:
-        if state.phase == TURNS and state.round == 1:
-            raise RuleError("AG2", gettext_noop("Arsenals cannot change before the first round ends."))
-        raise RuleError("D3", gettext_noop("Arsenals can change only between rounds."))
+        if state.phase == TURNS and state.bout == 1:
+            raise RuleError("AG2", gettext_noop("Arsenals cannot change before the first bout ends."))
+        raise RuleError("D3", gettext_noop("Arsenals can change only at a bout's end."))
     combatant = state.combatants.get(cmd.combatant)
     if combatant is None:
         raise RuleError(INPUT, gettext_noop("Combatant %(who)s is not in this battle."), who=cmd.combatant)
     # D3: the new arsenal replaces the hand, which is set aside (kept for conservation).
     combatant.set_aside.extend(combatant.hand)
     combatant.hand = [_mint(state, combatant, card) for card in cmd.arsenal]
+    # S2 reading: this is now the arsenal last composed, the one "restore" puts back whole.
+    combatant.composed = sorted(card.face.card_id for card in cmd.arsenal)
     events.append(E.ArsenalChanged(combatant=cmd.combatant, label=cmd.label, count=len(combatant.hand)))
 
 
 def _next_turn(state: Battle, now: datetime, events: Events) -> None:
     if state.phase != TURNS:
         raise RuleError(INPUT, gettext_noop("No turn is on."))
-    if len(state.stack) > 1 or (state.stack and (state.stack[0].current is not None or state.stack[0].queue)):
+    own = [f for f in state.stack if not f.newcomer]
+    if len(own) > 1 or any(f.current is not None or f.queue for f in state.stack):
         raise RuleError(INPUT, gettext_noop("Finish the action and its reactions first."))
+    struck = bool(state.stack) and not own
     state.stack = []
+    if struck:
+        return  # BP4: after a newcomer's strike the turn goes back to whoever's it is
     end_turn(state, now, events)
 
 

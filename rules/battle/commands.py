@@ -22,14 +22,7 @@ class JoinBattle:
     fighter: FighterSetup
     side: str
     cards: tuple[BattleCard, ...] = ()  # the hand as battle cards (faces + action kinds), copies repeated
-
-
-@dataclass(frozen=True)
-class SetSide:
-    """The referee regroups a combatant (before the battle or between rounds)."""
-
-    combatant: int
-    side: str
+    strike: bool = False  # BP4: joins a running battle by attacking - the attack is their next command
 
 
 @dataclass(frozen=True)
@@ -42,6 +35,13 @@ class BeginBattle:
 @dataclass(frozen=True)
 class StartRound:
     order: tuple[int, ...] | None = None  # the referee may reorder before a round starts
+
+
+@dataclass(frozen=True)
+class Leave:
+    """D12: at a bout's end a combatant not ready to go on leaves the battle (their hand goes home with them)."""
+
+    combatant: int
 
 
 @dataclass(frozen=True)
@@ -86,6 +86,7 @@ class Opportunity:
     reactor: int
     frame: int
     card: str
+    adjacent: bool = False  # R1: the referee records that the reactor is next to the provoker now
 
 
 @dataclass(frozen=True)
@@ -131,10 +132,10 @@ class EndBattle:
 
 BattleCommand = (
     JoinBattle
-    | SetSide
     | BeginBattle
     | StartRound
     | NewArsenal
+    | Leave
     | Act
     | Proceed
     | Opportunity
@@ -149,10 +150,10 @@ BattleCommand = (
 COMMAND_TYPES: dict[str, type[Any]] = {
     # "join" like a duel's join, so the log's joins are found the same way (write-back, S2).
     "join": JoinBattle,
-    "set_side": SetSide,
     "begin_battle": BeginBattle,
     "start_round": StartRound,
     "new_arsenal": NewArsenal,
+    "leave": Leave,
     "act": Act,
     "proceed": Proceed,
     "opportunity": Opportunity,
@@ -191,6 +192,7 @@ def command_from_dict(d: Mapping[str, Any]) -> BattleCommand:
             fighter=setup_from_dict(data["fighter"]),
             side=str(data["side"]),
             cards=tuple(card_from_dict(c) for c in data["cards"]),
+            strike=bool(data.get("strike", False)),
         )
     if cls is NewArsenal:
         data["arsenal"] = tuple(card_from_dict(c) for c in data["arsenal"])

@@ -21,11 +21,12 @@ class Joined(EngineEvent):
     cards: int
 
 
-@event_type("battle_side_set")
+@event_type("battle_left")
 @dataclass(frozen=True, kw_only=True)
-class SideSet(EngineEvent):
+class Left(EngineEvent):
+    """D12: a combatant not ready to go on left the battle at a bout's end."""
+
     combatant: int
-    side: str
 
 
 @event_type("battle_begun")
@@ -41,6 +42,14 @@ class RoundStarted(EngineEvent):
     round: int
     order: list[int] = field(default_factory=list)
     reactions: bool = False
+
+
+@event_type("battle_bout_ended")
+@dataclass(frozen=True, kw_only=True)
+class BoutEnded(EngineEvent):
+    """D11: nobody who can fight holds an attack card (or every round is a bout): arsenals may change."""
+
+    bout: int
 
 
 @event_type("battle_turn_started")
@@ -211,3 +220,9 @@ class Ended(EngineEvent):
     reason: str
     winner: str | None
     conditions: dict[str, str]
+
+
+@event_type("battle_situation_closed")
+@dataclass(frozen=True, kw_only=True)
+class SituationClosed(EngineEvent):
+    """S2: the gap passed after the battle ended; the situation is over (arsenals may change again)."""

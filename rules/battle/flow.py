@@ -21,6 +21,7 @@ from rules.battle.state import (
     MAX_ROUNDS,
     NO_ATTACKS_LEFT,
     ONE_SIDE_LEFT,
+    SITUATION_ENDED,
     TURNS,
     Battle,
     Frame,
@@ -33,14 +34,16 @@ Events = list[EngineEvent]
 
 
 def fit(state: Battle, cid: int) -> bool:
-    return can_fight(state.combatants[cid].condition)
+    """Can fight (D11) and is still in the battle (D12)."""
+    combatant = state.combatants[cid]
+    return can_fight(combatant.condition) and not combatant.left
 
 
 def sides_standing(state: Battle) -> list[str]:
-    """The sides that still have a combatant who can fight, in join order."""
+    """The sides that still have a combatant who can fight (and has not left), in join order."""
     seen: list[str] = []
     for c in state.combatants.values():
-        if can_fight(c.condition) and c.side not in seen:
+        if can_fight(c.condition) and not c.left and c.side not in seen:
             seen.append(c.side)
     return seen
 
@@ -53,7 +56,7 @@ def default_order(state: Battle, first: int) -> list[int]:
     """``first`` leads; then the sides take turns, each in join order, as long as each has someone."""
     by_side: dict[str, list[int]] = {}
     for cid, c in state.combatants.items():
-        if can_fight(c.condition):
+        if fit(state, cid):
             by_side.setdefault(c.side, []).append(cid)
     if first in state.combatants and fit(state, first):
         side = state.combatants[first].side
@@ -79,18 +82,21 @@ def next_order(state: Battle) -> list[int]:
 def check_order(state: Battle, order: Iterable[int]) -> list[int]:
     order = list(order)
     everyone_fit = {cid for cid in state.combatants if fit(state, cid)}
-    if len(set(order)) != len(order) or not set(order) <= set(state.combatants) or not everyone_fit <= set(order):
+    still_in = {cid for cid, c in state.combatants.items() if not c.left}  # D12: who left is nobody's turn
+    if len(set(order)) != len(order) or not set(order) <= still_in or not everyone_fit <= set(order):
         raise RuleError(
             INPUT, gettext_noop("The order must name every combatant who can fight, each once, and nobody else.")
         )
     return order
 
 
-def start_round(state: Battle, order: list[int], now: datetime, events: Events) -> None:
+def start_round(state: Battle, order: list[int], now: datetime, events: Events, *, new_bout: bool = True) -> None:
     if not any(holds_attack(state, cid) for cid in order if fit(state, cid)):
         # D12 reading: ready to go on but nobody can attack - nothing to fight with.
         end_battle(state, NO_ATTACKS_LEFT, now, events)
         return
+    if new_bout:
+        state.bout += 1
     state.round += 1
     state.phase = TURNS
     state.order = order
@@ -130,12 +136,18 @@ def end_turn(state: Battle, now: datetime, events: Events) -> None:
 
 
 def end_round(state: Battle, why: str, now: datetime, events: Events) -> None:
+    """The round is over. D11 reading: the bout ends with it only when nobody fit holds an attack
+    card (or the event makes every round a bout); otherwise the next round of the bout starts at once."""
     events.append(E.RoundEnded(round=state.round, why=why))
     state.turn = 0
     if state.max_rounds is not None and state.round >= state.max_rounds:
         end_battle(state, MAX_ROUNDS, now, events)
         return
-    state.phase = BETWEEN_ROUNDS
+    if why == NO_ATTACKS_LEFT or state.settings.every_round_a_bout:
+        events.append(E.BoutEnded(bout=state.bout))
+        state.phase = BETWEEN_ROUNDS  # the break between bouts: arsenals, leaving, a new order (D3, D12)
+        return
+    start_round(state, next_order(state), now, events, new_bout=False)
 
 
 def check_sides(state: Battle, now: datetime, events: Events) -> bool:
@@ -169,6 +181,8 @@ def end_battle(state: Battle, result: str, now: datetime, events: Events, reason
     state.ended_at = now
     state.result = result
     state.end_reason = reason
+    if result == SITUATION_ENDED:
+        close_situation(state, now)
     standing = sides_standing(state)
     events.append(
         E.Ended(
@@ -178,6 +192,12 @@ def end_battle(state: Battle, result: str, now: datetime, events: Events, reason
             conditions={str(cid): c.condition for cid, c in state.combatants.items()},
         )
     )
+
+
+def close_situation(state: Battle, at: datetime) -> None:
+    """S2: the gap passed with no combat action - the situation is over (the core writes back)."""
+    state.closed = True
+    state.closed_at = at
 
 
 __all__ = ["BETWEEN_ROUNDS", "Events", "advance", "check_order", "check_sides", "default_order", "end_battle"]

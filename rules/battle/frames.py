@@ -18,8 +18,13 @@ from rules.battle import events as E
 from rules.battle import reactions as R
 from rules.battle.flow import Events, fit
 from rules.battle.state import (
+    ALLY_ATTACKED,
+    ANY_TRIGGER,
     AREA,
     ATTACK,
+    ATTACKED,
+    ENEMY_ATTACKS,
+    ENEMY_MOVES,
     INTERRUPT,
     MAIN,
     MOVE,
@@ -117,14 +122,18 @@ def _provocation(state: Battle, frame: Frame) -> str:
 # --- checks shared by the commands and the referee's reaction bar -------------------------------
 
 
-def check_opportunity(state: Battle, reactor: int, frame: Frame) -> None:
-    """R0-R3: may ``reactor`` make an opportunity attack against ``frame`` now? Raises if not."""
+def check_opportunity(state: Battle, reactor: int, frame: Frame, *, adjacent: bool = False) -> None:
+    """R0-R3: may ``reactor`` make an opportunity attack against ``frame`` now? Raises if not.
+
+    R1: next to the provoker as recorded with the action (``frame.engaged``) or, for an action
+    out of turn (an immediate or opportunity attack), as the referee records it now (``adjacent``).
+    """
     _in_turns(state)
     _combatant(state, reactor)
     trigger = R.Trigger(
         actor=frame.actor,
         kind=_provocation(state, frame),
-        adjacent=reactor in frame.engaged,
+        adjacent=adjacent or reactor in frame.engaged,
         enemy=_enemies(state, reactor, frame.actor),
     )
     R.opportunity_action(_round_view(state, frame), reactor, trigger)
@@ -148,6 +157,27 @@ def check_immediate(state: Battle, reactor: int, frame: Frame, mode: str, *, neg
     if mode == RESPONSE and frame.actor == reactor:
         raise RuleError("R7", gettext_noop("Nobody responds to their own action."))
     _can_act(state, reactor)
+
+
+def trigger_fits(state: Battle, reactor: int, frame: Frame, card: BattleCard) -> bool:
+    """R4: has what ``card`` reacts to (its catalogue trigger kind) just happened in ``frame``?
+
+    A card whose trigger the catalogue gives only in words ("the referee decides") always fits.
+    """
+    kind = card.trigger_kind
+    if kind == ANY_TRIGGER:
+        return True
+    enemy = _enemies(state, reactor, frame.actor)
+    if kind == ATTACKED:
+        return frame.act == ATTACK and reactor in frame.targets
+    if kind == ALLY_ATTACKED:
+        side = state.combatants[reactor].side
+        return frame.act == ATTACK and any(t != reactor and state.combatants[t].side == side for t in frame.targets)
+    if kind == ENEMY_ATTACKS:
+        return frame.act == ATTACK and enemy
+    if kind == ENEMY_MOVES:
+        return frame.act == MOVE and enemy
+    return frame.act == USE and enemy  # ENEMY_USES_CARD
 
 
 def _can_act(state: Battle, cid: int) -> None:
@@ -180,6 +210,8 @@ def _declared(frame: Frame) -> E.ActionDeclared:
 def _check_targets(state: Battle, actor: int, card: BattleCard, targets: tuple[int, ...] | list[int]) -> None:
     for target in targets:
         _combatant(state, target)
+        if state.combatants[target].left:
+            raise RuleError("D12", gettext_noop("%(name)s has left the battle."), name=state.combatants[target].name)
     if not targets or actor in targets or len(set(targets)) != len(targets):
         raise RuleError("D6", gettext_noop("An attack names its targets: other combatants, each once."))
     if card.reach != AREA and len(targets) != 1:

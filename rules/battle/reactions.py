@@ -161,8 +161,7 @@ def opportunity_action(state: BattleRound, reactor: int, trigger: Trigger) -> Ba
                 "or makes a ranged or area attack."
             ),
         )
-    if trigger.actor != state.turn_of:
-        raise RuleError("R1", gettext_noop("Only the combatant whose turn it is can provoke an opportunity action."))
+    # R1: whoever's turn it is - an enemy's immediate or opportunity ranged attack provokes too.
     if state.opportunity_in_turn.get(reactor) == state.turn_seq:
         raise RuleError("R2", gettext_noop("At most one opportunity action during each other combatant's turn."))
     new = copy.deepcopy(state)

@@ -31,6 +31,7 @@ from rules.battle.frames import (
     settle,
     suspend,
     top,
+    trigger_fits,
 )
 from rules.battle.state import (
     ATTACK,
@@ -66,11 +67,20 @@ def act(
     events: Events,
 ) -> None:
     _in_turns(state)
-    if state.turn_of != actor:
+    newcomer = state.striker == actor and actor != state.turn_of
+    if newcomer:
+        # BP4: a newcomer who joined by attacking strikes at once, with an attack, between actions.
+        if kind != ATTACK:
+            raise RuleError("BP4", gettext_noop("A newcomer who joins by attacking strikes with an attack."))
+        if any(not f.finished or f.queue for f in state.stack):
+            raise RuleError(INPUT, gettext_noop("Finish the action and its reactions first."))
+    elif state.turn_of != actor:
         raise RuleError(
             "D5", gettext_noop("It is %(name)s's turn."), name=state.combatants[state.turn_of or actor].name
         )
-    if state.stack:
+    elif state.stack and all(f.newcomer and f.finished for f in state.stack):
+        state.stack = []  # BP4: a newcomer's finished strike; the turn's own action follows
+    if state.stack and not newcomer:
         raise RuleError(INPUT, gettext_noop("One action a turn: this turn's action is already under way."))
     for other in engaged:
         _combatant(state, other)
@@ -87,6 +97,10 @@ def act(
             _check_targets(state, actor, card, targets)
         if len(set(cards)) != len(cards):
             raise RuleError("D6", gettext_noop("Each card is shown once."))
+        if len(cards) == 2 and not grants_double(state, actor):
+            raise RuleError(
+                "BP2", gettext_noop("Two attacks in one action only when a card or talent grants a double attack.")
+            )
         parts = [Part(card=uid) for uid in cards]
     elif kind == MOVE:
         parts = [Part(), Part()]  # the first stretch out of reach (R7), then the rest
@@ -120,10 +134,18 @@ def act(
         targets=list(targets) if kind == ATTACK else [],
         engaged=[e for e in engaged if _enemies(state, actor, e)],
         trigger=trigger.strip() if kind == READY else "",
+        newcomer=newcomer,
     )
+    if newcomer:
+        state.striker = None
     state.stack.append(frame)
     events.append(_declared(frame))
     begin_part(state, frame, parts[0], now, events)
+
+
+def grants_double(state: Battle, actor: int) -> bool:
+    """BP2, R8: a card in the actor's hand (a talent, or one of the attacks) grants two attacks in one action."""
+    return any(state.cards[uid].double for uid in state.combatants[actor].hand)
 
 
 def proceed(state: Battle, number: int, now: datetime, events: Events) -> None:
@@ -147,9 +169,11 @@ def proceed(state: Battle, number: int, now: datetime, events: Events) -> None:
     settle(state, now, events)
 
 
-def opportunity(state: Battle, reactor: int, number: int, uid: str, now: datetime, events: Events) -> None:
+def opportunity(
+    state: Battle, reactor: int, number: int, uid: str, now: datetime, events: Events, *, adjacent: bool = False
+) -> None:
     frame = frame_in_stack(state, number)
-    check_opportunity(state, reactor, frame)
+    check_opportunity(state, reactor, frame, adjacent=adjacent)
     card = _hand_card(state, reactor, uid, "R1")
     if not card.is_attack or card.action not in (STANDARD, OPPORTUNITY):
         raise RuleError("R1", gettext_noop("An opportunity action is an attack with an attack card."))
@@ -189,6 +213,10 @@ def immediate(
         raise RuleError(
             "R4", gettext_noop("An immediate action needs a card of that kind or an action readied for it.")
         )
+    if not by_readied and card is not None and not trigger_fits(state, reactor, frame, card):
+        raise RuleError(
+            "R4", gettext_noop("%(card)s reacts to something else: its trigger has not occurred."), card=card.face.name
+        )
     trigger = readied.trigger if by_readied and readied is not None else (card.trigger if card else "")
     act_kind, targets = USE, []
     if card is not None and card.is_attack:
@@ -215,13 +243,25 @@ def immediate(
         _push(state, frame, reaction, now, events)
         return
     events.append(_declared(reaction))
-    if top(state) is frame and frame.current is None:
+    if top(state) is frame and _response_cuts_in(frame):
         suspend(frame, now, reactor, events)
         state.stack.append(reaction)
         begin_part(state, reaction, reaction.parts[0], now, events)
     else:
         # R7/R8: it waits for the part under way, and for responses called before it.
         frame.queue.append(reaction)
+
+
+def _response_cuts_in(frame: Frame) -> bool:
+    """R8: a response called before the next part is resolved comes before it, never lost behind it.
+
+    Reading: between parts, or once "go on" has shown the next part but none of its answers is
+    decided yet, the response answers the part already done and the shown part waits (suspended).
+    """
+    part = frame.current
+    if part is None:
+        return True
+    return frame.parts_done >= 1 and not any(w.resolved for w in part.windows)
 
 
 def _push(state: Battle, frame: Frame, reaction: Frame, now: datetime, events: Events) -> None:

@@ -29,6 +29,22 @@ INTERRUPT: Final = "interrupt"
 RESPONSE: Final = "response"
 ACTION_KINDS: Final[tuple[str, ...]] = (STANDARD, OPPORTUNITY, INTERRUPT, RESPONSE)
 
+# R4: what an immediate card reacts to (the catalogue's ``trigger_kind``); "" = the referee decides.
+ANY_TRIGGER: Final = ""
+ATTACKED: Final = "attacked"
+ALLY_ATTACKED: Final = "ally_attacked"
+ENEMY_ATTACKS: Final = "enemy_attacks"
+ENEMY_MOVES: Final = "enemy_moves"
+ENEMY_USES_CARD: Final = "enemy_uses_card"
+TRIGGER_KINDS: Final[tuple[str, ...]] = (
+    ANY_TRIGGER,
+    ATTACKED,
+    ALLY_ATTACKED,
+    ENEMY_ATTACKS,
+    ENEMY_MOVES,
+    ENEMY_USES_CARD,
+)
+
 # What a combatant does with their turn.
 ATTACK: Final = "attack"
 MOVE: Final = "move"
@@ -66,11 +82,15 @@ class BattleCard:
 
     face: CardFace
     action: str = STANDARD
-    trigger: str = ""
+    trigger: str = ""  # the trigger's own words (R4), shown to the referee
+    trigger_kind: str = ANY_TRIGGER  # R4: what it reacts to, so it is offered only when that happened
+    double: bool = False  # BP2: grants its holder two attack cards in one action
 
     def __post_init__(self) -> None:
         if self.action not in ACTION_KINDS:
             raise ValueError(f"action kind must be one of {ACTION_KINDS}, not {self.action!r}")
+        if self.trigger_kind not in TRIGGER_KINDS:
+            raise ValueError(f"trigger kind must be one of {TRIGGER_KINDS}, not {self.trigger_kind!r}")
 
     @property
     def reach(self) -> str:
@@ -92,6 +112,7 @@ class BattleSettings:
     answer_window_s: int = 15  # D8
     gap_s: int = 180  # S2
     reactions_from_round: int = 2  # R0
+    every_round_a_bout: bool = False  # D3 reading: off = a bout lasts until nobody fit holds an attack card
 
     def __post_init__(self) -> None:
         if self.answer_window_s <= 0 or self.gap_s <= 0 or self.reactions_from_round < 1:
@@ -139,6 +160,7 @@ class Frame:
     reacts_to: int | None = None
     readied: bool = False
     lost: bool = False  # R6: negated by an interrupt
+    newcomer: bool = False  # BP4: a newcomer's strike out of turn, not the turn's own action
     queue: list[Frame] = field(default_factory=list)  # responses waiting (R7, R8)
 
     @property
@@ -193,6 +215,8 @@ class Combatant:
     condition: str = "fit"
     next_n: int = 0
     focus_card_id: int | None = None  # F1 is not a battle rule: the focus is carried through untouched
+    composed: list[int] | None = None  # S2, D3: the card ids of the arsenal last taken at a bout's end
+    left: bool = False  # D12: left the battle at a bout's end; no more turns, reactions or blows
 
 
 @dataclass
@@ -204,6 +228,7 @@ class Battle:
     cards: dict[str, BattleCard] = field(default_factory=dict)
     phase: str = SETUP
     round: int = 0
+    bout: int = 0  # D3, D11: arsenals change only between bouts; a bout lasts one or more rounds
     max_rounds: int | None = None
     declarer: int | None = None
     order: list[int] = field(default_factory=list)
@@ -214,10 +239,14 @@ class Battle:
     opportunity_in_turn: dict[int, int] = field(default_factory=dict)  # R2
     immediate_spent: list[int] = field(default_factory=list)  # R5, since the end of their last turn
     readied: dict[int, Readied] = field(default_factory=dict)  # R4
+    striker: int | None = None  # BP4: a newcomer who joined by attacking and strikes at once
     records: list[StepRecord] = field(default_factory=list)
-    last_action_at: datetime | None = None
-    ended: bool = False
+    last_action_at: datetime | None = None  # S2: the last combat action (carried from a duel grown into this)
+    instant_attack_used: bool = False  # IA6: the situation's instant attack (carried from a duel grown into this)
+    ended: bool = False  # the battle is over (BP5); the situation stays open until ``closed``
     ended_at: datetime | None = None
+    closed: bool = False  # S2: the situation is over - the gap passed with no combat action
+    closed_at: datetime | None = None
     result: str | None = None
     end_reason: str = ""
 
@@ -254,11 +283,23 @@ def _parse_dt(value: str | None) -> datetime | None:
 
 
 def card_to_dict(card: BattleCard) -> dict[str, Any]:
-    return {**face_to_dict(card.face), "action": card.action, "trigger": card.trigger}
+    out = {**face_to_dict(card.face), "action": card.action, "trigger": card.trigger}
+    # Written only when set, so states and logs from before them read and replay unchanged.
+    if card.trigger_kind:
+        out["trigger_kind"] = card.trigger_kind
+    if card.double:
+        out["double"] = True
+    return out
 
 
 def card_from_dict(d: Mapping[str, Any]) -> BattleCard:
-    return BattleCard(face=face_from_dict(d), action=str(d["action"]), trigger=str(d["trigger"]))
+    return BattleCard(
+        face=face_from_dict(d),
+        action=str(d["action"]),
+        trigger=str(d["trigger"]),
+        trigger_kind=str(d.get("trigger_kind", ANY_TRIGGER)),
+        double=bool(d.get("double", False)),
+    )
 
 
 def _frame_to_dict(f: Frame) -> dict[str, Any]:
@@ -309,6 +350,7 @@ def to_dict(s: Battle) -> dict[str, Any]:
         "cards": {uid: card_to_dict(card) for uid, card in s.cards.items()},
         "phase": s.phase,
         "round": s.round,
+        "bout": s.bout,
         "max_rounds": s.max_rounds,
         "declarer": s.declarer,
         "order": list(s.order),
@@ -319,10 +361,14 @@ def to_dict(s: Battle) -> dict[str, Any]:
         "opportunity_in_turn": [[k, v] for k, v in s.opportunity_in_turn.items()],
         "immediate_spent": list(s.immediate_spent),
         "readied": [[k, r.mode, r.trigger] for k, r in s.readied.items()],
+        "striker": s.striker,
         "records": [r.__dict__.copy() for r in s.records],
         "last_action_at": _dt(s.last_action_at),
+        "instant_attack_used": s.instant_attack_used,
         "ended": s.ended,
         "ended_at": _dt(s.ended_at),
+        "closed": s.closed,
+        "closed_at": _dt(s.closed_at),
         "result": s.result,
         "end_reason": s.end_reason,
     }
@@ -343,6 +389,7 @@ def from_dict(d: Mapping[str, Any]) -> Battle:
         cards={uid: card_from_dict(card) for uid, card in d["cards"].items()},
         phase=d["phase"],
         round=d["round"],
+        bout=int(d.get("bout", d["round"])),
         max_rounds=d["max_rounds"],
         declarer=d["declarer"],
         order=list(d["order"]),
@@ -353,10 +400,15 @@ def from_dict(d: Mapping[str, Any]) -> Battle:
         opportunity_in_turn={int(k): int(v) for k, v in d["opportunity_in_turn"]},
         immediate_spent=list(d["immediate_spent"]),
         readied={int(k): Readied(mode=m, trigger=t) for k, m, t in d["readied"]},
+        striker=d.get("striker"),
         records=[StepRecord(**r) for r in d["records"]],
         last_action_at=_parse_dt(d["last_action_at"]),
+        instant_attack_used=bool(d.get("instant_attack_used", False)),
         ended=d["ended"],
         ended_at=_parse_dt(d["ended_at"]),
+        # A state saved before S2 kept the situation open after the battle: then ended meant closed.
+        closed=d.get("closed", d["ended"]),
+        closed_at=_parse_dt(d.get("closed_at", d["ended_at"])),
         result=d["result"],
         end_reason=d["end_reason"],
     )

@@ -26,7 +26,8 @@ def battle_cards(catalogue: Catalogue) -> dict[str, Card]:
         return found or Card.objects.create(catalogue=catalogue, name_ru=ru, name_en=key, kind=kind, **kw)
 
     cards = {
-        "Blade": card("Blade", "Клинок", "attack", full_effect="lightly_wounded"),
+        # BP2: the Blade grants a double attack (the catalogue's property).
+        "Blade": card("Blade", "Клинок", "attack", full_effect="lightly_wounded", double_attack=True),
         "Bolt": card("Bolt", "Стрела", "attack", full_effect="lightly_wounded", tags="ranged, missile"),
         "Nova": card("Nova", "Вспышка", "attack", full_effect="lightly_wounded", tags="area"),
         "Shield": card("Shield", "Щит", "defence"),

@@ -190,8 +190,7 @@ def test_R5_a_second_immediate_action_before_the_end_of_ones_next_turn_is_refuse
     go(situation, referee, B.Act(actor=boris.pk, act=B.PASS))
     go(situation, referee, B.NextTurn())  # Gleb's own turn ends
     go(situation, referee, B.Act(actor=gleb.pk, act=B.PASS))
-    go(situation, referee, B.NextTurn())
-    go(situation, referee, B.StartRound())  # round 3: Anna
+    go(situation, referee, B.NextTurn())  # round 3 follows at once (the bout goes on): Anna
     frame = attack(situation, referee, anna, "Bolt", vera)
     go(
         situation,
@@ -312,6 +311,8 @@ def test_the_end_writes_conditions_and_hands_back(battle, people, referee):
     answer(situation, referee, vera)
     go(situation, referee, B.EndBattle(reason="the watch arrived"))
     situation.refresh_from_db()
+    assert not situation.ended  # S2: the situation lasts until the gap
+    situation = services.refresh(situation, now=timezone.now() + dt.timedelta(seconds=181))
     assert situation.ended
     anna.refresh_from_db()
     vera.refresh_from_db()
@@ -326,8 +327,23 @@ def test_a_combatant_joins_a_running_battle(event, people, referee):
     newcomer = people[3]
     add_combatant(situation, newcomer, user=referee, seen_version=situation.version, nonce=nonce())
     st = battle_state(situation)
-    assert newcomer.pk in st.combatants and st.order[-1] == newcomer.pk
+    # BP4: they take turns from the next round.
+    assert newcomer.pk in st.combatants and newcomer.pk not in st.order
     assert situation.participants.filter(pk=newcomer.pk).exists()
+
+
+def test_BP4_a_newcomer_joining_by_attacking_strikes_at_once(event, people, referee):
+    """Issue 25 item 8: the newcomer's attack is accepted during Anna's turn (no "[D5] It is Anna's turn")."""
+    situation = begin(event, people[:3], referee)
+    anna, gleb = people[0], people[3]
+    situation.refresh_from_db()
+    add_combatant(situation, gleb, strike=True, user=referee, seen_version=situation.version, nonce=nonce())
+    attack(situation, referee, gleb, "Blade", anna)
+    answer(situation, referee, anna)
+    anna.refresh_from_db()
+    assert anna.condition == "lightly_wounded"
+    st = battle_state(situation)
+    assert st.turn_of == anna.pk and st.records[-1].attacker == gleb.pk
 
 
 def test_a_dead_character_cannot_join(event, people, referee):
@@ -431,3 +447,29 @@ def test_R4_an_immediate_action_needs_its_card_kind_or_a_readied_action(battle, 
     )
     reaction = top(situation)
     assert reaction.readied and reaction.trigger == "when Anna raises her staff" and reaction.targets == [anna.pk]
+
+
+def test_BP2_without_a_catalogue_card_granting_it_a_double_attack_is_refused(event, people, referee):
+    """[BP2] Issue 25 item 5: the catalogue's double_attack property decides, read when the fighters join."""
+    from cards.models import Card
+
+    Card.objects.filter(name_en="Blade").update(double_attack=False)
+    situation = begin(event, people, referee)
+    anna, vera = people[0], people[2]
+    refused(
+        situation,
+        referee,
+        "BP2",
+        B.Act(
+            actor=anna.pk,
+            act=B.ATTACK,
+            cards=(buid(situation, anna, "Bolt"), buid(situation, anna, "Nova")),
+            targets=(vera.pk,),
+        ),
+    )
+
+
+def test_R4_the_catalogue_s_trigger_kinds_are_the_engine_s():
+    from cards.models import Card
+
+    assert set(Card.TriggerKind.values) == set(B.TRIGGER_KINDS)

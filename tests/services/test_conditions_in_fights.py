@@ -90,10 +90,13 @@ def test_CR1_a_healing_in_a_battle_brings_them_back_next_round(battle, people, r
     change_condition(vera, clear="paralysed", reason="the spell wore off", user=referee)
     st = battle_state(battle)
     assert st.combatants[vera.pk].condition == "fit" and vera.pk not in st.order  # this round: out
-    while battle_state(battle).phase == B.TURNS:
+    this_round = st.round
+    while battle_state(battle).phase == B.TURNS and battle_state(battle).round == this_round:
         act(battle, passes(battle_state(battle)), referee)
         act(battle, B.NextTurn(), referee)
-    act(battle, B.StartRound(), referee)
+    if battle_state(battle).phase == B.BETWEEN_ROUNDS:  # a bout's end (D3); else the bout goes on
+        act(battle, B.StartRound(), referee)
+    assert battle_state(battle).round == this_round + 1
     assert vera.pk in battle_state(battle).order  # next round: back, as a newcomer
     assert services.replayed(battle) == services.state_of(battle)
 

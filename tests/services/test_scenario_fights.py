@@ -318,10 +318,11 @@ def test_AG2_D3_D12_D2_rounds_new_arsenals_and_the_write_back_at_the_end(
     assert situation.ended
     anton.refresh_from_db()
     zavulon.refresh_from_db()
-    # The round-2 hands are written back (all played); the arsenal held on joining is restorable.
+    # The round-2 hands are written back (all played); D3: the arsenals composed at the
+    # break are the originals now, restorable whole though every card of them was played.
     assert arsenal(anton) == {} and arsenal(zavulon) == {}
-    assert anton.restorable_arsenal == sorted([attack_card.pk, attack_card.pk, defence_card.pk])
-    assert zavulon.restorable_arsenal == sorted([spark.pk, defence_card.pk])
+    assert anton.restorable_arsenal == sorted([sleep.pk, ward.pk])
+    assert zavulon.restorable_arsenal == sorted([ward.pk, spark.pk])
 
 
 # --- undo ------------------------------------------------------------------------------------------

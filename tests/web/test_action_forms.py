@@ -16,7 +16,7 @@ import pytest
 from django.urls import reverse
 
 from rules import battle as B
-from tests.services.battle_kit import battle_state, buid, passes, top
+from tests.services.battle_kit import battle_state, begin, buid, passes, top
 from tests.services.kit import nonce
 from tests.services.mass_kit import armies, in_catalogue_order, start, wid
 from tests.web.duels_kit import drive, post_action, uid_of
@@ -111,8 +111,11 @@ def test_every_form_of_the_duel_page_opens_the_one_way(as_user, referee, shown, 
     assert done >= {"answer", "end_duel", reverse("duels:undo", args=[shown.pk]), "confirm", "override", "attack"}
 
 
-def test_every_form_of_the_battle_page_opens_the_one_way(as_user, referee, battle, people, bystander):
+def test_every_form_of_the_battle_page_opens_the_one_way(as_user, referee, event, people, bystander):
     anna, _boris, vera, _gleb = people
+    event.every_round_a_bout = True  # [D3] a round of passes reaches the bout break and its forms
+    event.save()
+    battle = begin(event, people, referee)
     client, url = as_user(referee), reverse("duels:battle", args=[battle.pk])
 
     act_url = reverse("duels:battle-act", args=[battle.pk])

@@ -19,10 +19,18 @@ from duels.battle.start import build_between_rounds
 from events.models import Character
 from rules import RuleError
 from rules import battle as B
-from tests.services.battle_kit import battle_state, passes
+from tests.services.battle_kit import battle_state, begin, passes
 from tests.services.kit import nonce
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def battle(event, people, referee):
+    """[D3] The event makes every round a bout, so a round of passes reaches a bout break."""
+    event.every_round_a_bout = True
+    event.save()
+    return begin(event, people, referee)
 
 
 def drive(situation, user, *commands):

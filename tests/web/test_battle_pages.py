@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+import time_machine
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -234,6 +235,9 @@ def test_query_counts_stay_flat_for_3_vs_12_combatants(as_user, referee, event, 
 
 def test_query_counts_stay_flat_for_10_vs_300_log_entries(as_user, referee, event, people):
     client = as_user(referee)
+    # S2: passes do not restart the clock, so the clock stands still while 300 entries are made.
+    frozen = time_machine.travel(dt.datetime.now(dt.UTC), tick=False)
+    frozen.start()
     situation = begin(event, people, referee)
     counts: list[tuple[int, int]] = []
     for entries in (10, 300):
@@ -250,6 +254,7 @@ def test_query_counts_stay_flat_for_10_vs_300_log_entries(as_user, referee, even
                 _queries(client, reverse("duels:battle", args=[situation.pk]), {"HX-Request": "true"}),
             )
         )
+    frozen.stop()
     assert counts[0] == counts[1]
 
 
@@ -296,9 +301,12 @@ def test_help_explains_battles_and_their_readings(client, language):
     assert "R0" in battle_part and "R1–R3" in battle_part and "R4–R8" in battle_part
 
 
-def test_D3_between_rounds_a_combatant_takes_a_prepared_arsenal(as_user, referee, battle, people):
+def test_D3_between_rounds_a_combatant_takes_a_prepared_arsenal(as_user, referee, event, people):
     from cards.models import Card, PreparedArsenal, PreparedArsenalCard
 
+    event.every_round_a_bout = True  # a round of passes reaches the bout break
+    event.save()
+    battle = begin(event, people, referee)
     vera = people[2]
     prepared = PreparedArsenal.objects.create(character=vera, name="Volley")
     PreparedArsenalCard.objects.create(arsenal=prepared, card=Card.objects.get(name_en="Bolt"), copies=1)
@@ -373,3 +381,132 @@ def test_D8_a_target_answering_after_its_window_closed_on_another_page_gets_the_
     html = response.content.decode()
     assert response.status_code == 422, html
     assert "seconds to answer ran out" in html and "Another referee acted first" not in html
+
+
+def test_D12_at_a_bout_s_end_the_tablet_lets_a_combatant_leave(as_user, referee, event, people):
+    """[D12] Issue 25 item 7: the bout break offers "<name> leaves"; tapped, the combatant is out of the
+    next bout's order; mid-bout the same post is refused with the rule and changes nothing."""
+    event.every_round_a_bout = True
+    event.save()
+    battle = begin(event, people, referee)
+    boris = people[1]
+    client = as_user(referee)
+    early = post(client, battle, action="leave", who=boris.pk)
+    assert early.status_code == 422 and ">D12</a>" in early.content.decode()
+    while battle_state(battle).phase != B.BETWEEN_ROUNDS:
+        drive(battle, referee, passes(battle_state(battle)), B.NextTurn())
+    page = client.get(reverse("duels:battle", args=[battle.pk])).content.decode()
+    assert f'id="leave-{boris.pk}"' in page
+    assert post(client, battle, action="leave", who=boris.pk).status_code == 200
+    st = battle_state(battle)
+    assert st.combatants[boris.pk].left
+    page = client.get(reverse("duels:battle", args=[battle.pk])).content.decode()
+    assert f'id="leave-{boris.pk}"' not in page
+    drive(battle, referee, B.StartRound())
+    assert boris.pk not in battle_state(battle).order
+
+
+def test_BP4_the_tablet_joins_a_newcomer_by_attacking_and_offers_the_strike(as_user, referee, event, people):
+    battle = begin(event, people[:3], referee)
+    gleb = people[3]
+    client = as_user(referee)
+    page = client.get(reverse("duels:battle", args=[battle.pk])).content.decode()
+    assert 'id="join-striking"' in page
+    battle.refresh_from_db()
+    joined = client.post(
+        reverse("duels:battle-join", args=[battle.pk]),
+        {"version": battle.version, "nonce": nonce(), "character": gleb.pk, "strike": "1"},
+        headers={"HX-Request": "true"},
+    )
+    assert joined.status_code == 200
+    page = client.get(reverse("duels:battle", args=[battle.pk])).content.decode()
+    assert 'id="newcomer-strikes"' in page and f'name="who" value="{gleb.pk}"' in page
+    response = post(
+        client,
+        battle,
+        action="act",
+        who=gleb.pk,
+        act="attack",
+        cards=[buid(battle, gleb, "Blade")],
+        targets=[people[0].pk],
+    )
+    assert response.status_code == 200
+    assert top(battle).actor == gleb.pk
+
+
+def test_R1_the_tablet_offers_an_opportunity_on_an_out_of_turn_ranged_attack_with_next_to_them(
+    as_user, referee, event, people
+):
+    """[R1] Issue 25 item 6: during Anna's turn Gleb shoots a Dart as an immediate interrupt; the tablet
+    asks whether Boris is next to him now, and the opportunity posted with it is accepted."""
+    from cards.models import Card
+
+    dart = Card.objects.create(
+        catalogue=event.catalogue,
+        name_ru="Дротик",
+        name_en="Dart",
+        kind="attack",
+        full_effect="lightly_wounded",
+        tags="ranged",
+        action_kind="interrupt",
+        trigger_text="an enemy attacks",
+    )
+    from tests.services.kit import arm
+
+    gleb = people[3]
+    arm(gleb, dart)
+    battle = begin(event, people, referee)
+    anna, boris, vera = people[0], people[1], people[2]
+    to_round(battle, referee, 2)
+    while battle_state(battle).turn_of != anna.pk:
+        drive(battle, referee, passes(battle_state(battle)), B.NextTurn())
+    client = as_user(referee)
+    post(
+        client, battle, action="act", who=anna.pk, act="attack", cards=[buid(battle, anna, "Blade")], targets=[vera.pk]
+    )
+    frame = top(battle).number
+    post(client, battle, action="interrupt", frame=frame, who=gleb.pk, card=buid(battle, gleb, "Dart"), target=anna.pk)
+    dart_frame = top(battle)
+    assert dart_frame.actor == gleb.pk
+    page = client.get(reverse("duels:battle", args=[battle.pk])).content.decode()
+    assert 'name="adjacent"' in page
+    response = post(
+        client,
+        battle,
+        action="opportunity",
+        frame=dart_frame.number,
+        who=boris.pk,
+        card=buid(battle, boris, "Snap"),
+        adjacent="1",
+    )
+    assert response.status_code == 200
+    assert top(battle).role == B.OPPORTUNITY and top(battle).actor == boris.pk
+
+
+def test_R4_the_tablet_offers_an_immediate_card_only_when_its_trigger_fits(as_user, referee, event, people):
+    """[R4] Issue 25 item 10: Guard ("you are attacked") is offered to Gleb whom Anna attacks, not to Vera."""
+    from cards.models import Card
+    from tests.services.kit import arm
+
+    guard = Card.objects.create(
+        catalogue=event.catalogue,
+        name_ru="Заслон",
+        name_en="Guard",
+        kind="defence",
+        action_kind="interrupt",
+        trigger_text="you are attacked",
+        trigger_kind="attacked",
+    )
+    anna, _boris, vera, gleb = people
+    arm(vera, guard)
+    arm(gleb, guard)
+    battle = begin(event, people, referee)
+    to_round(battle, referee, 2)
+    while battle_state(battle).turn_of != anna.pk:
+        drive(battle, referee, passes(battle_state(battle)), B.NextTurn())
+    drive(battle, referee, B.Act(actor=anna.pk, act=B.ATTACK, cards=(buid(battle, anna, "Blade"),), targets=(gleb.pk,)))
+    st = battle_state(battle)
+    page = as_user(referee).get(reverse("duels:battle", args=[battle.pk])).content.decode()
+    assert f'value="{buid(battle, gleb, "Guard")}"' in page
+    assert f'value="{buid(battle, vera, "Guard")}"' not in page
+    assert st.turn_of == anna.pk

@@ -23,6 +23,8 @@ CARD_FIELDS = (
     "tags",
     "action_kind",
     "trigger_text",
+    "trigger_kind",
+    "double_attack",
 )
 
 
@@ -220,3 +222,34 @@ def test_the_import_page_has_the_organizers_links(org, event):
     page = org.get(reverse("cards:catalogue-import", args=[event.pk])).content.decode()
     assert f'href="{reverse("events:organizer-home", args=[event.pk])}"' in page
     assert f'href="{reverse("events:characters", args=[event.pk])}"' in page
+
+
+def test_BP2_R4_the_double_attack_and_trigger_kind_columns_import_and_export(org, event, catalogue):
+    """[BP2, R4] Issue 25 items 5 and 10: the catalogue's battle properties go through files both ways."""
+    csv = (
+        "name_ru,kind,action_kind,trigger_kind,double_attack\n"
+        "Вихрь,attack,standard,,1\n"
+        "Отражение,defence,interrupt,attacked,0\n"
+    )
+    response = upload(org, event, "cards.csv", csv.encode("utf-8"))
+    assert "Imported: 2 new, 0 updated." in response.content.decode()
+    whirl = Card.objects.get(catalogue=catalogue, name_ru="Вихрь")
+    mirror = Card.objects.get(catalogue=catalogue, name_ru="Отражение")
+    assert (whirl.double_attack, whirl.trigger_kind) == (True, "")
+    assert (mirror.double_attack, mirror.trigger_kind) == (False, "attacked")
+
+
+def test_BP2_R4_the_card_s_page_shows_its_double_attack_and_trigger_kind(client, catalogue):
+    from django.urls import reverse
+
+    card = Card.objects.create(
+        catalogue=catalogue,
+        name_ru="Вихрь",
+        name_en="Whirl",
+        kind="attack",
+        double_attack=True,
+        action_kind="response",
+        trigger_kind="attacked",
+    )
+    page = client.get(reverse("cards:card-entry", args=[card.pk])).content.decode()
+    assert 'id="card-double-attack"' in page and "you are attacked" in page

@@ -176,7 +176,9 @@ def battle_events() -> tuple[list[EngineEvent], BattleWords]:
     joined = next(e for e in f.events if isinstance(e, BE.Joined) and e.combatant == VERA)
     events: list[EngineEvent] = [
         joined,
-        BE.SideSet(combatant=GLEB, side="inquisition"),
+        BE.Left(combatant=GLEB),
+        BE.BoutEnded(bout=2),
+        BE.SituationClosed(),
         BE.Begun(declarer=BORIS, max_rounds=4),
         BE.RoundStarted(round=2, order=[VERA, ANNA, GLEB], reactions=True),
         BE.TurnStarted(round=3, combatant=ANNA),
@@ -238,7 +240,7 @@ def battle_expected(words: BattleWords, event: EngineEvent, name: str, value: An
         return [] if value is None else [str(SIDE_LABELS[value])]
     if name in ("condition", "old", "new"):
         return [condition_label(value)]
-    if name in ("cards", "count", "round", "max_rounds", "frame", "reacts_to"):
+    if name in ("cards", "count", "round", "bout", "max_rounds", "frame", "reacts_to"):
         return number(value)
     if name == "part":  # counted from 1 for people
         return number(value + 1)

@@ -363,3 +363,19 @@ def test_every_setting_of_the_form_is_on_the_page_and_a_resave_keeps_it(organize
     response = client.post(settings_url(event), data)
     assert response.status_code == 302, response.content.decode()[:500]
     assert Event.objects.filter(pk=event.pk).values(*names).get() == before
+
+
+def test_D3_every_round_a_bout_is_an_event_setting_off_by_default(organizer, event, people, referee, as_user):
+    """[D3, AG2] Issue 25 item 1: off (the rules' reading) by default; the organizer turns it on and a
+    battle opened afterwards takes it (a battle's bout then ends with every round of turns)."""
+    from duels.battle.start import start_battle
+    from tests.services.battle_kit import battle_state
+
+    assert event.every_round_a_bout is False
+    page = as_user(organizer).get(settings_url(event)).content.decode()
+    assert 'name="every_round_a_bout"' in page
+    as_user(organizer).post(settings_url(event), event_data(catalogue=str(event.catalogue_id), every_round_a_bout="on"))
+    event.refresh_from_db()
+    assert event.every_round_a_bout is True
+    made = start_battle(event, people, declarer=people[0], user=referee, nonce=uuid.uuid4().hex)
+    assert battle_state(made.situation).settings.every_round_a_bout is True

@@ -39,11 +39,20 @@ def card(
     tags: tuple[str, ...] = (),
     action: str = B.STANDARD,
     trigger: str = "",
+    trigger_kind: str = "",
+    double: bool = False,
 ) -> B.BattleCard:
-    return B.BattleCard(face=CardFace(card_id, name, kind, full, soft, tags), action=action, trigger=trigger)
+    return B.BattleCard(
+        face=CardFace(card_id, name, kind, full, soft, tags),
+        action=action,
+        trigger=trigger,
+        trigger_kind=trigger_kind,
+        double=double,
+    )
 
 
-BLADE = card(1, "Blade", ATTACK, LIGHTLY_WOUNDED, NO_EFFECT, ("melee",))
+# BP2: the Blade is a fighter's blade that grants a double attack (two Blades, or a Blade and another attack).
+BLADE = card(1, "Blade", ATTACK, LIGHTLY_WOUNDED, NO_EFFECT, ("melee",), double=True)
 BOLT = card(2, "Bolt", ATTACK, LIGHTLY_WOUNDED, NO_EFFECT, ("ranged", "missile"))
 NOVA = card(3, "Nova", ATTACK, LIGHTLY_WOUNDED, NO_EFFECT, ("area",))
 FIRE = card(4, "Fireball", ATTACK, HEAVILY_WOUNDED, LIGHTLY_WOUNDED, ("ranged", "fire"))
@@ -78,10 +87,12 @@ class Fight:
         window: int = 15,
         who: tuple[int, ...] = (ANNA, BORIS, VERA, GLEB),
         hand: tuple[B.BattleCard, ...] = HAND,
+        every_round_a_bout: bool = False,
     ) -> None:
-        self.opening = B.open_battle(
-            B.BattleSettings(answer_window_s=window, reactions_from_round=reactions_from), COUNTERS, T0
+        settings = B.BattleSettings(
+            answer_window_s=window, reactions_from_round=reactions_from, every_round_a_bout=every_round_a_bout
         )
+        self.opening = B.open_battle(settings, COUNTERS, T0)
         self.state = self.opening
         self.log: list[tuple[Any, ...]] = []
         self.events: list[EngineEvent] = []

@@ -2,7 +2,7 @@
 
 import pytest
 
-from rules import HEAVILY_WOUNDED
+from rules import ATTACK, DEFENCE, HEAVILY_WOUNDED, LIGHTLY_WOUNDED, NO_EFFECT
 from rules import battle as B
 from rules.battle import AnswerAttack as BattleAnswer
 from rules.battle import Immediate as BattleImmediate
@@ -119,7 +119,7 @@ def test_R2_never_during_your_own_turn():
 def test_R3_an_opportunity_action_interrupts_the_triggering_action():
     """The opportunity attack is resolved before the ranged attack that provoked it, which waits."""
     fight = Fight().begin().to_round(2)
-    bolt = fight.attack(K.ANNA, K.BOLT, K.VERA, engaged=(K.VERA,))
+    bolt = fight.attack(K.ANNA, BOLT, K.VERA, engaged=(K.VERA,))
     fight.do(BattleOpportunity(reactor=K.VERA, frame=bolt.number, card=fight.uid(K.VERA, K.SNAP)))
     refused_in(fight, "R3", BattleAnswer(frame=bolt.number, defender=K.VERA, card=None))  # the bolt waits
     fight.answer(K.ANNA)
@@ -265,10 +265,10 @@ def test_R1_an_ally_next_to_you_provokes_nothing_and_neither_does_a_reaction():
     # Boris is Anna's ally: "engaged" with him is no enemy leaving or shooting next to him.
     frame = fight.attack(ANNA, BOLT, VERA, engaged=(BORIS, VERA))
     fight.refused("R1", B.Opportunity(reactor=BORIS, frame=frame.number, card=fight.uid(BORIS, SNAP)))
-    # Vera's opportunity attack is not Anna's turn's action: only the turn's combatant provokes (R1).
+    # Vera's opportunity attack is a melee blow (Snap): it provokes nothing, even next to Boris (R1).
     fight.do(B.Opportunity(reactor=VERA, frame=frame.number, card=fight.uid(VERA, SNAP)))
     opp = fight.top()
-    fight.refused("R1", B.Opportunity(reactor=BORIS, frame=opp.number, card=fight.uid(BORIS, SNAP)))
+    fight.refused("R1", B.Opportunity(reactor=BORIS, frame=opp.number, card=fight.uid(BORIS, SNAP), adjacent=True))
 
 
 def test_R1_leaving_reach_after_the_first_step_still_provokes_but_not_once_the_move_is_over():
@@ -332,8 +332,8 @@ def test_R5_the_allowance_spent_after_your_turn_stays_spent_into_the_next_round_
     fight.answer(GLEB)
     fight.go_on()
     fight.answer(ANNA)
-    fight.next_turn()
-    fight.do(B.StartRound())  # round 3: Boris has not had a turn since
+    fight.next_turn()  # round 3 starts at once (the bout goes on); Boris has not had a turn since
+    assert fight.state.round == 3
     frame = fight.attack(ANNA, BLADE, VERA)
     fight.answer(VERA)
     fight.refused("R5", B.Immediate(reactor=BORIS, frame=frame.number, mode=B.RESPONSE, card=fight.uid(BORIS, RIPOSTE)))
@@ -411,32 +411,41 @@ def test_R6_an_interrupt_that_negates_an_opportunity_attack_lets_the_turns_actio
     conserved(fight)
 
 
-def test_R7_a_response_waiting_for_the_part_under_way_comes_after_it():
+def test_R8_a_response_called_after_go_on_comes_before_the_shown_part():
+    """[R8] Issue 25 item 9: "go on" has shown the second blade; Gleb's response to the first hit,
+    called before that part is resolved, cuts in; the second blade's window waits (suspended)."""
     fight = Fight().begin().to_round(2)
     frame = fight.attack(ANNA, BLADE, VERA, second=BLADE)
     fight.answer(VERA)
     fight.go_on()  # the second blade is shown
     fight.do(B.Immediate(reactor=GLEB, frame=frame.number, mode=B.RESPONSE, card=fight.uid(GLEB, RIPOSTE)))
-    assert fight.top().number == frame.number  # it waits
-    fight.answer(VERA)
     assert fight.top().actor == GLEB
+    assert all(w.deadline is None for w in part_of(fight.state.stack[0]).windows)  # suspended (R3)
     fight.answer(ANNA)
-    assert resolution(fight) == [(B.MAIN, ANNA, VERA), (B.MAIN, ANNA, VERA), (B.RESPONSE, GLEB, ANNA)]
+    fight.go_on()  # the response is over: the shown blade's window runs again
+    assert fight.top().number == frame.number
+    assert all(w.deadline is not None for w in part_of(fight.top()).windows)
+    fight.answer(VERA)
+    assert resolution(fight) == [(B.MAIN, ANNA, VERA), (B.RESPONSE, GLEB, ANNA), (B.MAIN, ANNA, VERA)]
     conserved(fight)
 
 
-def test_R7_R8_a_waiting_response_of_a_combatant_taken_out_by_the_part_is_lost_with_them():
+def test_R8_a_response_called_before_the_part_that_takes_the_responder_out_is_not_lost():
+    """[R8] Issue 25 item 9: Vera's riposte, called after "go on" showed the fireball, is made before
+    the fireball takes her out; it counts as her immediate action and is resolved, not lost."""
     fight = Fight().begin().to_round(2)
     frame = fight.attack(ANNA, BLADE, VERA, second=FIRE)
     fight.answer(VERA)
     fight.go_on()  # the fireball is shown
     riposte = fight.uid(VERA, RIPOSTE)
     fight.do(B.Immediate(reactor=VERA, frame=frame.number, mode=B.RESPONSE, card=riposte))
+    assert fight.top().actor == VERA and VERA in fight.state.immediate_spent
+    fight.answer(ANNA)
+    fight.go_on()
     fight.answer(VERA)  # not parried: Vera is heavily wounded and can no longer fight (D11)
     assert HEAVILY_WOUNDED in fight.state.combatants[VERA].condition
-    assert all(f.actor != VERA or f.lost for f in fight.state.stack)
-    assert riposte in fight.state.combatants[VERA].hand  # never shown
-    assert [r.attacker for r in fight.state.records] == [ANNA, ANNA]
+    assert [(r.attacker, r.defender) for r in fight.state.records] == [(ANNA, VERA), (VERA, ANNA), (ANNA, VERA)]
+    assert riposte in fight.state.combatants[VERA].discards
     fight.next_turn()
     conserved(fight)
 
@@ -450,3 +459,79 @@ def test_R8_a_response_to_a_move_cuts_in_before_the_rest_of_the_move():
     assert fight.top().actor == GLEB and fight.state.stack[0].parts_done == 1
     fight.refused("R3", B.Proceed(frame=move.number))
     conserved(fight)
+
+
+DART = K.card(30, "Dart", ATTACK, LIGHTLY_WOUNDED, NO_EFFECT, ("ranged",), action=B.INTERRUPT, trigger="x")
+
+
+def test_R1_an_enemy_s_immediate_ranged_attack_next_to_you_provokes_whoever_s_turn_it_is():
+    """[R1] Issue 25 item 6: during Anna's turn Gleb shoots a Dart as an immediate interrupt; Boris,
+    whom the referee records next to Gleb, may punish it; recorded as not next to him, he may not."""
+    fight = Fight(hand=(*K.HAND, DART)).begin().to_round(2)
+    frame = fight.attack(ANNA, BLADE, VERA)
+    fight.do(B.Immediate(reactor=GLEB, frame=frame.number, mode=B.INTERRUPT, card=fight.uid(GLEB, DART), target=ANNA))
+    dart = fight.top()
+    assert dart.actor == GLEB and fight.state.turn_of == ANNA
+    fight.refused("R1", B.Opportunity(reactor=BORIS, frame=dart.number, card=fight.uid(BORIS, SNAP)))
+    fight.do(B.Opportunity(reactor=BORIS, frame=dart.number, card=fight.uid(BORIS, SNAP), adjacent=True))
+    opp = fight.top()
+    assert opp.role == B.OPPORTUNITY and opp.targets == [GLEB] and opp.reacts_to == dart.number
+    conserved(fight)
+    assert B.to_dict(fight.replayed()) == B.to_dict(fight.state)
+
+
+TALENT = K.card(41, "Twin strike", DEFENCE, double=True)  # a talent card: it grants the double attack
+GUARD = K.card(42, "Guard", DEFENCE, action=B.INTERRUPT, trigger="you are attacked", trigger_kind=B.ATTACKED)
+AVENGE = K.card(
+    43,
+    "Avenge",
+    ATTACK,
+    LIGHTLY_WOUNDED,
+    NO_EFFECT,
+    action=B.RESPONSE,
+    trigger="an ally is hit",
+    trigger_kind=B.ALLY_ATTACKED,
+)
+
+
+def test_BP2_R8_two_attacks_in_one_action_only_when_a_card_or_talent_grants_it():
+    """[BP2, R8] Issue 25 item 5: without a card that grants it, two attack cards are refused."""
+    plain = Fight(hand=(BOLT, FIRE, SHIELD)).begin()
+    plain.refused(
+        "BP2",
+        B.Act(actor=ANNA, act=B.ATTACK, cards=(plain.uid(ANNA, BOLT), plain.uid(ANNA, FIRE)), targets=(VERA,)),
+    )
+    talented = Fight(hand=(BOLT, FIRE, TALENT)).begin()
+    frame = talented.attack(ANNA, BOLT, VERA, second=FIRE)
+    assert len(frame.parts) == 2
+
+
+def test_R4_an_immediate_card_is_refused_and_not_offered_when_its_trigger_does_not_fit():
+    """[R4] Issue 25 item 10: Guard reacts to "you are attacked": not when Anna attacks Vera's ally Gleb."""
+    fight = Fight(hand=(*K.HAND, GUARD, AVENGE)).begin().to_round(2)
+    frame = fight.attack(ANNA, BLADE, GLEB)
+    assert not B.trigger_fits(fight.state, VERA, frame, GUARD)
+    assert B.trigger_fits(fight.state, GLEB, frame, GUARD)
+    assert B.trigger_fits(fight.state, VERA, frame, AVENGE) and not B.trigger_fits(fight.state, GLEB, frame, AVENGE)
+    fight.refused("R4", B.Immediate(reactor=VERA, frame=frame.number, mode=B.INTERRUPT, card=fight.uid(VERA, GUARD)))
+    fight.do(B.Immediate(reactor=GLEB, frame=frame.number, mode=B.INTERRUPT, card=fight.uid(GLEB, GUARD)))
+    assert fight.top().actor == GLEB
+
+
+def test_R4_trigger_kinds_of_moves_and_cards_used_fit_only_an_enemy_s():
+    moves = K.card(44, "Trip", ATTACK, LIGHTLY_WOUNDED, NO_EFFECT, action=B.RESPONSE, trigger_kind=B.ENEMY_MOVES)
+    fight = Fight(hand=(*K.HAND, moves)).begin().to_round(2)
+    fight.do(B.Act(actor=ANNA, act=B.MOVE))
+    frame = fight.top()
+    assert B.trigger_fits(fight.state, VERA, frame, moves) and not B.trigger_fits(fight.state, BORIS, frame, moves)
+    used = K.card(45, "Echo", DEFENCE, action=B.RESPONSE, trigger_kind=B.ENEMY_USES_CARD)
+    assert not B.trigger_fits(fight.state, VERA, frame, used)
+    attacks = K.card(46, "Spite", DEFENCE, action=B.INTERRUPT, trigger_kind=B.ENEMY_ATTACKS)
+    assert not B.trigger_fits(fight.state, VERA, frame, attacks)
+
+
+def test_R4_a_battle_card_with_an_unknown_trigger_kind_or_action_kind_is_refused():
+    with pytest.raises(ValueError):
+        K.card(47, "Odd", DEFENCE, trigger_kind="whenever")
+    with pytest.raises(ValueError):
+        K.card(48, "Odd", DEFENCE, action="sometimes")

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from rules import HEAVILY_WOUNDED, LIGHTLY_WOUNDED, PARRIED
+from rules import HEAVILY_WOUNDED, LIGHTLY_WOUNDED, PARRIED, FighterSetup
 from rules import battle as B
+from rules.errors import INPUT
 from tests.rules.battle.kit import (
     ANNA,
     BLADE,
@@ -304,15 +305,45 @@ def test_interrupts_resolve_last_in_first_out_then_responses_in_the_order_called
     ]
 
 
-def test_D3_arsenals_change_only_between_rounds():
-    fight = Fight().begin()
+def test_AG2_D3_a_round_of_turns_is_not_a_bout_arsenals_wait_for_the_bout_s_end():
+    """[AG2, D3, D11] Issue 25 item 1: after a round in which everyone still holds attack cards the
+    next round starts at once and a new arsenal is refused; the bout ends when nobody fit holds one."""
+    fight = Fight(hand=(BLADE, SHIELD)).begin()
     fight.refused("AG2", B.NewArsenal(combatant=VERA, arsenal=(BLADE,)))
-    fight.to_round(1)
+    fight.attack(ANNA, BLADE, VERA)
+    fight.answer(VERA)
+    fight.next_turn()
+    for _ in range(3):
+        fight.pass_turn()
+    assert (fight.state.phase, fight.state.round, fight.state.bout) == (B.TURNS, 2, 1)
+    fight.refused("AG2", B.NewArsenal(combatant=VERA, arsenal=(BLADE,)))
+    fight.refused("D12", B.StartRound())
+    fight.pass_turn()  # Anna, with no attack card left
+    for who, target in ((VERA, ANNA), (BORIS, GLEB), (GLEB, BORIS)):
+        assert fight.state.turn_of == who
+        fight.attack(who, BLADE, target)
+        fight.answer(target)
+        fight.next_turn()
+    assert fight.state.phase == B.BETWEEN_ROUNDS and fight.state.bout == 1
+    assert any(e.type == "battle_bout_ended" for e in fight.events)
+    fight.do(B.NewArsenal(combatant=VERA, arsenal=(BLADE, SHIELD)))
+    assert len(fight.state.combatants[VERA].hand) == 2
+    fight.do(B.StartRound())
+    assert (fight.state.round, fight.state.bout) == (3, 2)
+    fight.pass_turn()
+    fight.refused("D3", B.NewArsenal(combatant=VERA, arsenal=(BLADE,)))
+
+
+def test_D3_the_event_setting_makes_every_round_a_bout():
+    fight = Fight(every_round_a_bout=True).begin()
+    fight.refused("AG2", B.NewArsenal(combatant=VERA, arsenal=(BLADE,)))
     for _ in range(4):
         fight.pass_turn()
     assert fight.state.phase == B.BETWEEN_ROUNDS
     fight.do(B.NewArsenal(combatant=VERA, arsenal=(BLADE, SHIELD)))
     assert len(fight.state.combatants[VERA].hand) == 2
+    fight.do(B.StartRound())
+    assert fight.state.bout == 2
 
 
 def test_the_referee_ends_the_battle_and_shown_cards_go_back():
@@ -343,10 +374,48 @@ def test_S2_the_gap_ends_a_quiet_battle_but_not_an_open_attack():
     assert fight.state.ended and fight.state.result == B.state.SITUATION_ENDED
 
 
-def test_a_newcomer_joins_a_running_battle_at_the_end_of_the_round():
+def test_BP4_a_newcomer_takes_turns_from_the_next_round():
     fight = Fight(who=(ANNA, BORIS, VERA)).begin(order=None)
-    fight.do(B.JoinBattle(__import__("rules").FighterSetup(GLEB, "Gleb", (BLADE.face,)), "dark", (BLADE,)))
+    fight.do(B.JoinBattle(FighterSetup(GLEB, "Gleb", (BLADE.face,)), "dark", (BLADE,)))
+    assert GLEB not in fight.state.order
+    fight.refused("D5", B.Act(actor=GLEB, act=B.ATTACK, cards=(fight.uid(GLEB, BLADE),), targets=(ANNA,)))
+    while fight.state.round == 1:
+        fight.pass_turn()
     assert fight.state.order[-1] == GLEB
+
+
+def test_BP4_a_newcomer_who_joins_by_attacking_strikes_at_once_and_the_turn_goes_on():
+    """[BP4] Issue 25 item 8: the blow is recorded as it happens, not at the end of the round."""
+    fight = Fight(who=(ANNA, BORIS, VERA)).begin(order=None)
+    assert fight.state.turn_of == ANNA
+    fight.do(B.JoinBattle(FighterSetup(GLEB, "Gleb", (BLADE.face, SHIELD.face)), "dark", (BLADE, SHIELD), strike=True))
+    fight.refused("BP4", B.Act(actor=GLEB, act=B.PASS))
+    frame = fight.attack(GLEB, BLADE, ANNA)
+    assert frame.actor == GLEB and frame.newcomer
+    fight.answer(ANNA)
+    assert fight.state.combatants[ANNA].condition == LIGHTLY_WOUNDED
+    # The turn is still Anna's: she acts at once (the finished strike makes way) ...
+    fight.attack(ANNA, BLADE, VERA)
+    fight.answer(VERA)
+    fight.next_turn()
+    assert fight.state.turn_of != ANNA
+    # ... and the newcomer's strike was a one-off: no second blow out of turn.
+    fight.refused("D5", B.Act(actor=GLEB, act=B.ATTACK, cards=(fight.uid(GLEB, SHIELD),), targets=(ANNA,)))
+    assert B.to_dict(fight.replayed()) == B.to_dict(fight.state)
+
+
+def test_BP4_after_a_strike_next_turn_returns_to_the_turn_s_owner():
+    fight = Fight(who=(ANNA, BORIS, VERA)).begin(order=None)
+    fight.do(B.JoinBattle(FighterSetup(GLEB, "Gleb", (BLADE.face,)), "dark", (BLADE,), strike=True))
+    fight.attack(GLEB, BLADE, ANNA)
+    fight.answer(ANNA)
+    fight.next_turn()
+    assert fight.state.turn_of == ANNA and fight.state.stack == []
+
+
+def test_BP4_joining_by_attacking_needs_a_running_battle():
+    fight = Fight(who=(ANNA, BORIS, VERA))
+    fight.refused("BP4", B.JoinBattle(FighterSetup(GLEB, "Gleb", (BLADE.face,)), "dark", (BLADE,), strike=True))
 
 
 def test_log_replay_equals_the_state():
@@ -374,3 +443,115 @@ def test_D8_S2_expire_with_nothing_due_hands_back_its_input_and_with_a_window_du
     assert after is not fight.state and events
     assert fight.state == before  # the input is left as it was
     assert after.combatants[VERA].condition == LIGHTLY_WOUNDED and after.combatants[GLEB].condition == LIGHTLY_WOUNDED
+
+
+def test_D12_a_combatant_leaves_at_a_bout_s_end_and_the_battle_goes_on_while_two_sides_remain():
+    """[D12] Issue 25 item 7: leaving is refused mid-bout; at the bout's end Boris leaves: no more turns,
+    no blow on him; when Gleb leaves too the dark side has Vera alone and the battle goes on."""
+    fight = Fight(every_round_a_bout=True).begin()
+    fight.refused("D12", B.Leave(combatant=BORIS))
+    for _ in range(4):
+        fight.pass_turn()
+    assert fight.state.phase == B.BETWEEN_ROUNDS
+    fight.refused(INPUT, B.Leave(combatant=99))
+    fight.do(B.Leave(combatant=BORIS))
+    fight.refused("D12", B.Leave(combatant=BORIS))
+    fight.refused(INPUT, B.StartRound(order=(ANNA, VERA, BORIS, GLEB)))  # who left takes no turn
+    fight.do(B.StartRound())
+    assert BORIS not in fight.state.order and not fight.state.ended
+    fight.refused("D12", B.Act(actor=ANNA, act=B.ATTACK, cards=(fight.uid(ANNA, BLADE),), targets=(BORIS,)))
+    assert B.to_dict(fight.replayed()) == B.to_dict(fight.state)
+
+
+def test_D12_BP5_the_battle_ends_when_leaving_leaves_one_side():
+    fight = Fight(every_round_a_bout=True).begin()
+    for _ in range(4):
+        fight.pass_turn()
+    fight.do(B.Leave(combatant=VERA))
+    assert not fight.state.ended
+    fight.do(B.Leave(combatant=GLEB))
+    assert fight.state.ended and fight.state.result == B.state.ONE_SIDE_LEFT
+    assert not fight.state.closed  # S2: the situation lasts until the gap
+
+
+def test_D8_in_a_battle_an_answer_exactly_at_the_deadline_counts():
+    fight = Fight(window=15).begin()
+    frame = fight.attack(ANNA, BLADE, VERA)
+    fight.tick(15)
+    fight.do(B.AnswerAttack(frame=frame.number, defender=VERA, card=fight.uid(VERA, SHIELD)))
+    window = part_of(fight.top()).windows[0]
+    assert window.answered and not window.timed_out
+
+
+def test_D8_in_a_battle_an_answer_1_ms_after_the_deadline_times_out():
+    fight = Fight(window=15).begin()
+    frame = fight.attack(ANNA, BLADE, VERA)
+    fight.tick(15.001)
+    err = fight.refused("D8", B.AnswerAttack(frame=frame.number, defender=VERA, card=fight.uid(VERA, SHIELD)))
+    assert "closed" in err.message
+    fight.expire()
+    assert fight.state.records[-1].timed_out and fight.state.records[-1].defender == VERA
+
+
+def test_R4_a_readied_action_loses_its_trigger_when_the_readier_s_next_turn_begins():
+    fight = Fight(reactions_from=1).begin()  # order: Anna, Vera, Boris, Gleb
+    fight.next_turn()  # Anna
+    fight.do(B.Act(actor=VERA, act=B.READY, trigger="Gleb moves", mode=B.RESPONSE))
+    assert VERA in fight.state.readied
+    fight.next_turn()
+    fight.pass_turn()  # Boris
+    fight.pass_turn()  # Gleb
+    fight.pass_turn()  # Anna (round 2)
+    assert fight.state.turn_of == VERA and VERA not in fight.state.readied  # her own turn: the readied action is gone
+    fight.pass_turn()
+    frame = fight.attack(BORIS, BLADE, GLEB)
+    fight.answer(GLEB)
+    fight.refused("R4", B.Immediate(reactor=VERA, frame=frame.number, mode=B.RESPONSE, card=None))
+
+
+def test_D7_a_part_is_answered_only_by_its_own_targets_not_by_its_actor_or_a_bystander():
+    fight = Fight().begin()
+    frame = fight.attack(ANNA, BLADE, VERA)
+    fight.refused("D7", B.AnswerAttack(frame=frame.number, defender=ANNA, card=None))
+    fight.refused("D7", B.AnswerAttack(frame=frame.number, defender=GLEB, card=None))
+    fight.refused("D7", B.ConfirmAnswer(frame=frame.number, defender=BORIS))
+
+
+def test_BP1_the_order_is_fixed_at_the_bout_s_start_one_turn_each_and_one_action_a_turn():
+    """[BP1] The declarer leads, the sides alternate; the next round of the bout keeps that order; a turn
+    holds one action (a second is refused); the referee's new order is taken only at a bout's start."""
+    fight = Fight().begin(declarer=VERA, order=None)
+    assert fight.state.order == [VERA, ANNA, GLEB, BORIS]
+    fight.attack(VERA, BLADE, ANNA)
+    fight.answer(ANNA)
+    fight.refused(INPUT, B.Act(actor=VERA, act=B.PASS))
+    fight.next_turn()
+    for _ in range(3):
+        fight.pass_turn()
+    assert fight.state.round == 2 and fight.state.order == [VERA, ANNA, GLEB, BORIS]
+    fight.refused("D12", B.StartRound(order=(ANNA, VERA, BORIS, GLEB)))
+
+
+def test_BP3_each_target_of_an_area_attack_answers_in_its_own_window_and_one_out_loses_it():
+    fight = Fight().begin()
+    frame = fight.attack(ANNA, NOVA, VERA, GLEB)
+    windows = part_of(frame).windows
+    assert [w.defender for w in windows] == [VERA, GLEB] and all(w.deadline is not None for w in windows)
+    fight.do(B.AnswerAttack(frame=frame.number, defender=VERA, card=fight.uid(VERA, SHIELD)))
+    fight.do(B.ConfirmAnswer(frame=frame.number, defender=VERA, outcome=PARRIED, reason="held"))
+    fight.do(B.AnswerAttack(frame=frame.number, defender=GLEB, card=None))
+    fight.do(B.ConfirmAnswer(frame=frame.number, defender=GLEB))
+    outcomes = {r.defender: r.outcome for r in fight.state.records}
+    assert outcomes[VERA] == PARRIED and outcomes[GLEB] != PARRIED  # each its own outcome
+
+
+def test_BP5_the_battle_ends_when_nobody_fit_holds_an_attack_card_and_none_goes_on():
+    fight = Fight(hand=(BLADE, SHIELD), who=(ANNA, VERA, GLEB))
+    fight.begin(order=(ANNA, VERA, GLEB))
+    for who, target in ((ANNA, VERA), (VERA, ANNA), (GLEB, ANNA)):
+        fight.attack(who, BLADE, target)
+        fight.answer(target)
+        fight.next_turn()
+    assert fight.state.phase == B.BETWEEN_ROUNDS  # the bout is over (D11)
+    fight.do(B.StartRound())  # nobody took a new arsenal: nothing to fight with
+    assert fight.state.ended and fight.state.result == B.state.NO_ATTACKS_LEFT and not fight.state.closed

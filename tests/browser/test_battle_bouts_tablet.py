@@ -1,0 +1,73 @@
+"""The changed battle flow on the tablet (issue 25): a double attack from a card that grants it (BP2),
+a round that does not stop the bout (D11), and a withdrawal at a bout's end (D12)."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from duels import services
+from duels.models import Situation
+from events.models import Event
+from rules import battle as B
+from tests.services.battle_kit import begin, party
+
+pytestmark = pytest.mark.browser
+
+
+def state(situation_id: int) -> B.Battle:
+    return services.state_of(Situation.objects.get(pk=situation_id))
+
+
+def uids(situation_id: int, who: int, name: str) -> list[str]:
+    st = state(situation_id)
+    return [u for u in st.combatants[who].hand if st.cards[u].face.name == name]
+
+
+def test_BP2_D12_a_double_attack_then_a_withdrawal_at_the_bout_s_end(
+    tablet, log_in_as, url, screenshot, referee, event
+):
+    Event.objects.filter(pk=event.pk).update(every_round_a_bout=True)  # a round of turns reaches a bout's end
+    event.refresh_from_db()
+    anna, boris, vera, gleb = party(event)
+    situation = begin(event, [anna, boris, vera, gleb], referee)
+    sid = situation.pk
+    ref = tablet()
+    log_in_as(ref, referee)
+    ref.goto(url("duels:battle", sid))
+    battle = ref.locator("#battle")
+
+    def done(click) -> None:
+        version = battle.get_attribute("data-version")
+        click()
+        expect(battle).not_to_have_attribute("data-version", version or "")
+
+    # BP2: Anna's two Blades (the Blade grants a double attack) in one action against Vera.
+    first, second = uids(sid, anna.pk, "Blade")
+    ref.locator(f"label[for='card-{first}']").click()
+    ref.locator(f"label[for='card-{second}']").click()
+    ref.locator(f"label[for='target-{vera.pk}']").click()
+    done(lambda: ref.locator("#act-attack").click())
+    frame = B.top(state(sid))
+    assert frame is not None and len(frame.parts) == 2
+    screenshot(ref, "double-attack")
+    window = ref.locator(f".answer-window[data-defender='{vera.pk}']")
+    for _ in range(2):  # each blade answered and resolved in turn
+        done(lambda: window.locator("button[value='']").first.click())
+        done(lambda: window.locator(".confirm-result").click())
+        top = B.top(state(sid))
+        if top is not None and top.current is None and not top.finished:
+            done(lambda: ref.locator("#go-on").click())
+    assert [r.defender for r in state(sid).records] == [vera.pk, vera.pk]
+    done(lambda: ref.locator("#next-turn").click())
+    while state(sid).phase != B.BETWEEN_ROUNDS:
+        done(lambda: ref.locator("#act-pass").click())
+        done(lambda: ref.locator("#next-turn").click())
+    # D12: at the bout's end Boris is not ready to go on and leaves.
+    expect(ref.locator("#bout-break-leave")).to_be_visible()
+    screenshot(ref, "bout-break")
+    done(lambda: ref.locator(f"#leave-{boris.pk}").click())
+    expect(ref.locator("#battle-log")).to_contain_text("leaves the battle")
+    done(lambda: ref.locator("#start-round").click())
+    assert boris.pk not in state(sid).order and state(sid).bout == 2
+    assert re.search(r"/battles/\d+/", ref.url)
