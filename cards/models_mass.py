@@ -88,8 +88,13 @@ class MagicCard(_Named):
     deck = models.PositiveSmallIntegerField(_("deck (number on the back)"), choices=[(d, str(d)) for d in MAGIC_DECKS])
     magic_type = models.CharField(_("type of magic"), max_length=10, choices=MagicType.choices)
     text = models.TextField(_("text"), blank=True)
-    negative = models.BooleanField(
-        _("negative"), default=True, help_text=_("M3: protected warriors ignore negative cards of their types.")
+    acts_on_protected = models.BooleanField(
+        _("acts on protected warriors too"),
+        default=False,
+        help_text=_(
+            "M3: a warrior protected from this card's type of magic ignores it, helpful or harmful; "
+            "tick this only for a card that acts on protected warriors too."
+        ),
     )
     keepable = models.BooleanField(
         _("use when you see fit"),

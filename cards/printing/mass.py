@@ -1,7 +1,7 @@
 """What is printed for mass battles (M1-M3): the magic decks and each army's roster.
 
 - A magic card is printed as many times as its deck holds copies (``MagicCard.copies``).
-  Its front says what a player needs at the table (name, type of magic, deck, negative
+  Its front says what a player needs at the table (name, type of magic, deck, whether protection covers it
   or not, whether it may be kept, the text) with a QR code to its public entry. Its
   back shows only the deck's number (M1: the decks are sorted by the number on the
   back and lie face down), the same on every card of a deck: nothing on a back tells

@@ -69,7 +69,7 @@ class MagicCardView:
     text: str
     magic_type: str
     type_label: str
-    negative: bool
+    acts_on_protected: bool  # M3: the organizer's exception, shown on the tablet
     keepable: bool
     deck: int
 
@@ -185,7 +185,7 @@ def _card(state: magic.MassBattle, uid: str, rows: dict[int, MagicCard]) -> Magi
         text=row.text if row else "",
         magic_type=face.magic_type,
         type_label=str(MagicType(face.magic_type).label),
-        negative=face.negative,
+        acts_on_protected=face.acts_on_protected,
         keepable=face.keepable,
         deck=face.deck,
     )

@@ -53,7 +53,7 @@ def faces_of(cards: list[MagicCard]) -> list[magic.MagicFace]:
             card_id=card.pk,
             deck=card.deck,
             magic_type=card.magic_type,
-            negative=card.negative,
+            acts_on_protected=card.acts_on_protected,
             keepable=card.keepable,
         )
         for card in cards

@@ -63,7 +63,7 @@ class MagicFace:
     card_id: int
     deck: int
     magic_type: str
-    negative: bool = True  # harms whom it targets; protection applies only then (M3)
+    acts_on_protected: bool = False  # M3: the organizer's exception - it acts on protected warriors too
     keepable: bool = False  # "use when you see fit" (M5)
 
     def __post_init__(self) -> None:
@@ -83,8 +83,9 @@ class Warrior:
     place: str = FIELD
 
     def protected_from(self, face: MagicFace) -> bool:
-        """M3: a negative card of a type the warrior is protected against does not act on them."""
-        return face.negative and face.magic_type in self.protections
+        """M3: no card of a type the warrior is protected against acts on them (positive ones included),
+        unless the organizer marked that card as one that acts on protected warriors too."""
+        return face.magic_type in self.protections and not face.acts_on_protected
 
 
 @dataclass
@@ -215,10 +216,18 @@ def to_dict(s: MassBattle) -> dict[str, Any]:
     }
 
 
+def _face(d: Mapping[str, Any]) -> MagicFace:
+    """A card as stored; a battle stored before the M3 rename says ``negative`` (its opposite)."""
+    data = dict(d)
+    if "negative" in data:
+        data["acts_on_protected"] = not data.pop("negative")
+    return MagicFace(**data)
+
+
 def from_dict(d: Mapping[str, Any]) -> MassBattle:
     return MassBattle(
         settings=MagicSettings(keepable_decks=tuple(d["settings"]["keepable_decks"])),
-        cards={c["uid"]: MagicFace(**c) for c in d["cards"]},
+        cards={c["uid"]: _face(c) for c in d["cards"]},
         warriors={w["wid"]: Warrior(**{**w, "protections": tuple(w["protections"])}) for w in d["warriors"]},
         sides={s["key"]: Side(**{**s, "kept": [Kept(**k) for k in s["kept"]]}) for s in d["sides"]},
         decks={int(deck): list(order) for deck, order in d["decks"]},

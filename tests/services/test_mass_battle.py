@@ -2,6 +2,7 @@
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.urls import reverse
 
 import rules.mass as magic
 from cards.models_mass import MagicCard, Warrior
@@ -133,15 +134,16 @@ def test_M3_protected_from_fire_unaffected_by_negative_fire_and_affected_by_nega
     assert_replays(mass_battle)
 
 
-def test_M3_a_positive_card_of_the_protected_type_still_acts(event, referee, cards, monkeypatch):
+def test_M3_a_helpful_card_of_the_protected_type_does_not_act_either(event, referee, cards, monkeypatch):
     in_catalogue_order(monkeypatch, cards["Warm Wind"])
     red, blue = armies(event)
     mass_battle = start(event, referee, red, blue)
     ready(mass_battle, referee, 6, 1)
     act(mass_battle, magic.UsePoints(side="a"), referee)
-    sylph = wid(mass_battle, "Red sylph")
-    done = act(mass_battle, magic.CarryOut(side="a", targets=(sylph,)), referee)
-    assert next(e for e in events(done) if e["type"] == "mass_card_carried_out")["affected"] == [sylph]
+    sylph, spear = wid(mass_battle, "Red sylph"), wid(mass_battle, "Red spear 1")
+    done = act(mass_battle, magic.CarryOut(side="a", targets=(sylph, spear)), referee)
+    carried = next(e for e in events(done) if e["type"] == "mass_card_carried_out")
+    assert carried["affected"] == [spear] and carried["unaffected"] == [sylph]
 
 
 def test_M4_the_winner_chooses_who_starts_and_a_tie_is_rolled_again(mass_battle, referee):
@@ -265,9 +267,7 @@ def test_M7_the_used_card_is_at_the_bottom_of_its_deck(mass_battle, referee, car
 
 def test_M5_M7_a_mandatory_draw_from_an_empty_deck_does_not_block_the_phase(event, referee, monkeypatch):
     in_catalogue_order(monkeypatch)
-    MagicCard.objects.create(
-        catalogue=event.catalogue, name_ru="Ветер", deck=2, magic_type="wind", negative=False, keepable=True
-    )
+    MagicCard.objects.create(catalogue=event.catalogue, name_ru="Ветер", deck=2, magic_type="wind", keepable=True)
     MagicCard.objects.create(catalogue=event.catalogue, name_ru="Камень", deck=4, magic_type="earth")
     red, blue = armies(event)
     mass_battle = start(event, referee, red, blue)
@@ -340,3 +340,33 @@ def test_a_mass_battle_holds_no_character_and_does_not_end_by_itself(mass_battle
     act(mass_battle, magic.EndBattle(reason="dusk"), referee)
     mass_battle.refresh_from_db()
     assert mass_battle.ended
+
+
+def test_M3_a_helpful_card_of_a_protected_type_does_not_act_unless_it_acts_on_protected_too(
+    as_user, event, referee, cards, monkeypatch
+):
+    """[M3] Seed 002: a protected warrior «не выполняет требований магических карт этих типов» - of any card."""
+    cards["Stone Skin"].delete()
+    beacon = MagicCard.objects.create(
+        catalogue=event.catalogue, name_ru="Маяк", name_en="Beacon", deck=4, magic_type="fire", acts_on_protected=True
+    )
+    in_catalogue_order(monkeypatch, cards["Warm Wind"], beacon)
+    red, blue = armies(event)
+    mass_battle = start(event, referee, red, blue)
+    ready(mass_battle, referee, 6, 4)  # red: 6 (Warm Wind, helpful fire), blue: 4 (Beacon)
+    salamander, spear = wid(mass_battle, "Blue salamander"), wid(mass_battle, "Blue spear 1")
+    act(mass_battle, magic.UsePoints(side="a"), referee)
+    done = act(mass_battle, magic.CarryOut(side="a", targets=(salamander, spear), move_to="hospital"), referee)
+    carried = next(e for e in events(done) if e["type"] == "mass_card_carried_out")
+    assert carried["unaffected"] == [salamander] and carried["affected"] == [spear]
+    assert state(mass_battle).warriors[salamander].place == "field"
+    act(mass_battle, magic.EndTurn(side="a"), referee)
+    act(mass_battle, magic.UsePoints(side="b"), referee)  # Beacon: fire, acts on protected warriors too
+    page = as_user(referee).get(reverse("duels:mass", args=[mass_battle.pk])).content.decode()
+    assert "data-acts-on-protected" in page and "acts on protected warriors too" in page
+    red_salamander = wid(mass_battle, "Red salamander")
+    done = act(mass_battle, magic.CarryOut(side="b", targets=(red_salamander,), move_to="hospital"), referee)
+    carried = next(e for e in events(done) if e["type"] == "mass_card_carried_out")
+    assert carried["affected"] == [red_salamander] and carried["unaffected"] == []
+    assert Warrior.objects.get(pk=int(red_salamander)).state == "hospital"
+    assert_replays(mass_battle)
