@@ -26,6 +26,7 @@ from duels.mass.forms import MASS_FORMS, CarryOutForm, MassActionForm, StartMass
 from duels.mass.kind import KIND
 from duels.mass.log import describe
 from duels.mass.presenters import REFEREE, SPECTATOR, MassViewer, magic_cards, present
+from duels.mass.rolls import undone_roll
 from duels.mass.start import start_mass_battle
 from duels.models import LogEntry, Situation
 from duels.web.alerts import Alert, form_problem, refusal
@@ -56,6 +57,12 @@ class MassPages(Wing):
             "log_lines": describe(list(recent or [])[:LOG_LINES], state, names),
             # Casualties of the physical battle are recorded between magic phases.
             "casualties": not view.ended and view.stage in (magic.OVER, magic.INITIATIVE),
+            # M4: the dice an undone roll of this cycle had, kept if it is repeated.
+            "undone_roll": (
+                undone_roll(situation, *magic.next_roll(state))
+                if not view.ended and view.stage == magic.INITIATIVE
+                else None
+            ),
             "act_url": reverse("duels:mass-act", args=[situation.pk]),
             "commander_urls": [
                 (view.sides[key].name, reverse("duels:mass-commander", args=[situation.pk, key])) for key in armies

@@ -26,7 +26,7 @@ from rules.mass.commands import (
     command_from_dict,
     command_to_dict,
 )
-from rules.mass.phase import apply, deck_contents, kept_usable, may_keep
+from rules.mass.phase import apply, deck_contents, kept_usable, may_keep, next_roll
 from rules.mass.state import (
     CHOOSE,
     DEAD,
@@ -132,6 +132,7 @@ __all__ = [
     "from_dict",
     "kept_usable",
     "may_keep",
+    "next_roll",
     "open_battle",
     "replay",
     "to_dict",

@@ -25,6 +25,7 @@ class InitiativeRolled(EngineEvent):
     a: int
     b: int
     source: str  # M8: "server" or "referee"
+    nth: int = 0  # M4: the roll's number in its cycle (2 after a tie); 0 in logs older than it
 
 
 @event_type("mass_initiative_tied")

@@ -57,6 +57,11 @@ from rules.mass.state import (
 Events = list[EngineEvent]
 
 
+def next_roll(state: MassBattle) -> tuple[int, int]:
+    """M4: which roll the next ``RollInitiative`` is - (cycle, its number in the cycle, 2 after a tie)."""
+    return state.cycle, 1 + sum(1 for r in state.rolls if r.cycle == state.cycle)
+
+
 def deck_contents(state: MassBattle) -> dict[int, list[str]]:
     """Which uids each deck must hold, sorted: what the services shuffle (M1)."""
     return {deck: sorted(uid for uid, face in state.cards.items() if face.deck == deck) for deck in DECKS}
@@ -111,8 +116,9 @@ def _roll(state: MassBattle, cmd: RollInitiative, events: Events) -> None:
     for value in (a, b):
         if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 6:
             raise RuleError("M8", gettext_noop("A die shows 1 to 6, not %(value)s."), value=value)
+    _cycle, nth = next_roll(state)
     state.rolls.append(Roll(cycle=state.cycle, a=a, b=b, source=cmd.source))
-    events.append(ev.InitiativeRolled(cycle=state.cycle, a=a, b=b, source=cmd.source))
+    events.append(ev.InitiativeRolled(cycle=state.cycle, a=a, b=b, source=cmd.source, nth=nth))
     if a == b:
         events.append(ev.InitiativeTied(cycle=state.cycle))  # M4: rolled again
         return

@@ -8,6 +8,7 @@ import rules.mass as magic
 from cards.models_mass import MagicCard, Warrior
 from cards.words import explain
 from duels import services
+from duels.mass.kind import KIND
 from duels.mass.start import KeepableInWrongDeck, MassBattlesOff, NoMagicCards, start_mass_battle
 from duels.models import LogEntry
 from rules.errors import RuleError
@@ -370,3 +371,51 @@ def test_M3_a_helpful_card_of_a_protected_type_does_not_act_unless_it_acts_on_pr
     assert carried["affected"] == [red_salamander] and carried["unaffected"] == []
     assert Warrior.objects.get(pk=int(red_salamander)).state == "hospital"
     assert_replays(mass_battle)
+
+
+def _dice(monkeypatch, *values):
+    """The server's dice, in this order (one value per die)."""
+    faces = iter(values)
+    monkeypatch.setattr("duels.mass.kind.roll_die", lambda: next(faces))
+
+
+def _rolled(performed):
+    return [(e["a"], e["b"], e["source"]) for e in events(performed) if e["type"] == "mass_initiative_rolled"]
+
+
+def test_M4_an_undone_server_roll_repeated_keeps_its_dice_and_the_figures_count_it(mass_battle, referee, monkeypatch):
+    """[M4] "The commander was not looking": undo and roll again gives the same dice, not a new chance."""
+    _dice(monkeypatch, 2, 5, 6, 1, 4, 4)
+    assert _rolled(act(mass_battle, magic.RollInitiative(source="server"), referee)) == [(2, 5, "server")]
+    undo(mass_battle, referee)
+    assert _rolled(act(mass_battle, magic.RollInitiative(source="server"), referee)) == [(2, 5, "server")]
+    assert state(mass_battle).winner == "b" and state(mass_battle).points == {"a": 2, "b": 5}
+    undo(mass_battle, referee)
+    # Entering other dice after an undone roll is a re-roll: accepted (real dice), and counted.
+    act(mass_battle, magic.RollInitiative(source="referee", dice=(6, 1)), referee)
+    assert state(mass_battle).winner == "a"
+    log = list(LogEntry.objects.filter(situation=mass_battle).order_by("seq"))
+    assert KIND.review(mass_battle, log)["figures"] == {"rolls": 3, "undone_rolls": 2, "kept_rolls": 1, "rerolls": 1}
+    assert_replays(mass_battle)
+
+
+def test_M4_a_repeated_tie_keeps_its_dice_and_the_roll_after_it_is_new(mass_battle, referee, monkeypatch):
+    """[M4] Dice are rolled again only on a tie: each roll of the cycle keeps its own dice when repeated."""
+    _dice(monkeypatch, 3, 3, 1, 4, 6, 2)
+    act(mass_battle, magic.RollInitiative(source="server"), referee)  # 3-3: a tie
+    undo(mass_battle, referee)
+    assert _rolled(act(mass_battle, magic.RollInitiative(source="server"), referee)) == [(3, 3, "server")]
+    assert _rolled(act(mass_battle, magic.RollInitiative(source="server"), referee)) == [(1, 4, "server")]
+    undo(mass_battle, referee)
+    assert _rolled(act(mass_battle, magic.RollInitiative(source="server"), referee)) == [(1, 4, "server")]
+
+
+def test_M4_a_server_roll_after_undone_entered_dice_keeps_the_entered_dice(as_user, mass_battle, referee):
+    """[M4] Real dice entered, undone, then "roll (server)": the dice on the table stay, not a new server roll."""
+    act(mass_battle, magic.RollInitiative(source="referee", dice=(1, 6)), referee)
+    undo(mass_battle, referee)
+    page = as_user(referee).get(reverse("duels:mass", args=[mass_battle.pk])).content.decode()
+    assert 'id="undone-roll"' in page  # the tablet reminds the referee of the undone dice
+    assert _rolled(act(mass_battle, magic.RollInitiative(source="server"), referee)) == [(1, 6, "referee")]
+    log = as_user(referee).get(reverse("duels:mass", args=[mass_battle.pk])).content.decode()
+    assert "keeps its dice" in log
