@@ -108,6 +108,11 @@ class SideView:
         return self.on_field + self.hospital + self.dead
 
     @property
+    def points_use(self) -> str:
+        """M5: what the points do (the engine's answer): "dies", "returns", "draw" or "may_draw"."""
+        return magic.points_use(self.points) if self.points else ""
+
+    @property
     def points_label(self) -> str:
         return str(POINTS_LABELS[self.points]) if self.points else ""
 
@@ -148,6 +153,11 @@ class MassView:
     @property
     def turn_side(self) -> SideView | None:
         return self.sides[self.whose_turn] if self.whose_turn else None
+
+    @property
+    def pending_turn_side(self) -> SideView | None:
+        """The side carrying out the card (outside the turns: a kept card used in the battle, M5)."""
+        return self.sides[self.pending_side] if self.pending_side else None
 
     @property
     def sides_pending_name(self) -> str:

@@ -56,7 +56,7 @@ class MassPages(Wing):
             "view": view,
             "log_lines": describe(list(recent or [])[:LOG_LINES], state, names),
             # Casualties of the physical battle are recorded between magic phases.
-            "casualties": not view.ended and view.stage in (magic.OVER, magic.INITIATIVE),
+            "casualties": magic.casualties_open(state),
             # M4: the dice an undone roll of this cycle had, kept if it is repeated.
             "undone_roll": (
                 undone_roll(situation, *magic.next_roll(state))

@@ -7,7 +7,9 @@ referee from real dice, so a battle replays exactly from its log.
 Readings (docs/mass-battle-rules.md): with no wounded warrior, 1 and 3 points
 do nothing; the side chooses which wounded warrior; only the decks of the
 event setting (default 2 and 5) hold cards that may be kept; a kept card is
-used in a *later* cycle during its side's own turn; a draw from a deck emptied
+used in a *later* cycle during its side's own actions - its magic-phase turn,
+or the cycle's other phases (stage OVER) when the referee records it - never
+in the other side's magic-phase turn; a draw from a deck emptied
 by kept cards does nothing and never blocks the phase; an effect lasts one
 game cycle: it ends when the next cycle begins.
 """
@@ -55,6 +57,23 @@ from rules.mass.state import (
 )
 
 Events = list[EngineEvent]
+
+
+DIES, RETURNS, DRAW, MAY_DRAW = "dies", "returns", "draw", "may_draw"
+
+
+def points_use(points: int) -> str:
+    """M5: what a side's magic points do - a wounded warrior dies (1) or returns (3), a draw (2), an optional draw."""
+    if points == 1:
+        return DIES
+    if points == 3:
+        return RETURNS
+    return DRAW if points == MANDATORY_DRAW else MAY_DRAW
+
+
+def casualties_open(state: MassBattle) -> bool:
+    """The battle's casualties may be recorded now: between magic phases, no card being carried out (M4, M5)."""
+    return not state.ended and state.pending is None and state.stage in (INITIATIVE, OVER)
 
 
 def next_roll(state: MassBattle) -> tuple[int, int]:
@@ -221,8 +240,12 @@ def _usable_kept(state: MassBattle, side: str, uid: str) -> Kept:
     kept = next((k for k in state.sides[side].kept if k.uid == uid), None)
     if kept is None:
         raise RuleError("M5", gettext_noop("This side does not hold that card."))
-    if state.stage != TURNS or state.whose_turn() != side:
-        raise RuleError("M5", gettext_noop("A kept card is used only during its side's own turn."))
+    if state.stage in (INITIATIVE, CHOOSE):
+        raise RuleError("M5", gettext_noop("A kept card is not used while the initiative is decided."))
+    if state.stage == TURNS and state.whose_turn() != side:
+        raise RuleError("M5", gettext_noop("A kept card is never used during the other side's magic-phase turn."))
+    # Otherwise: the side's own magic-phase turn, or the cycle's other phases (stage OVER), where the referee
+    # records the use as the keeper's own action.
     _no_pending(state)
     if kept.cycle >= state.cycle:
         raise RuleError("M5", gettext_noop("A kept card is used in a later cycle, not in the one it was drawn."))
@@ -315,7 +338,7 @@ def _casualty(state: MassBattle, cmd: MoveWarrior, events: Events) -> None:
     if cmd.to not in WARRIOR_PLACES:
         raise RuleError(INPUT, gettext_noop("Unknown place for a warrior."))
     _no_pending(state)
-    if state.stage not in (INITIATIVE, OVER):
+    if not casualties_open(state):
         # The physical battle's casualties fall between magic phases: a warrior moved mid-phase
         # would change what the other side's 1 (a death in hospital) or 3 (a return) can do (M5).
         raise RuleError(
@@ -332,6 +355,7 @@ def _casualty(state: MassBattle, cmd: MoveWarrior, events: Events) -> None:
 def _next_cycle(state: MassBattle, cmd: NextCycle, events: Events) -> None:
     if state.stage != OVER:
         raise RuleError("M4", gettext_noop("Finish this cycle's magic phase first."))
+    _no_pending(state)  # a kept card used in the cycle's other phases is carried out in it
     state.cycle += 1
     for effect in state.effects:
         if effect.ends_cycle <= state.cycle:  # M6: one game cycle after it was applied

@@ -291,7 +291,14 @@ def test_M8_a_server_roll_and_a_referee_roll_are_both_logged_with_their_source(m
     server = LogEntry.objects.filter(situation=mass_battle, command__type="roll_initiative").latest("seq")
     a, b = (server.command or {})["dice"]
     assert (server.command or {})["source"] == "server" and 1 <= a <= 6 and 1 <= b <= 6
-    assert server.events[0] == {"type": "mass_initiative_rolled", "cycle": 1, "a": a, "b": b, "source": "server"}
+    assert server.events[0] == {
+        "type": "mass_initiative_rolled",
+        "cycle": 1,
+        "a": a,
+        "b": b,
+        "source": "server",
+        "nth": 1,
+    }
     if a != b:
         undo(mass_battle, referee, "roll again by hand")
     act(mass_battle, magic.RollInitiative(source="referee", dice=(5, 2)), referee)

@@ -273,6 +273,31 @@ def test_M5_M7_a_kept_card_is_used_in_a_later_cycle_in_its_own_turn_once_and_the
     edge_refused("M5", state, magic.UseKept("a", "21.1"))  # used once
 
 
+def test_M5_a_kept_card_is_used_in_a_later_cycles_other_phases_as_the_keepers_own_action():
+    """[M5] «в любом другом ходе, во время своих действий»: in cycle 2's battle (after the magic phase), the referee
+    records it as the keeper's action; still never in the cycle it was drawn, nor in the other side's magic turn."""
+    state = edge_run(edge_ready(edge_battle(), 2, 1), magic.UsePoints("a"), magic.KeepCard("a"))
+    state = edge_run(state, magic.EndTurn("a"), magic.UsePoints("b", warrior="5"), magic.EndTurn("b"))
+    assert state.stage == magic.OVER and not magic.kept_usable(state, "a", "21.1")  # drawn in this cycle
+    state = edge_run(state, magic.NextCycle())
+    assert not magic.kept_usable(state, "a", "21.1")  # the initiative is being decided: nobody's action yet
+    state = edge_run(state, magic.RollInitiative("referee", (1, 4)))
+    assert state.stage == magic.CHOOSE and not magic.kept_usable(state, "a", "21.1")
+    state = edge_run(state, magic.ChooseStarter("b", starts=True))
+    edge_refused("M5", state, magic.UseKept("a", "21.1"))  # the other side's magic-phase turn
+    state = edge_run(state, magic.UsePoints("b", take=False), magic.EndTurn("b"))
+    state = edge_run(state, magic.UsePoints("a", warrior="1"), magic.EndTurn("a"))
+    assert state.stage == magic.OVER and state.cycle == 2
+    assert magic.kept_usable(state, "a", "21.1") and not magic.kept_usable(state, "b", "21.1")
+    state = edge_run(state, magic.UseKept("a", "21.1"))
+    edge_refused("M5", state, magic.NextCycle())  # carry it out first
+    edge_refused("M5", state, magic.MoveWarrior("3", "hospital"))
+    state = edge_run(state, magic.CarryOut("a", target_side="a"))
+    assert state.kept_uids("a") == [] and state.decks[2][-1] == "21.1"  # M7
+    assert [(e.card_id, e.cycle, e.ends_cycle) for e in state.effects][-1] == (21, 2, 3)
+    assert magic.uids_everywhere(state) and sorted(magic.uids_everywhere(state)) == sorted(state.cards)
+
+
 def test_M6_an_effect_from_a_kept_card_lasts_from_its_own_cycle_to_the_next():
     state = edge_run(edge_ready(edge_battle(), 2, 1), magic.UsePoints("a"), magic.KeepCard("a"), magic.EndTurn("a"))
     state = edge_run(state, magic.UsePoints("b", warrior="5"), magic.EndTurn("b"), magic.NextCycle())
