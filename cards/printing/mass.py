@@ -24,7 +24,7 @@ from typing import ClassVar
 from django.db.models import Prefetch
 from django.urls import reverse
 
-from cards.models_mass import Army, MagicCard, Warrior, WarriorType
+from cards.models_mass import Army, MagicCard, Warrior, WarriorType, in_natural_order
 from cards.printing import layout
 from events.models import MAGIC_DECKS, Event
 from events.public_url import public_url
@@ -111,7 +111,7 @@ def armies_of(event: Event, army_ids: Iterable[int] | None = None) -> list[Army]
 
 def army_roster(army: Army) -> ArmyRoster:
     """``army`` loaded by ``armies_of``, as its printed roster."""
-    warriors = list(army.warriors.all())
+    warriors = in_natural_order(army.warriors.all())
     counts = Counter(w.warrior_type_id for w in warriors)
     types = {w.warrior_type_id: w.warrior_type for w in warriors}
     armlist = [ArmlistLine(types[pk], counts[pk]) for pk in counts]

@@ -426,3 +426,36 @@ def test_M4_a_server_roll_after_undone_entered_dice_keeps_the_entered_dice(as_us
     assert _rolled(act(mass_battle, magic.RollInitiative(source="server"), referee)) == [(1, 6, "referee")]
     log = as_user(referee).get(reverse("duels:mass", args=[mass_battle.pk])).content.decode()
     assert "keeps its dice" in log
+
+
+def test_issue20_an_army_in_a_running_mass_battle_cannot_start_another(event, referee, cards, monkeypatch):
+    """Issue 20: a duel refuses a busy character; a mass battle refuses a busy army, by name, and nothing opens."""
+    from cards.models_mass import Army
+    from duels.mass.start import ArmyInMassBattle
+    from duels.models import Situation
+
+    red, blue = armies(event)
+    first = start(event, referee, red, blue)
+    green = Army.objects.create(event=event, name="Green")
+    with pytest.raises(ArmyInMassBattle) as caught:
+        start_mass_battle(event, green, blue, user=referee, nonce=nonce())
+    assert "“Blue”" in str(caught.value) and str(first.pk) in str(caught.value)
+    assert Situation.objects.filter(kind="mass_battle").count() == 1
+    act(first, magic.EndBattle(reason="done"), referee)
+    again = start_mass_battle(event, green, blue, user=referee, nonce=nonce())  # ended: free again
+    assert again.situation.pk != first.pk
+
+
+def test_issue20_warriors_are_listed_in_natural_order(event, referee, cards):
+    """Issue 20: warriors 1, 2, ..., 10, 11 - not 1, 10, 11, 2."""
+    from cards.models_mass import Army, WarriorType
+
+    kind = WarriorType.objects.create(event=event, name_ru="Копейщик")
+    red, blue = (Army.objects.create(event=event, name=name) for name in ("Red", "Blue"))
+    for n in (10, 2, 11, 1, 3):
+        Warrior.objects.create(army=red, name=str(n), warrior_type=kind)
+    Warrior.objects.create(army=blue, name="Strażnik 2", warrior_type=kind)
+    Warrior.objects.create(army=blue, name="Strażnik 10", warrior_type=kind)
+    situation = start(event, referee, red, blue)
+    names = [w.name for w in state(situation).warriors.values()]
+    assert names == ["1", "2", "3", "10", "11", "Strażnik 2", "Strażnik 10"]

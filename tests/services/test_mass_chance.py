@@ -17,7 +17,7 @@ import pytest
 import rules.mass as magic
 from cards.models_mass import MagicCard
 from duels.mass.kind import roll_die, shuffled
-from duels.models import LogEntry
+from duels.models import LogEntry, Situation
 from tests.services.chance_kit import P_MAPPING, P_REAL, chi2_critical, seeded_chance
 from tests.services.mass_kit import act, armies, events, start, undo
 
@@ -67,6 +67,7 @@ def test_M1_the_server_shuffle_gives_every_deck_order_equally_often(event, refer
     orders: Counter = Counter()
     battles = 240
     for _ in range(battles):
+        Situation.objects.filter(kind="mass_battle").update(ended=True)  # the armies are free again (issue 20)
         battle = start(event, referee, red, blue)
         shuffle = LogEntry.objects.get(situation=battle, command__type="shuffle_decks")
         orders[tuple(dict((deck, tuple(o)) for deck, o in (shuffle.command or {})["order"])[4])] += 1
