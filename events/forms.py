@@ -251,7 +251,7 @@ RULE_SETTINGS = (
     "focus_abilities",
     "quick_reasons",
 )
-FIGHT_KINDS = ("duels_on", "battles_on", "mass_battles_on", "magic_keepable_decks")
+FIGHT_KINDS = ("duels_on", "battles_on", "mass_battles_on", "magic_keepable_decks", "magic_printed_decks")
 PRINTING = ("public_url",)
 
 

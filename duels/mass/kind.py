@@ -62,6 +62,10 @@ class MassBattleKind:
 
     def chance(self, state: mass.MassBattle, command: Any, situation: Situation | None) -> tuple[Any, int | None]:
         if isinstance(command, mass.ShuffleDecks):
+            if state.settings.printed_decks:
+                # M1: the real decks are shuffled by hand; the record starts from what each deck holds.
+                order = tuple((deck, tuple(uids)) for deck, uids in mass.deck_contents(state).items())
+                return mass.ShuffleDecks(order=order), None
             order = tuple((deck, shuffled(uids)) for deck, uids in mass.deck_contents(state).items())
             return mass.ShuffleDecks(order=order), None
         if isinstance(command, mass.RollInitiative) and command.source == mass.SERVER:

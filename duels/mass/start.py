@@ -102,7 +102,8 @@ def opening_of(event: Event, army_a: Army, army_b: Army) -> magic.MassBattle:
         magic.Side(key="b", name=army_b.name, commander=army_b.commander_label),
     ]
     warriors = warriors_of(army_a, "a") + warriors_of(army_b, "b")
-    return magic.open_battle(magic.MagicSettings(keepable_decks=keepable), faces_of(cards), warriors, sides)
+    settings = magic.MagicSettings(keepable_decks=keepable, printed_decks=event.magic_printed_decks)
+    return magic.open_battle(settings, faces_of(cards), warriors, sides)
 
 
 def start_mass_battle(

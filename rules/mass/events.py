@@ -78,6 +78,7 @@ class CardDrawn(EngineEvent):
     uid: str
     card_id: int
     may_keep: bool
+    recorded: bool = False  # M1: drawn from the real, printed deck and recorded by the referee
 
 
 @event_type("mass_card_kept")

@@ -115,6 +115,9 @@ def _shuffle(state: MassBattle, cmd: ShuffleDecks) -> tuple[MassBattle, Events]:
             raise RuleError("M1", gettext_noop("Deck %(deck)s must hold exactly its own cards."), deck=deck)
     new = copy.deepcopy(state)
     new.decks = {deck: list(order[deck]) for deck in DECKS}
+    if state.settings.printed_decks:
+        # Shuffled by hand at the table: every card of a deck is in its shuffled part, order unknown.
+        new.shuffled_part = {deck: len(new.decks[deck]) for deck in DECKS}
     new.shuffled = True
     return new, [ev.DecksShuffled(sizes={str(d): len(new.decks[d]) for d in DECKS})]
 
@@ -190,16 +193,106 @@ def _use_points(state: MassBattle, cmd: UsePoints, events: Events) -> None:
         events.append(ev.CardDeclined(side=cmd.side, deck=points))  # no card moves
         return
     assert points == MANDATORY_DRAW or points in OPTIONAL_DRAWS
+    printed = state.settings.printed_decks
+    if cmd.card is not None and not printed:
+        raise RuleError(INPUT, gettext_noop("The server draws from its own decks here; no card is recorded."))
     deck = state.decks[points]
     if not deck:
+        if cmd.card is not None:
+            raise RuleError(
+                "M1", gettext_noop("By the record, deck %(deck)s is empty: all its cards are kept."), deck=points
+            )
         # Every card of the deck is kept: the draw does nothing and the phase goes on.
         events.append(ev.NothingHappens(side=cmd.side, points=points, why="empty_deck"))
         return
-    uid = deck.pop(0)
+    uid = _recorded(state, points, cmd.card) if printed else deck[0]
+    if deck.index(uid) < state.shuffled_part[points]:
+        state.shuffled_part[points] -= 1
+    deck.remove(uid)
     face = state.cards[uid]
     state.pending = Pending(uid=uid, side=cmd.side)
     events.append(
-        ev.CardDrawn(side=cmd.side, deck=points, uid=uid, card_id=face.card_id, may_keep=_may_keep(state, uid))
+        ev.CardDrawn(
+            side=cmd.side,
+            deck=points,
+            uid=uid,
+            card_id=face.card_id,
+            may_keep=_may_keep(state, uid),
+            recorded=printed,
+        )
+    )
+
+
+def deck_belief(state: MassBattle, deck: int) -> tuple[list[int], list[int]]:
+    """M1, M7: what the record says deck ``deck`` holds - the catalogue cards of its shuffled part (any order,
+    sorted), then the cards put under it since, top first. Server decks have no shuffled part."""
+    order = [state.cards[uid].card_id for uid in state.decks[deck]]
+    cut = state.shuffled_part[deck]
+    return sorted(order[:cut]), order[cut:]
+
+
+def drawable(state: MassBattle, deck: int) -> list[int]:
+    """M1: the catalogue cards that may come up next from deck ``deck`` by the record (printed decks)."""
+    shuffled, known = deck_belief(state, deck)
+    return sorted(set(shuffled)) if shuffled else known[:1]
+
+
+def _recorded(state: MassBattle, deck: int, card_id: int | None) -> str:
+    """The copy of the recorded card that the record says may be drawn from ``deck`` now, or a refusal that says
+    where the record has it (M1: printed decks)."""
+    if card_id is None:
+        raise RuleError(
+            "M1",
+            gettext_noop("Record the card drawn from the real deck %(deck)s: its number or its QR code."),
+            deck=deck,
+        )
+    copies = [uid for uid, face in state.cards.items() if face.card_id == card_id]
+    if not copies:
+        raise RuleError("M1", gettext_noop("There is no magic card number %(card)s in this battle."), card=card_id)
+    home = state.cards[copies[0]].deck
+    if home != deck:
+        raise RuleError(
+            "M1",
+            gettext_noop("Card number %(card)s belongs to deck %(home)s, not deck %(deck)s."),
+            card=card_id,
+            home=home,
+            deck=deck,
+        )
+    order, cut = state.decks[deck], state.shuffled_part[deck]
+    allowed = order[:cut] if cut else order[:1]
+    found = next((uid for uid in allowed if state.cards[uid].card_id == card_id), None)
+    if found is not None:
+        return found
+    keepers = [side for side in SIDES if any(state.cards[k.uid].card_id == card_id for k in state.sides[side].kept)]
+    if not any(state.cards[uid].card_id == card_id for uid in order) and keepers:
+        raise RuleError(
+            "M1",
+            gettext_noop("By the record, card number %(card)s is kept by %(side)s, not in deck %(deck)s."),
+            card=card_id,
+            side=state.sides[keepers[0]].name,
+            deck=deck,
+        )
+    if cut:
+        raise RuleError(
+            "M1",
+            gettext_noop(
+                "By the record, card number %(card)s lies under deck %(deck)s (used and put under it); the card "
+                "drawn now comes from the deck's shuffled part: number %(cards)s."
+            ),
+            card=card_id,
+            deck=deck,
+            cards=", ".join(str(c) for c in sorted({state.cards[uid].card_id for uid in allowed})),
+        )
+    top = state.cards[order[0]].card_id
+    raise RuleError(
+        "M1",
+        gettext_noop(
+            "By the record, the top card of deck %(deck)s is number %(top)s, not number %(card)s: check the deck "
+            "against its printed order."
+        ),
+        card=card_id,
+        top=top,
+        deck=deck,
     )
 
 
