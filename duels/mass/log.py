@@ -109,8 +109,10 @@ def _declined(w: MassWords, e: M.CardDeclined) -> str:
 def _drawn(w: MassWords, e: M.CardDrawn) -> str:
     params = {"side": w.side(e.side), "card": w.card(e.card_id), "deck": e.deck}
     if e.may_keep:
-        return _("%(side)s draws %(card)s from deck %(deck)s; it may be kept for later (M5).") % params
-    return _("%(side)s draws %(card)s from deck %(deck)s.") % params
+        text = _("%(side)s draws %(card)s from deck %(deck)s; it may be kept for later (M5).") % params
+    else:
+        text = _("%(side)s draws %(card)s from deck %(deck)s.") % params
+    return f"{text} {_('Recorded from the printed deck (M1).')}" if e.recorded else text
 
 
 @wording(M.CardKept)
