@@ -53,6 +53,8 @@ class MassWords(LogWords):
 @wording(M.DecksShuffled)
 def _shuffled(w: MassWords, e: M.DecksShuffled) -> str:
     sizes = ", ".join(f"{deck}: {n}" for deck, n in e.sizes.items())
+    if e.printed:
+        return _("The printed decks are shuffled by hand at the table (M1) — %(sizes)s.") % {"sizes": sizes}
     return _("The server shuffled the four decks (M1) — %(sizes)s.") % {"sizes": sizes}
 
 

@@ -16,6 +16,7 @@ from rules.events import EngineEvent, event_type
 @dataclass(frozen=True, kw_only=True)
 class DecksShuffled(EngineEvent):
     sizes: dict[str, int]  # deck number (as text, JSON keys) -> cards in it
+    printed: bool = False  # M1: the printed decks, shuffled by hand at the table
 
 
 @event_type("mass_initiative_rolled")

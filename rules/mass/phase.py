@@ -119,7 +119,8 @@ def _shuffle(state: MassBattle, cmd: ShuffleDecks) -> tuple[MassBattle, Events]:
         # Shuffled by hand at the table: every card of a deck is in its shuffled part, order unknown.
         new.shuffled_part = {deck: len(new.decks[deck]) for deck in DECKS}
     new.shuffled = True
-    return new, [ev.DecksShuffled(sizes={str(d): len(new.decks[d]) for d in DECKS})]
+    sizes = {str(d): len(new.decks[d]) for d in DECKS}
+    return new, [ev.DecksShuffled(sizes=sizes, printed=state.settings.printed_decks)]
 
 
 def _check_side(state: MassBattle, side: str) -> None:
