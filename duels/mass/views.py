@@ -16,7 +16,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 import rules.mass as magic
 from cards.models_mass import Army
@@ -149,6 +149,7 @@ def start(request: HtmxRequest, event_id: int) -> HttpResponse:
 
 
 @login_required
+@require_GET
 def deck_order(request: HtmxRequest, situation_id: int) -> HttpResponse:
     """M1, M7: each deck as the record has it, to print and check against the real decks (the referee's only)."""
     situation = situation_for_staff(request.user, situation_id, whole=True)
