@@ -7,8 +7,8 @@ from cards.models_mass import Army, MagicCard, Warrior, WarriorType
 
 @admin.register(MagicCard)
 class MagicCardAdmin(admin.ModelAdmin):
-    list_display = ["name_ru", "name_en", "deck", "magic_type", "negative", "keepable", "copies", "catalogue"]
-    list_filter = ["catalogue", "deck", "magic_type", "negative", "keepable"]
+    list_display = ["name_ru", "name_en", "deck", "magic_type", "acts_on_protected", "keepable", "copies", "catalogue"]
+    list_filter = ["catalogue", "deck", "magic_type", "acts_on_protected", "keepable"]
     search_fields = ["name_ru", "name_en", "text"]
     list_select_related = ["catalogue"]
 

@@ -8,6 +8,8 @@ names: ``MagicCard``, ``WarriorType``, ``Army``, ``Warrior``.
 from __future__ import annotations
 
 import contextlib
+import re
+from collections.abc import Iterable
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -88,8 +90,13 @@ class MagicCard(_Named):
     deck = models.PositiveSmallIntegerField(_("deck (number on the back)"), choices=[(d, str(d)) for d in MAGIC_DECKS])
     magic_type = models.CharField(_("type of magic"), max_length=10, choices=MagicType.choices)
     text = models.TextField(_("text"), blank=True)
-    negative = models.BooleanField(
-        _("negative"), default=True, help_text=_("M3: protected warriors ignore negative cards of their types.")
+    acts_on_protected = models.BooleanField(
+        _("acts on protected warriors too"),
+        default=False,
+        help_text=_(
+            "M3: a warrior protected from this card's type of magic ignores it, helpful or harmful; "
+            "tick this only for a card that acts on protected warriors too."
+        ),
     )
     keepable = models.BooleanField(
         _("use when you see fit"),
@@ -243,6 +250,17 @@ class Warrior(models.Model):
         character = getattr(self, "character", None)
         if army is not None and character is not None and character.event_id != army.event_id:
             raise ValidationError({"character": _("Choose a character of this event.")})
+
+
+def natural_key(name: str) -> tuple[tuple[int, int | str], ...]:
+    """Names as people sort them: "2" before "10", "Guard 9" before "Guard 10", case aside."""
+    parts = re.split(r"(\d+)", name.casefold())
+    return tuple((0, int(part)) if part.isdigit() else (1, part) for part in parts if part)
+
+
+def in_natural_order(warriors: Iterable[Warrior]) -> list[Warrior]:
+    """Warriors 1, 2, ..., 10, 11 (issue 20), ties by id."""
+    return sorted(warriors, key=lambda w: (natural_key(w.name), w.pk or 0))
 
 
 def check_keepable_decks(event: Event) -> None:

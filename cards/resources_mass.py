@@ -24,7 +24,10 @@ from events.imports.kinds import ResourceKind, register
 from events.models import Character, Event
 from helpers.tables import TableError, export_bytes
 
-MAGIC_CARD_COLUMNS = ("name_ru", "name_en", "deck", "magic_type", "text", "negative", "keepable", "copies")
+MAGIC_CARD_COLUMNS = ("name_ru", "name_en", "deck", "magic_type", "text", "acts_on_protected", "keepable", "copies")
+# M3: files written before the rename say "negative", the opposite of "acts_on_protected"; still accepted.
+OLD_NEGATIVE = "negative"
+MAGIC_CARD_IMPORT_COLUMNS = (*MAGIC_CARD_COLUMNS, OLD_NEGATIVE)
 WARRIOR_TYPE_COLUMNS = ("name_ru", "name_en", "protections", "description")
 WARRIOR_COLUMNS = ("army", "name", "warrior_type", "character", "state")
 COLUMNS = {"magic_cards": MAGIC_CARD_COLUMNS, "warrior_types": WARRIOR_TYPE_COLUMNS, "warriors": WARRIOR_COLUMNS}
@@ -38,13 +41,28 @@ REQUIRED = {
 class MagicCardResource(ScopedResource):
     deck = fields.Field("deck", "deck", widget=ChoiceWidget([(d, str(d)) for d in (2, 4, 5, 6)]))
     magic_type = fields.Field("magic_type", "magic_type", widget=ChoiceWidget(MagicType.choices))
-    negative = fields.Field("negative", "negative", widget=YesNoWidget())
+    acts_on_protected = fields.Field("acts_on_protected", "acts_on_protected", widget=YesNoWidget())
     keepable = fields.Field("keepable", "keepable", widget=YesNoWidget())
+    # Read only to fill ``acts_on_protected`` (before_import_row); never written, never exported.
+    negative = fields.Field(attribute=None, column_name=OLD_NEGATIVE, readonly=True)
     scope_field, ordering, text_columns = "catalogue", ("deck", "name_ru"), ("name_ru", "name_en", "text")
+
+    def get_export_fields(self, *args: Any, **kwargs: Any) -> list[Any]:
+        return [f for f in super().get_export_fields(*args, **kwargs) if f.column_name != OLD_NEGATIVE]
+
+    def before_import_row(self, row: Any, **kwargs: Any) -> None:
+        super().before_import_row(row, **kwargs)
+        if OLD_NEGATIVE in row and "acts_on_protected" not in row:
+            old = row[OLD_NEGATIVE]
+            if old is None or str(old).strip() == "":
+                row["acts_on_protected"] = "no"  # no word: the default, protection covers the card
+            else:
+                # A card that was not negative acted on protected warriors (M3).
+                row["acts_on_protected"] = "no" if YesNoWidget().clean(old) else "yes"
 
     class Meta:
         model = MagicCard
-        fields = MAGIC_CARD_COLUMNS
+        fields = MAGIC_CARD_IMPORT_COLUMNS
         export_order = MAGIC_CARD_COLUMNS
         import_id_fields = ("name_ru",)
         clean_model_instances = True
@@ -155,7 +173,8 @@ MASS_KINDS = (
     ResourceKind(
         key="magic_cards",
         label=gettext_lazy("magic cards"),
-        columns=MAGIC_CARD_COLUMNS,
+        columns=MAGIC_CARD_IMPORT_COLUMNS,
+        labels={OLD_NEGATIVE: gettext_lazy("negative (old column: the opposite of “acts on protected warriors too”)")},
         required=REQUIRED["magic_cards"],
         done_view="cards:mass-data",
         make_resource=lambda event: MagicCardResource(_catalogue_of(event)),

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from cards.models_mass import Army, MagicCard, Warrior, WarriorType
+from cards.models_mass import Army, MagicCard, Warrior, WarriorType, in_natural_order
 from cards.printing.mass import army_link_url
 from cards.resources_mass import COLUMNS, export_file
 from events.access import event_for_organizer
@@ -50,7 +50,9 @@ def _context(event: Event) -> dict[str, Any]:
     cards = MagicCard.objects.filter(catalogue=event.catalogue).order_by("deck", "name_ru") if event.catalogue else []
     decks = {deck: [c for c in cards if c.deck == deck] for deck in (2, 4, 5, 6)}
     warriors = Warrior.objects.select_related("warrior_type", "character").order_by("name")
-    armies = Army.objects.filter(event=event).prefetch_related(Prefetch("warriors", queryset=warriors))
+    armies = list(Army.objects.filter(event=event).prefetch_related(Prefetch("warriors", queryset=warriors)))
+    for army in armies:
+        army.warrior_rows = in_natural_order(army.warriors.all())  # type: ignore[attr-defined]  # issue 20
     return {
         **address_note(event),
         "event": event,

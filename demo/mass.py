@@ -16,7 +16,9 @@ from cards.models import Catalogue
 from cards.models_mass import Army, MagicCard, Warrior, WarriorType
 from events.models import Event
 
-# name_ru, name_en, deck, type, negative, keepable, copies, text
+# name_ru, name_en, deck, type, harmful, keepable, copies, text
+# (harmful is for the reader: M3 protection covers every card of its types, helpful or harmful,
+# so no demo card acts on protected warriors too)
 MAGIC_CARDS = [
     (
         "Порыв ветра",
@@ -208,7 +210,7 @@ ARMIES = [
 
 def load_mass(event: Event, catalogue: Catalogue, users: dict[str, User]) -> None:
     """The magic cards into the catalogue (kept if already there), the armlist and armies into the event."""
-    for name_ru, name_en, deck, kind, negative, keepable, copies, text in MAGIC_CARDS:
+    for name_ru, name_en, deck, kind, _harmful, keepable, copies, text in MAGIC_CARDS:
         MagicCard.objects.update_or_create(
             catalogue=catalogue,
             name_ru=name_ru,
@@ -216,7 +218,7 @@ def load_mass(event: Event, catalogue: Catalogue, users: dict[str, User]) -> Non
                 "name_en": name_en,
                 "deck": deck,
                 "magic_type": kind,
-                "negative": negative,
+                "acts_on_protected": False,
                 "keepable": keepable,
                 "copies": copies,
                 "text": text,

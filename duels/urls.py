@@ -22,6 +22,7 @@ urlpatterns = [
     path("battles/<int:situation_id>/act/", battle.battle_act, name="battle-act"),
     path("mass/<int:situation_id>/", submit.tablet, name="mass"),
     path("mass/<int:situation_id>/act/", mass.act, name="mass-act"),
+    path("mass/<int:situation_id>/decks/", mass.deck_order, name="mass-decks"),
     path("characters/<int:character_id>/live/", views_player.player_live, name="player-live"),
     # Referees (and organizers) of an event
     path("events/<int:event_id>/referee/", views_referee.referee_home, name="referee-home"),

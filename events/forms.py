@@ -254,7 +254,7 @@ RULE_SETTINGS = (
     "lag_grace_ms",
     "quick_reasons",
 )
-FIGHT_KINDS = ("duels_on", "battles_on", "mass_battles_on", "magic_keepable_decks")
+FIGHT_KINDS = ("duels_on", "battles_on", "mass_battles_on", "magic_keepable_decks", "magic_printed_decks")
 PRINTING = ("public_url",)
 
 

@@ -173,6 +173,15 @@ class Event(models.Model):
         validators=[validate_magic_decks],
         help_text=_("M5: deck numbers, comma-separated (2, 4, 5, 6); the rules say 2,5."),
     )
+    # M1 reading: off, the server shuffles virtual decks; on, the decks on the table are the printed ones.
+    magic_printed_decks = models.BooleanField(
+        _("printed magic decks (mass battles)"),
+        default=False,
+        help_text=_(
+            "M1, M7: the referee records each card drawn from the real deck (its number or its QR code); "
+            "the product tracks each deck from the record and prints the order it believes."
+        ),
+    )
     # Printed QR codes point here when set (events/public_url.py), e.g. a name the game
     # site's router gives the server; empty: the deployment's SUMRAK_PUBLIC_URL.
     public_url = models.URLField(

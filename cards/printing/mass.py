@@ -1,7 +1,7 @@
 """What is printed for mass battles (M1-M3): the magic decks and each army's roster.
 
 - A magic card is printed as many times as its deck holds copies (``MagicCard.copies``).
-  Its front says what a player needs at the table (name, type of magic, deck, negative
+  Its front says what a player needs at the table (name, type of magic, deck, whether protection covers it
   or not, whether it may be kept, the text) with a QR code to its public entry. Its
   back shows only the deck's number (M1: the decks are sorted by the number on the
   back and lie face down), the same on every card of a deck: nothing on a back tells
@@ -24,7 +24,7 @@ from typing import ClassVar
 from django.db.models import Prefetch
 from django.urls import reverse
 
-from cards.models_mass import Army, MagicCard, Warrior, WarriorType
+from cards.models_mass import Army, MagicCard, Warrior, WarriorType, in_natural_order
 from cards.printing import layout
 from events.models import MAGIC_DECKS, Event
 from events.public_url import public_url
@@ -111,7 +111,7 @@ def armies_of(event: Event, army_ids: Iterable[int] | None = None) -> list[Army]
 
 def army_roster(army: Army) -> ArmyRoster:
     """``army`` loaded by ``armies_of``, as its printed roster."""
-    warriors = list(army.warriors.all())
+    warriors = in_natural_order(army.warriors.all())
     counts = Counter(w.warrior_type_id for w in warriors)
     types = {w.warrior_type_id: w.warrior_type for w in warriors}
     armlist = [ArmlistLine(types[pk], counts[pk]) for pk in counts]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django import forms
@@ -44,14 +45,46 @@ class ChooseForm(MassActionForm):
         return magic.ChooseStarter(side=self.cleaned_data["side"], starts=self.cleaned_data["starts"] == "yes")
 
 
+CARD_ENTRY_MAX = 300
+_QR_CARD = re.compile(r"/magic-cards/(\d{1,9})/?(?:[?#].*)?$")
+
+
+def recorded_card(text: str) -> int | None:
+    """M1: a printed magic card as the referee records it - its number, or its QR code's address
+    (``…/magic-cards/<number>/``); ``None`` if nothing is typed; ValueError if it is neither."""
+    text = text.strip()
+    if not text:
+        return None
+    digits = text.lstrip("№#").strip()
+    if digits.isdigit() and len(digits) <= 9:
+        return int(digits)
+    found = _QR_CARD.search(text)
+    if found is None:
+        raise ValueError(text)
+    return int(found.group(1))
+
+
 class PointsForm(MassActionForm):
     side = forms.ChoiceField(choices=SIDE_CHOICES)
     warrior = forms.CharField(max_length=UID_MAX, required=False)
     take = forms.ChoiceField(choices=YES_NO, required=False)
+    # Printed decks (M1): the card drawn from the real deck - a tapped one (``card``), or its number typed or
+    # its QR code scanned (``card_entry``, which wins when both come).
+    card = forms.CharField(max_length=CARD_ENTRY_MAX, required=False)
+    card_entry = forms.CharField(max_length=CARD_ENTRY_MAX, required=False)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        text = (cleaned.get("card_entry") or "").strip() or (cleaned.get("card") or "")
+        try:
+            cleaned["card"] = recorded_card(text)
+        except ValueError:
+            self.add_error("card_entry", _("Type the number printed on the magic card, or scan its QR code."))
+        return cleaned
 
     def command(self) -> Any:
         d = self.cleaned_data
-        return magic.UsePoints(side=d["side"], warrior=d["warrior"] or None, take=d["take"] != "no")
+        return magic.UsePoints(side=d["side"], warrior=d["warrior"] or None, take=d["take"] != "no", card=d["card"])
 
 
 class KeepForm(MassActionForm):

@@ -22,6 +22,7 @@ from typing import Any
 from django.db import models
 
 from cards.models_mass import Army, MagicCard, Warrior
+from duels.mass.rolls import figures, undone_roll
 from duels.models import LogEntry, Situation
 from duels.services.kinds import FighterResult, Step, stated_reason
 from rules import EngineEvent, mass
@@ -61,9 +62,17 @@ class MassBattleKind:
 
     def chance(self, state: mass.MassBattle, command: Any, situation: Situation | None) -> tuple[Any, int | None]:
         if isinstance(command, mass.ShuffleDecks):
+            if state.settings.printed_decks:
+                # M1: the real decks are shuffled by hand; the record starts from what each deck holds.
+                order = tuple((deck, tuple(uids)) for deck, uids in mass.deck_contents(state).items())
+                return mass.ShuffleDecks(order=order), None
             order = tuple((deck, shuffled(uids)) for deck, uids in mass.deck_contents(state).items())
             return mass.ShuffleDecks(order=order), None
         if isinstance(command, mass.RollInitiative) and command.source == mass.SERVER:
+            # M4: a roll undone and repeated keeps its dice (duels/mass/rolls.py).
+            kept = undone_roll(situation, *mass.next_roll(state)) if situation is not None else None
+            if kept is not None:
+                return mass.RollInitiative(source=kept.source, dice=(kept.a, kept.b)), None
             # Whatever a request carried, a server roll is the server's.
             return mass.RollInitiative(source=mass.SERVER, dice=(roll_die(), roll_die())), None
         return command, None
@@ -104,7 +113,8 @@ class MassBattleKind:
         return mass.replay(opening, [step[1] for step in steps if step[0] == "command"])
 
     def review(self, situation: Situation, log: list[LogEntry]) -> dict[str, Any]:
-        return {}
+        # M4: initiative rolls made, undone, kept after an undo, and re-rolled.
+        return {"figures": figures(log)}
 
     # --- who is in it: no character (the warriors are the army's) --------------------------------
     def participants(self, state: mass.MassBattle) -> list[int]:

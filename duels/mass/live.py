@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
-from cards.models_mass import Army
+from cards.models_mass import Army, in_natural_order
 from duels import services
 from duels.mass.presenters import COMMANDER, SOURCE_LABELS, SPECTATOR, MassViewer, magic_cards, present
 from duels.models import LogEntry, Situation
@@ -68,7 +68,7 @@ def commander_link(request: HtmxRequest, token: str) -> HttpResponse:
         sides = {army_id: side for side, army_id in _armies(situation).items()}
         if army.pk in sides:
             return _commander_page(request, situation, sides[army.pk], live_url)
-    warriors = list(army.warriors.select_related("warrior_type").order_by("name"))
+    warriors = in_natural_order(army.warriors.select_related("warrior_type"))
     etag = quoted_hash(repr(["army", army.pk, [(w.name, w.state) for w in warriors], get_language()]))
     if request.htmx and (unchanged := not_modified(request, etag)) is not None:
         return unchanged

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from django.utils.dateformat import time_format
+from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 import rules.mass as magic
 from cards.models_mass import MagicCard
 from duels.mass.presenters import PLACE_LABELS, SOURCE_LABELS
+from duels.mass.rolls import KEPT, ROLL, Repeat, repeats
 from duels.models import LogEntry
 from duels.web.log import LogLine, LogWords, log_lines, wording
 from rules.mass import events as M
@@ -50,6 +53,8 @@ class MassWords(LogWords):
 @wording(M.DecksShuffled)
 def _shuffled(w: MassWords, e: M.DecksShuffled) -> str:
     sizes = ", ".join(f"{deck}: {n}" for deck, n in e.sizes.items())
+    if e.printed:
+        return _("The printed decks are shuffled by hand at the table (M1) — %(sizes)s.") % {"sizes": sizes}
     return _("The server shuffled the four decks (M1) — %(sizes)s.") % {"sizes": sizes}
 
 
@@ -106,8 +111,10 @@ def _declined(w: MassWords, e: M.CardDeclined) -> str:
 def _drawn(w: MassWords, e: M.CardDrawn) -> str:
     params = {"side": w.side(e.side), "card": w.card(e.card_id), "deck": e.deck}
     if e.may_keep:
-        return _("%(side)s draws %(card)s from deck %(deck)s; it may be kept for later (M5).") % params
-    return _("%(side)s draws %(card)s from deck %(deck)s.") % params
+        text = _("%(side)s draws %(card)s from deck %(deck)s; it may be kept for later (M5).") % params
+    else:
+        text = _("%(side)s draws %(card)s from deck %(deck)s.") % params
+    return f"{text} {_('Recorded from the printed deck (M1).')}" if e.recorded else text
 
 
 @wording(M.CardKept)
@@ -174,6 +181,19 @@ def _ended(w: MassWords, e: M.BattleEnded) -> str:
     return f"{text} {e.reason}" if e.reason else text
 
 
+def _repeat_line(repeat: Repeat) -> str:
+    params = {"time": time_format(localtime(repeat.undone_at), "H:i:s"), "a": repeat.a, "b": repeat.b}
+    if repeat.how == KEPT:
+        return _("The roll undone at %(time)s is repeated and keeps its dice, %(a)s — %(b)s (M4).") % params
+    return _("The roll undone at %(time)s was %(a)s — %(b)s: other dice are entered, a re-roll (M4).") % params
+
+
 def describe(entries: Iterable[LogEntry], state: magic.MassBattle, names: dict[int, MagicCard]) -> list[LogLine]:
     """Lines for ``LogEntry`` rows (``actor`` selected), newest first as given."""
-    return log_lines(entries, MassWords(state, names))
+    entries = list(entries)
+    situations = {e.situation_id for e in entries}
+    rolls = LogEntry.objects.filter(situation_id__in=situations, kind=LogEntry.Kind.COMMAND, command__type=ROLL)
+    repeated = repeats(rolls) if situations else {}
+    return log_lines(
+        entries, MassWords(state, names), lambda e: [_repeat_line(repeated[e.pk])] if e.pk in repeated else []
+    )

@@ -69,7 +69,7 @@ class MagicCardView:
     text: str
     magic_type: str
     type_label: str
-    negative: bool
+    acts_on_protected: bool  # M3: the organizer's exception, shown on the tablet
     keepable: bool
     deck: int
 
@@ -108,6 +108,11 @@ class SideView:
         return self.on_field + self.hospital + self.dead
 
     @property
+    def points_use(self) -> str:
+        """M5: what the points do (the engine's answer): "dies", "returns", "draw" or "may_draw"."""
+        return magic.points_use(self.points) if self.points else ""
+
+    @property
     def points_label(self) -> str:
         return str(POINTS_LABELS[self.points]) if self.points else ""
 
@@ -140,6 +145,8 @@ class MassView:
     effects: list[EffectView]
     deck_sizes: dict[int, int]
     deck_order: dict[int, list[MagicCardView]] | None
+    printed: bool = False  # M1: the decks are the printed ones; the referee records each draw
+    drawable: list[MagicCardView] = field(default_factory=list)  # printed: what may come up now (referee only)
 
     @property
     def stage_label(self) -> str:
@@ -148,6 +155,11 @@ class MassView:
     @property
     def turn_side(self) -> SideView | None:
         return self.sides[self.whose_turn] if self.whose_turn else None
+
+    @property
+    def pending_turn_side(self) -> SideView | None:
+        """The side carrying out the card (outside the turns: a kept card used in the battle, M5)."""
+        return self.sides[self.pending_side] if self.pending_side else None
 
     @property
     def sides_pending_name(self) -> str:
@@ -185,7 +197,7 @@ def _card(state: magic.MassBattle, uid: str, rows: dict[int, MagicCard]) -> Magi
         text=row.text if row else "",
         magic_type=face.magic_type,
         type_label=str(MagicType(face.magic_type).label),
-        negative=face.negative,
+        acts_on_protected=face.acts_on_protected,
         keepable=face.keepable,
         deck=face.deck,
     )
@@ -248,10 +260,66 @@ def present(state: magic.MassBattle, viewer: MassViewer, rows: dict[int, MagicCa
         deck_sizes={d: len(state.decks[d]) for d in magic.DECKS},
         deck_order=(
             {d: [_card(state, u, rows) for u in state.decks[d]] for d in magic.DECKS}
-            if viewer.sees_deck_order
+            if viewer.sees_deck_order and not state.settings.printed_decks
             else None
         ),
+        printed=state.settings.printed_decks,
+        drawable=_drawable(state, rows) if viewer.sees_deck_order else [],
     )
+
+
+def _drawable(state: magic.MassBattle, rows: dict[int, MagicCard]) -> list[MagicCardView]:
+    """Printed decks (M1): the cards the record says may be drawn now by the side whose turn it is (the engine's)."""
+    side = state.whose_turn()
+    points = state.points.get(side or "")
+    if not state.settings.printed_decks or side is None or side in state.used_points or points not in magic.DECKS:
+        return []
+    first = {state.cards[uid].card_id: uid for uid in reversed(state.decks[points])}
+    return [_card(state, first[card_id], rows) for card_id in magic.drawable(state, points)]
+
+
+@dataclass
+class DeckBelief:
+    """M1, M7: what the record says one printed deck holds (the table checks it against the real deck)."""
+
+    deck: int
+    shuffled: list[tuple[MagicCardView, int]]  # (card, copies) in the part shuffled by hand, any order
+    known: list[MagicCardView]  # then, top first, the cards put under it since
+    kept: list[tuple[MagicCardView, str]]  # out of the deck: kept by a side (side name)
+    pending: MagicCardView | None  # out of the deck: being carried out
+
+    @property
+    def size(self) -> int:
+        return sum(n for _card, n in self.shuffled) + len(self.known)
+
+
+def deck_beliefs(state: magic.MassBattle) -> list[DeckBelief]:
+    """Every deck as the record has it (the engine's ``deck_belief``); the referee's only, never a player's."""
+    rows = magic_cards(face.card_id for face in state.cards.values())
+    first = {face.card_id: uid for uid, face in reversed(list(state.cards.items()))}
+    out = []
+    for deck in magic.DECKS:
+        shuffled, known = magic.deck_belief(state, deck)
+        counts: dict[int, int] = {}
+        for card_id in shuffled:
+            counts[card_id] = counts.get(card_id, 0) + 1
+        kept = [
+            (_card(state, k.uid, rows), side.name)
+            for side in state.sides.values()
+            for k in side.kept
+            if state.cards[k.uid].deck == deck
+        ]
+        pending = state.pending if state.pending and state.cards[state.pending.uid].deck == deck else None
+        out.append(
+            DeckBelief(
+                deck=deck,
+                shuffled=[(_card(state, first[c], rows), n) for c, n in counts.items()],
+                known=[_card(state, first[c], rows) for c in known],
+                kept=kept,
+                pending=_card(state, pending.uid, rows) if pending else None,
+            )
+        )
+    return out
 
 
 def _order(state: magic.MassBattle, rows: dict[int, MagicCard]) -> dict[int, list[MagicCardView]]:

@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 import rules.mass as magic
-from cards.models_mass import Army, MagicCard, Warrior
+from cards.models_mass import Army, MagicCard, Warrior, in_natural_order
 from duels.mass.kind import KIND
 from duels.models import Situation
 from duels.services.commands import User
@@ -37,6 +37,13 @@ class NoMagicCards(ServiceError):
     default_message = gettext_noop("The event's catalogue has no magic cards; add them before a mass battle.")
 
 
+class ArmyInMassBattle(ServiceError):
+    code = "BUSY"
+    default_message = gettext_noop(
+        "The army “%(name)s” is already in the running mass battle %(number)s; end it before starting another."
+    )
+
+
 class KeepableInWrongDeck(ServiceError):
     code = "M5"
     default_message = gettext_noop(
@@ -53,7 +60,7 @@ def faces_of(cards: list[MagicCard]) -> list[magic.MagicFace]:
             card_id=card.pk,
             deck=card.deck,
             magic_type=card.magic_type,
-            negative=card.negative,
+            acts_on_protected=card.acts_on_protected,
             keepable=card.keepable,
         )
         for card in cards
@@ -62,7 +69,7 @@ def faces_of(cards: list[MagicCard]) -> list[magic.MagicFace]:
 
 
 def warriors_of(army: Army, side: str) -> list[magic.Warrior]:
-    rows = Warrior.objects.filter(army=army).select_related("warrior_type").order_by("name", "pk")
+    rows = in_natural_order(Warrior.objects.filter(army=army).select_related("warrior_type"))
     return [
         magic.Warrior(
             wid=str(w.pk),
@@ -95,7 +102,8 @@ def opening_of(event: Event, army_a: Army, army_b: Army) -> magic.MassBattle:
         magic.Side(key="b", name=army_b.name, commander=army_b.commander_label),
     ]
     warriors = warriors_of(army_a, "a") + warriors_of(army_b, "b")
-    return magic.open_battle(magic.MagicSettings(keepable_decks=keepable), faces_of(cards), warriors, sides)
+    settings = magic.MagicSettings(keepable_decks=keepable, printed_decks=event.magic_printed_decks)
+    return magic.open_battle(settings, faces_of(cards), warriors, sides)
 
 
 def start_mass_battle(
@@ -109,6 +117,7 @@ def start_mass_battle(
     now = now or timezone.now()
 
     def start(nonce: str) -> Performed:
+        refuse_busy_armies(event, [army_a, army_b])
         armies = {"a": army_a.pk, "b": army_b.pk}
         situation = new_situation(event, KIND, opening_of(event, army_a, army_b), armies=armies)
         tx = Transition(situation, now)
@@ -116,7 +125,22 @@ def start_mass_battle(
         tx.save()
         return Performed(situation, tx.events)
 
-    return opening(event, nonce, start)
+    return opening(event, nonce, start, refusals=(ArmyInMassBattle,))
+
+
+def refuse_busy_armies(event: Event, armies: list[Army]) -> None:
+    """Issue 20: an army already in a running mass battle starts no other (its warriors' rows would be written by
+    both). Called inside ``opening``, under the event's lock, which every start takes first; the armies' rows are
+    locked too, in id order, as a duel's start locks its characters."""
+    ids = sorted({army.pk for army in armies})
+    locked = {a.pk: a for a in Army.objects.select_for_update().filter(pk__in=ids).order_by("pk")}
+    running = Situation.objects.filter(event=event, kind=KIND.key, ended=False).order_by("pk")
+    for situation in running.only("pk", "opening"):
+        busy = set(armies_of(situation).values())
+        for army_id in ids:
+            if army_id in busy:
+                name = locked[army_id].name if army_id in locked else str(army_id)
+                raise ArmyInMassBattle(name=name, number=situation.pk)
 
 
 def armies_of(situation: Situation) -> dict[str, int]:

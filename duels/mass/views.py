@@ -12,11 +12,11 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 import rules.mass as magic
 from cards.models_mass import Army
@@ -25,9 +25,11 @@ from duels.mass import live
 from duels.mass.forms import MASS_FORMS, CarryOutForm, MassActionForm, StartMassForm
 from duels.mass.kind import KIND
 from duels.mass.log import describe
-from duels.mass.presenters import REFEREE, SPECTATOR, MassViewer, magic_cards, present
+from duels.mass.presenters import REFEREE, SPECTATOR, MassViewer, deck_beliefs, magic_cards, present
+from duels.mass.rolls import undone_roll
 from duels.mass.start import start_mass_battle
 from duels.models import LogEntry, Situation
+from duels.web.access import situation_for_staff
 from duels.web.alerts import Alert, form_problem, refusal
 from duels.web.live import new_nonce
 from duels.web.log import LogLine
@@ -54,8 +56,15 @@ class MassPages(Wing):
             "view": view,
             "log_lines": describe(list(recent or [])[:LOG_LINES], state, names),
             # Casualties of the physical battle are recorded between magic phases.
-            "casualties": not view.ended and view.stage in (magic.OVER, magic.INITIATIVE),
+            "casualties": magic.casualties_open(state),
+            # M4: the dice an undone roll of this cycle had, kept if it is repeated.
+            "undone_roll": (
+                undone_roll(situation, *magic.next_roll(state))
+                if not view.ended and view.stage == magic.INITIATIVE
+                else None
+            ),
             "act_url": reverse("duels:mass-act", args=[situation.pk]),
+            "decks_url": reverse("duels:mass-decks", args=[situation.pk]),
             "commander_urls": [
                 # Both sides always have an army (start.py): no need to load the opening for its ``armies``.
                 (view.sides[key].name, reverse("duels:mass-commander", args=[situation.pk, key]))
@@ -104,7 +113,14 @@ PAGES = MassPages(
     KIND.key,
     "mass",
     "duels:mass",
-    own_urls=("duels:mass", "duels:mass-act", "duels:mass-undo", "duels:mass-log", "duels:mass-watch"),
+    own_urls=(
+        "duels:mass",
+        "duels:mass-act",
+        "duels:mass-decks",
+        "duels:mass-undo",
+        "duels:mass-log",
+        "duels:mass-watch",
+    ),
 )
 
 
@@ -131,6 +147,18 @@ def start(request: HtmxRequest, event_id: int) -> HttpResponse:
     running = Situation.objects.filter(event=event, kind=KIND.key).order_by("ended", "-pk")[:20]
     context.update(running=running, armies=Army.objects.filter(event=event).order_by("name"))
     return render(request, "duels/mass/start.html", context, status=status)
+
+
+@login_required
+@require_GET
+def deck_order(request: HtmxRequest, situation_id: int) -> HttpResponse:
+    """M1, M7: each deck as the record has it, to print and check against the real decks (the referee's only)."""
+    situation = situation_for_staff(request.user, situation_id, whole=True)
+    if situation.kind != KIND.key:
+        raise Http404
+    state = services.state_of(situation)
+    context = {"situation": situation, "event": situation.event, "view": present(state, REFEREE_VIEW)}
+    return render(request, "duels/mass/decks.html", {**context, "decks": deck_beliefs(state)})
 
 
 @login_required

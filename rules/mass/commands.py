@@ -40,6 +40,7 @@ class UsePoints:
     side: str
     warrior: str | None = None  # 1 and 3: the wounded warrior chosen
     take: bool = True  # 4, 5, 6: the draw is optional
+    card: int | None = None  # printed decks (M1): the catalogue card the referee recorded as drawn
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from rules.events import EngineEvent, event_type
 @dataclass(frozen=True, kw_only=True)
 class DecksShuffled(EngineEvent):
     sizes: dict[str, int]  # deck number (as text, JSON keys) -> cards in it
+    printed: bool = False  # M1: the printed decks, shuffled by hand at the table
 
 
 @event_type("mass_initiative_rolled")
@@ -25,6 +26,7 @@ class InitiativeRolled(EngineEvent):
     a: int
     b: int
     source: str  # M8: "server" or "referee"
+    nth: int = 0  # M4: the roll's number in its cycle (2 after a tie); 0 in logs older than it
 
 
 @event_type("mass_initiative_tied")
@@ -77,6 +79,7 @@ class CardDrawn(EngineEvent):
     uid: str
     card_id: int
     may_keep: bool
+    recorded: bool = False  # M1: drawn from the real, printed deck and recorded by the referee
 
 
 @event_type("mass_card_kept")

@@ -7,7 +7,9 @@ referee from real dice, so a battle replays exactly from its log.
 Readings (docs/mass-battle-rules.md): with no wounded warrior, 1 and 3 points
 do nothing; the side chooses which wounded warrior; only the decks of the
 event setting (default 2 and 5) hold cards that may be kept; a kept card is
-used in a *later* cycle during its side's own turn; a draw from a deck emptied
+used in a *later* cycle during its side's own actions - its magic-phase turn,
+or the cycle's other phases (stage OVER) when the referee records it - never
+in the other side's magic-phase turn; a draw from a deck emptied
 by kept cards does nothing and never blocks the phase; an effect lasts one
 game cycle: it ends when the next cycle begins.
 """
@@ -57,6 +59,28 @@ from rules.mass.state import (
 Events = list[EngineEvent]
 
 
+DIES, RETURNS, DRAW, MAY_DRAW = "dies", "returns", "draw", "may_draw"
+
+
+def points_use(points: int) -> str:
+    """M5: what a side's magic points do - a wounded warrior dies (1) or returns (3), a draw (2), an optional draw."""
+    if points == 1:
+        return DIES
+    if points == 3:
+        return RETURNS
+    return DRAW if points == MANDATORY_DRAW else MAY_DRAW
+
+
+def casualties_open(state: MassBattle) -> bool:
+    """The battle's casualties may be recorded now: between magic phases, no card being carried out (M4, M5)."""
+    return not state.ended and state.pending is None and state.stage in (INITIATIVE, OVER)
+
+
+def next_roll(state: MassBattle) -> tuple[int, int]:
+    """M4: which roll the next ``RollInitiative`` is - (cycle, its number in the cycle, 2 after a tie)."""
+    return state.cycle, 1 + sum(1 for r in state.rolls if r.cycle == state.cycle)
+
+
 def deck_contents(state: MassBattle) -> dict[int, list[str]]:
     """Which uids each deck must hold, sorted: what the services shuffle (M1)."""
     return {deck: sorted(uid for uid, face in state.cards.items() if face.deck == deck) for deck in DECKS}
@@ -91,8 +115,12 @@ def _shuffle(state: MassBattle, cmd: ShuffleDecks) -> tuple[MassBattle, Events]:
             raise RuleError("M1", gettext_noop("Deck %(deck)s must hold exactly its own cards."), deck=deck)
     new = copy.deepcopy(state)
     new.decks = {deck: list(order[deck]) for deck in DECKS}
+    if state.settings.printed_decks:
+        # Shuffled by hand at the table: every card of a deck is in its shuffled part, order unknown.
+        new.shuffled_part = {deck: len(new.decks[deck]) for deck in DECKS}
     new.shuffled = True
-    return new, [ev.DecksShuffled(sizes={str(d): len(new.decks[d]) for d in DECKS})]
+    sizes = {str(d): len(new.decks[d]) for d in DECKS}
+    return new, [ev.DecksShuffled(sizes=sizes, printed=state.settings.printed_decks)]
 
 
 def _check_side(state: MassBattle, side: str) -> None:
@@ -111,8 +139,9 @@ def _roll(state: MassBattle, cmd: RollInitiative, events: Events) -> None:
     for value in (a, b):
         if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 6:
             raise RuleError("M8", gettext_noop("A die shows 1 to 6, not %(value)s."), value=value)
+    _cycle, nth = next_roll(state)
     state.rolls.append(Roll(cycle=state.cycle, a=a, b=b, source=cmd.source))
-    events.append(ev.InitiativeRolled(cycle=state.cycle, a=a, b=b, source=cmd.source))
+    events.append(ev.InitiativeRolled(cycle=state.cycle, a=a, b=b, source=cmd.source, nth=nth))
     if a == b:
         events.append(ev.InitiativeTied(cycle=state.cycle))  # M4: rolled again
         return
@@ -165,16 +194,106 @@ def _use_points(state: MassBattle, cmd: UsePoints, events: Events) -> None:
         events.append(ev.CardDeclined(side=cmd.side, deck=points))  # no card moves
         return
     assert points == MANDATORY_DRAW or points in OPTIONAL_DRAWS
+    printed = state.settings.printed_decks
+    if cmd.card is not None and not printed:
+        raise RuleError(INPUT, gettext_noop("The server draws from its own decks here; no card is recorded."))
     deck = state.decks[points]
     if not deck:
+        if cmd.card is not None:
+            raise RuleError(
+                "M1", gettext_noop("By the record, deck %(deck)s is empty: all its cards are kept."), deck=points
+            )
         # Every card of the deck is kept: the draw does nothing and the phase goes on.
         events.append(ev.NothingHappens(side=cmd.side, points=points, why="empty_deck"))
         return
-    uid = deck.pop(0)
+    uid = _recorded(state, points, cmd.card) if printed else deck[0]
+    if deck.index(uid) < state.shuffled_part[points]:
+        state.shuffled_part[points] -= 1
+    deck.remove(uid)
     face = state.cards[uid]
     state.pending = Pending(uid=uid, side=cmd.side)
     events.append(
-        ev.CardDrawn(side=cmd.side, deck=points, uid=uid, card_id=face.card_id, may_keep=_may_keep(state, uid))
+        ev.CardDrawn(
+            side=cmd.side,
+            deck=points,
+            uid=uid,
+            card_id=face.card_id,
+            may_keep=_may_keep(state, uid),
+            recorded=printed,
+        )
+    )
+
+
+def deck_belief(state: MassBattle, deck: int) -> tuple[list[int], list[int]]:
+    """M1, M7: what the record says deck ``deck`` holds - the catalogue cards of its shuffled part (any order,
+    sorted), then the cards put under it since, top first. Server decks have no shuffled part."""
+    order = [state.cards[uid].card_id for uid in state.decks[deck]]
+    cut = state.shuffled_part[deck]
+    return sorted(order[:cut]), order[cut:]
+
+
+def drawable(state: MassBattle, deck: int) -> list[int]:
+    """M1: the catalogue cards that may come up next from deck ``deck`` by the record (printed decks)."""
+    shuffled, known = deck_belief(state, deck)
+    return sorted(set(shuffled)) if shuffled else known[:1]
+
+
+def _recorded(state: MassBattle, deck: int, card_id: int | None) -> str:
+    """The copy of the recorded card that the record says may be drawn from ``deck`` now, or a refusal that says
+    where the record has it (M1: printed decks)."""
+    if card_id is None:
+        raise RuleError(
+            "M1",
+            gettext_noop("Record the card drawn from the real deck %(deck)s: its number or its QR code."),
+            deck=deck,
+        )
+    copies = [uid for uid, face in state.cards.items() if face.card_id == card_id]
+    if not copies:
+        raise RuleError("M1", gettext_noop("There is no magic card number %(card)s in this battle."), card=card_id)
+    home = state.cards[copies[0]].deck
+    if home != deck:
+        raise RuleError(
+            "M1",
+            gettext_noop("Card number %(card)s belongs to deck %(home)s, not deck %(deck)s."),
+            card=card_id,
+            home=home,
+            deck=deck,
+        )
+    order, cut = state.decks[deck], state.shuffled_part[deck]
+    allowed = order[:cut] if cut else order[:1]
+    found = next((uid for uid in allowed if state.cards[uid].card_id == card_id), None)
+    if found is not None:
+        return found
+    keepers = [side for side in SIDES if any(state.cards[k.uid].card_id == card_id for k in state.sides[side].kept)]
+    if not any(state.cards[uid].card_id == card_id for uid in order) and keepers:
+        raise RuleError(
+            "M1",
+            gettext_noop("By the record, card number %(card)s is kept by %(side)s, not in deck %(deck)s."),
+            card=card_id,
+            side=state.sides[keepers[0]].name,
+            deck=deck,
+        )
+    if cut:
+        raise RuleError(
+            "M1",
+            gettext_noop(
+                "By the record, card number %(card)s lies under deck %(deck)s (used and put under it); the card "
+                "drawn now comes from the deck's shuffled part: number %(cards)s."
+            ),
+            card=card_id,
+            deck=deck,
+            cards=", ".join(str(c) for c in sorted({state.cards[uid].card_id for uid in allowed})),
+        )
+    top = state.cards[order[0]].card_id
+    raise RuleError(
+        "M1",
+        gettext_noop(
+            "By the record, the top card of deck %(deck)s is number %(top)s, not number %(card)s: check the deck "
+            "against its printed order."
+        ),
+        card=card_id,
+        top=top,
+        deck=deck,
     )
 
 
@@ -215,8 +334,12 @@ def _usable_kept(state: MassBattle, side: str, uid: str) -> Kept:
     kept = next((k for k in state.sides[side].kept if k.uid == uid), None)
     if kept is None:
         raise RuleError("M5", gettext_noop("This side does not hold that card."))
-    if state.stage != TURNS or state.whose_turn() != side:
-        raise RuleError("M5", gettext_noop("A kept card is used only during its side's own turn."))
+    if state.stage in (INITIATIVE, CHOOSE):
+        raise RuleError("M5", gettext_noop("A kept card is not used while the initiative is decided."))
+    if state.stage == TURNS and state.whose_turn() != side:
+        raise RuleError("M5", gettext_noop("A kept card is never used during the other side's magic-phase turn."))
+    # Otherwise: the side's own magic-phase turn, or the cycle's other phases (stage OVER), where the referee
+    # records the use as the keeper's own action.
     _no_pending(state)
     if kept.cycle >= state.cycle:
         raise RuleError("M5", gettext_noop("A kept card is used in a later cycle, not in the one it was drawn."))
@@ -309,7 +432,7 @@ def _casualty(state: MassBattle, cmd: MoveWarrior, events: Events) -> None:
     if cmd.to not in WARRIOR_PLACES:
         raise RuleError(INPUT, gettext_noop("Unknown place for a warrior."))
     _no_pending(state)
-    if state.stage not in (INITIATIVE, OVER):
+    if not casualties_open(state):
         # The physical battle's casualties fall between magic phases: a warrior moved mid-phase
         # would change what the other side's 1 (a death in hospital) or 3 (a return) can do (M5).
         raise RuleError(
@@ -326,6 +449,7 @@ def _casualty(state: MassBattle, cmd: MoveWarrior, events: Events) -> None:
 def _next_cycle(state: MassBattle, cmd: NextCycle, events: Events) -> None:
     if state.stage != OVER:
         raise RuleError("M4", gettext_noop("Finish this cycle's magic phase first."))
+    _no_pending(state)  # a kept card used in the cycle's other phases is carried out in it
     state.cycle += 1
     for effect in state.effects:
         if effect.ends_cycle <= state.cycle:  # M6: one game cycle after it was applied

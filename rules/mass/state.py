@@ -49,6 +49,8 @@ STAGES: Final[tuple[str, ...]] = (INITIATIVE, CHOOSE, TURNS, OVER)
 @dataclass(frozen=True)
 class MagicSettings:
     keepable_decks: tuple[int, ...] = DEFAULT_KEEPABLE_DECKS
+    # M1 reading, an event setting: the decks are real, printed ones; the referee records each card drawn.
+    printed_decks: bool = False
 
     def __post_init__(self) -> None:
         if any(deck not in DECKS for deck in self.keepable_decks):
@@ -63,7 +65,7 @@ class MagicFace:
     card_id: int
     deck: int
     magic_type: str
-    negative: bool = True  # harms whom it targets; protection applies only then (M3)
+    acts_on_protected: bool = False  # M3: the organizer's exception - it acts on protected warriors too
     keepable: bool = False  # "use when you see fit" (M5)
 
     def __post_init__(self) -> None:
@@ -83,8 +85,9 @@ class Warrior:
     place: str = FIELD
 
     def protected_from(self, face: MagicFace) -> bool:
-        """M3: a negative card of a type the warrior is protected against does not act on them."""
-        return face.negative and face.magic_type in self.protections
+        """M3: no card of a type the warrior is protected against acts on them (positive ones included),
+        unless the organizer marked that card as one that acts on protected warriors too."""
+        return face.magic_type in self.protections and not face.acts_on_protected
 
 
 @dataclass
@@ -139,6 +142,9 @@ class MassBattle:
     warriors: dict[str, Warrior]
     sides: dict[str, Side]
     decks: dict[int, list[str]] = field(default_factory=lambda: {deck: [] for deck in DECKS})
+    # Printed decks (M1): how many cards at the top of each deck lie in an order nobody knows (shuffled by
+    # hand); the rest, below, are the cards used since, in the order they were put under (M7).
+    shuffled_part: dict[int, int] = field(default_factory=lambda: {deck: 0 for deck in DECKS})
     shuffled: bool = False
     cycle: int = 1
     stage: str = INITIATIVE
@@ -195,11 +201,12 @@ def open_battle(
 def to_dict(s: MassBattle) -> dict[str, Any]:
     """A JSON-safe copy: ``from_dict(to_dict(s)) == s`` (lists keep orders and int keys through JSON)."""
     return {
-        "settings": {"keepable_decks": list(s.settings.keepable_decks)},
+        "settings": {"keepable_decks": list(s.settings.keepable_decks), "printed_decks": s.settings.printed_decks},
         "cards": [asdict(c) for c in s.cards.values()],
         "warriors": [{**asdict(w), "protections": list(w.protections)} for w in s.warriors.values()],
         "sides": [asdict(side) for side in s.sides.values()],
         "decks": [[deck, list(s.decks[deck])] for deck in DECKS],
+        "shuffled_part": [[deck, s.shuffled_part[deck]] for deck in DECKS],
         "shuffled": s.shuffled,
         "cycle": s.cycle,
         "stage": s.stage,
@@ -215,13 +222,28 @@ def to_dict(s: MassBattle) -> dict[str, Any]:
     }
 
 
+def _face(d: Mapping[str, Any]) -> MagicFace:
+    """A card as stored; a battle stored before the M3 rename says ``negative`` (its opposite)."""
+    data = dict(d)
+    if "negative" in data:
+        data["acts_on_protected"] = not data.pop("negative")
+    return MagicFace(**data)
+
+
 def from_dict(d: Mapping[str, Any]) -> MassBattle:
     return MassBattle(
-        settings=MagicSettings(keepable_decks=tuple(d["settings"]["keepable_decks"])),
-        cards={c["uid"]: MagicFace(**c) for c in d["cards"]},
+        settings=MagicSettings(
+            keepable_decks=tuple(d["settings"]["keepable_decks"]),
+            printed_decks=bool(d["settings"].get("printed_decks", False)),
+        ),
+        cards={c["uid"]: _face(c) for c in d["cards"]},
         warriors={w["wid"]: Warrior(**{**w, "protections": tuple(w["protections"])}) for w in d["warriors"]},
         sides={s["key"]: Side(**{**s, "kept": [Kept(**k) for k in s["kept"]]}) for s in d["sides"]},
         decks={int(deck): list(order) for deck, order in d["decks"]},
+        shuffled_part={
+            **{deck: 0 for deck in DECKS},
+            **{int(k): int(n) for k, n in d.get("shuffled_part", [])},
+        },
         shuffled=d["shuffled"],
         cycle=d["cycle"],
         stage=d["stage"],

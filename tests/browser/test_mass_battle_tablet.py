@@ -168,3 +168,104 @@ def test_M1_M8_a_referee_plays_two_cycles_with_entered_and_server_dice(
     expect(watcher.locator("#mass-watch .kept-cards")).to_have_count(0)
     screenshot(watcher, "7-spectator")
     assert services.replayed(Situation.objects.get(pk=situation_id)) == mass_state(situation_id)
+
+
+def test_M1_M7_two_cycles_with_printed_decks_and_a_printed_cards_qr_code_recorded(
+    tablet, log_in_as, url, screenshot, referee, organizer, event, tmp_path
+):
+    """[M1, M7] Printed decks on: the referee records the real draws from the tablet - one by the QR code of the
+    product's own printed card (its PDF, decoded with zbarimg), one tapped; a card the record has under its
+    deck is refused; the decks' order by the record is printed for the table."""
+    import shutil
+
+    from django.test import Client
+    from django.urls import reverse
+
+    from cards.printing import render
+
+    if not render.pdf_available() or not shutil.which("zbarimg"):
+        pytest.skip("needs WeasyPrint and zbarimg")
+    from tests.print.conftest import Pdf
+
+    cards = magic_cards(event)
+    red, blue = armies(event)
+    event.mass_battles_on = True
+    event.magic_printed_decks = True
+    event.save()
+    warm, flame = cards["Warm Wind"], cards["Flame Wall"]
+
+    # The printed deck 6, as the print shop gets it; the QR code of the Warm Wind card, as a phone reads it.
+    office = Client()
+    office.force_login(organizer)
+    printed = office.get(reverse("cards:print-magic-decks", args=[event.pk]), {"deck": "6"})
+    assert printed.status_code == 200 and printed["Content-Type"] == "application/pdf"
+    path = tmp_path / "deck-6.pdf"
+    path.write_bytes(printed.content)
+    codes = Pdf(path).qr_codes(1)
+    warm_qr = next(code for code in codes if code.rstrip("/").endswith(f"/magic-cards/{warm.pk}"))
+
+    ref = tablet()
+    log_in_as(ref, referee)
+    ref.goto(url("duels:mass-start", event.pk))
+    ref.select_option("select[name=army_a]", str(red.pk))
+    ref.select_option("select[name=army_b]", str(blue.pk))
+    ref.get_by_role("button", name="Start the mass battle").click()
+    ref.wait_for_url(re.compile(r"/mass/\d+/$"))
+    found = re.search(r"/mass/(\d+)/", ref.url)
+    assert found is not None
+    situation_id = int(found.group(1))
+    assert mass_state(situation_id).settings.printed_decks
+    expect(ref.locator("#mass")).to_contain_text("shuffled by hand at the table")
+
+    # Cycle 1: red 6 (deck 6), blue 1 (a wounded warrior dies); red starts.
+    ref.locator("label[for=dice-a-6]").click()
+    ref.locator("label[for=dice-b-1]").click()
+    tap(ref, "#roll-entered button[type=submit]")
+    tap(ref, "#winner-starts")
+    expect(ref.locator("#card-entry")).to_be_visible()
+    expect(ref.locator(".drawn-card")).to_have_count(2)  # Flame Wall and Warm Wind: the shuffled part
+    ref.fill("#card-entry", warm_qr)
+    screenshot(ref, "printed-1-qr-recorded")
+    tap(ref, "#record-card")
+    expect(ref.locator("#pending-card")).to_contain_text("Warm Wind")
+    ref.locator("label[for=whole-a]").click()
+    tap(ref, "#carry-out-button")
+    tap(ref, "#end-turn")
+    tap(ref, "#points-form button")  # blue's 1: a wounded warrior dies
+    tap(ref, "#end-turn")
+    tap(ref, "#next-cycle")
+    expect(ref.locator("#mass-cycle")).to_contain_text("Cycle 2")
+
+    # Cycle 2: red 6 again; Warm Wind lies under deck 6 by the record (M7), so it is refused.
+    ref.locator("label[for=dice-a-6]").click()
+    ref.locator("label[for=dice-b-2]").click()
+    tap(ref, "#roll-entered button[type=submit]")
+    tap(ref, "#winner-starts")
+    version = ref.locator("#mass").get_attribute("data-version")
+    ref.fill("#card-entry", str(warm.pk))
+    ref.locator("#record-card").click()
+    expect(ref.locator("#mass-alert")).to_contain_text("lies under deck 6")
+    expect(ref.locator("#mass")).to_have_attribute("data-version", str(version))
+    screenshot(ref, "printed-2-refused")
+    tap(ref, f'.drawn-card[value="{flame.pk}"]')
+    expect(ref.locator("#pending-card")).to_contain_text("Flame Wall")
+    ref.locator("label[for=whole-b]").click()
+    tap(ref, "#carry-out-button")
+    tap(ref, "#end-turn")
+    # Blue's 2: deck 2, tapped among the cards the record allows.
+    expect(ref.locator(".drawn-card")).to_have_count(2)
+    tap(ref, ".drawn-card")
+    if mass_state(situation_id).pending is not None:
+        ref.locator("label[for=whole-a]").click()
+        tap(ref, "#carry-out-button")
+    tap(ref, "#end-turn")
+    expect(ref.locator("#mass")).to_have_attribute("data-stage", "over")
+
+    state = mass_state(situation_id)
+    assert magic.deck_belief(state, 6) == ([flame.pk], [warm.pk, flame.pk])
+    ref.locator("#deck-order-link").click()
+    expect(ref.locator("#deck-6")).to_contain_text("shuffled by hand")
+    expect(ref.locator("#deck-6 .deck-known")).to_contain_text("Warm Wind")
+    screenshot(ref, "printed-3-deck-order")
+    log = [e.events for e in LogEntry.objects.filter(situation_id=situation_id, command__type="use_points")]
+    assert sum(1 for events in log for e in events if e.get("type") == "mass_card_drawn" and e["recorded"]) == 3

@@ -32,10 +32,10 @@ def add_cards(character, catalogue, count: int, prefix: str = "Card") -> list[Ca
 
 
 def add_magic_cards(catalogue, count: int, deck: int = 2, prefix: str = "Spell", **fields):
-    """``count`` magic cards of ``deck``, one copy each, fire and negative unless told."""
+    """``count`` magic cards of ``deck``, one copy each, fire and covered by protection (M3) unless told."""
     from cards.models_mass import MagicCard
 
-    defaults = {"magic_type": "fire", "negative": True, "copies": 1, **fields}
+    defaults = {"magic_type": "fire", "acts_on_protected": False, "copies": 1, **fields}
     return [
         MagicCard.objects.create(
             catalogue=catalogue,

@@ -53,7 +53,7 @@ def test_M1_a_magic_deck_every_copy_a_card_with_the_decks_number_on_the_back(as_
     assert front.count("Spell2x01") == 2 and "Spell2x08" in front and "Spell2x09" not in front
     assert "Spell2x09" in pdf.text(3) and "Spell2x10" in pdf.text(3)
     assert "Effect of spell 2-01." in front
-    for words in ("Fire magic", "deck 2", "Negative", "protected from Fire", "Use when you see fit", "one cycle"):
+    for words in ("Fire magic", "deck 2", "protected from Fire ignore it", "Use when you see fit", "one cycle"):
         assert words in front, words
     # Every copy's QR code opens the card's public entry on the public address.
     assert sorted(pdf.qr_codes(1)) == sorted([_entry(cards[0])] * 2 + [_entry(c) for c in cards[1:8]])
@@ -69,12 +69,12 @@ def test_M1_a_magic_deck_every_copy_a_card_with_the_decks_number_on_the_back(as_
 
 def test_M1_each_deck_starts_on_a_fresh_sheet_and_one_deck_prints_alone(as_user, organizer, event, save_pdf):
     add_magic_cards(event.catalogue, 3, deck=2)
-    fives = add_magic_cards(event.catalogue, 2, deck=5, negative=False)
+    fives = add_magic_cards(event.catalogue, 2, deck=5, acts_on_protected=True)
     pdf = _decks_pdf(as_user, organizer, event, save_pdf)
     assert pdf.pages == 4  # deck 2 on one sheet, deck 5 on the next: not the five cards on one sheet
     assert {w for w, *_ in pdf.words(2) if w.isdigit()} == {"2"}
     assert {w for w, *_ in pdf.words(4) if w.isdigit()} == {"5"}
-    assert "Not negative" in pdf.text(3) and "Spell2x01" not in pdf.text(3)
+    assert "Acts on protected warriors too" in pdf.text(3) and "Spell2x01" not in pdf.text(3)  # M3
     only_five = _decks_pdf(as_user, organizer, event, save_pdf, deck="5")
     assert only_five.pages == 2 and sorted(only_five.qr_codes(1)) == sorted(_entry(c) for c in fives)
 
@@ -124,7 +124,7 @@ def test_the_magic_cards_in_russian(as_user, organizer, event, save_pdf):
     pdf = _pdf(client, reverse("cards:print-magic-decks", args=[event.pk]), save_pdf)
     text = pdf.text(1)
     assert "Spell-ru 6-01" in text and "Spell6x01" not in text
-    assert "колода 6" in text and "Вод" in text and "Негативная" in text
+    assert "колода 6" in text and "Вод" in text and "не выполняют" in text
     assert "Магия" in pdf.text(2)
     pdf.png(1, "print-magic-front-ru")
 

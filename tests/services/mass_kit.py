@@ -1,9 +1,10 @@
 """Builders for mass-battle tests: a small catalogue of magic cards, an armlist, two armies.
 
-Deck 2: Fire Rain (fire, negative) and Wind Ward (wind, positive, keepable).
-Deck 4: Water Lash (water, negative) and Stone Skin (earth, positive).
-Deck 5: Bright Banner (universal, positive, keepable).
-Deck 6: Flame Wall (fire, negative, 2 copies) and Warm Wind (fire, positive).
+Deck 2: Fire Rain (fire, harmful) and Wind Ward (wind, helpful, keepable).
+Deck 4: Water Lash (water, harmful) and Stone Skin (earth, helpful).
+Deck 5: Bright Banner (universal, helpful, keepable).
+Deck 6: Flame Wall (fire, harmful, 2 copies) and Warm Wind (fire, helpful).
+No card acts on protected warriors (M3): protection covers every card of its types.
 Armlist: Salamander (protected from fire), Spearman (no protection), Sylph (wind, fire).
 """
 
@@ -20,13 +21,13 @@ from duels.models import Situation
 from events.models import Event
 
 CARDS = [
-    # name_en, deck, type, negative, keepable, copies
-    ("Fire Rain", 2, "fire", True, False, 1),
+    # name_en, deck, type, acts_on_protected, keepable, copies
+    ("Fire Rain", 2, "fire", False, False, 1),
     ("Wind Ward", 2, "wind", False, True, 1),
-    ("Water Lash", 4, "water", True, False, 1),
+    ("Water Lash", 4, "water", False, False, 1),
     ("Stone Skin", 4, "earth", False, False, 1),
     ("Bright Banner", 5, "universal", False, True, 1),
-    ("Flame Wall", 6, "fire", True, False, 2),
+    ("Flame Wall", 6, "fire", False, False, 2),
     ("Warm Wind", 6, "fire", False, False, 1),
 ]
 
@@ -38,7 +39,7 @@ def nonce() -> str:
 def magic_cards(event: Event) -> dict[str, MagicCard]:
     out = {}
     assert event.catalogue is not None
-    for name, deck, kind, negative, keepable, copies in CARDS:
+    for name, deck, kind, acts_on_protected, keepable, copies in CARDS:
         out[name] = MagicCard.objects.create(
             catalogue=event.catalogue,
             name_ru=name + " (ru)",
@@ -46,7 +47,7 @@ def magic_cards(event: Event) -> dict[str, MagicCard]:
             deck=deck,
             magic_type=kind,
             text=f"{name}: the referee reads this aloud.",
-            negative=negative,
+            acts_on_protected=acts_on_protected,
             keepable=keepable,
             copies=copies,
         )

@@ -2,11 +2,13 @@
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.urls import reverse
 
 import rules.mass as magic
 from cards.models_mass import MagicCard, Warrior
 from cards.words import explain
 from duels import services
+from duels.mass.kind import KIND
 from duels.mass.start import KeepableInWrongDeck, MassBattlesOff, NoMagicCards, start_mass_battle
 from duels.models import LogEntry
 from rules.errors import RuleError
@@ -133,15 +135,16 @@ def test_M3_protected_from_fire_unaffected_by_negative_fire_and_affected_by_nega
     assert_replays(mass_battle)
 
 
-def test_M3_a_positive_card_of_the_protected_type_still_acts(event, referee, cards, monkeypatch):
+def test_M3_a_helpful_card_of_the_protected_type_does_not_act_either(event, referee, cards, monkeypatch):
     in_catalogue_order(monkeypatch, cards["Warm Wind"])
     red, blue = armies(event)
     mass_battle = start(event, referee, red, blue)
     ready(mass_battle, referee, 6, 1)
     act(mass_battle, magic.UsePoints(side="a"), referee)
-    sylph = wid(mass_battle, "Red sylph")
-    done = act(mass_battle, magic.CarryOut(side="a", targets=(sylph,)), referee)
-    assert next(e for e in events(done) if e["type"] == "mass_card_carried_out")["affected"] == [sylph]
+    sylph, spear = wid(mass_battle, "Red sylph"), wid(mass_battle, "Red spear 1")
+    done = act(mass_battle, magic.CarryOut(side="a", targets=(sylph, spear)), referee)
+    carried = next(e for e in events(done) if e["type"] == "mass_card_carried_out")
+    assert carried["affected"] == [spear] and carried["unaffected"] == [sylph]
 
 
 def test_M4_the_winner_chooses_who_starts_and_a_tie_is_rolled_again(mass_battle, referee):
@@ -265,9 +268,7 @@ def test_M7_the_used_card_is_at_the_bottom_of_its_deck(mass_battle, referee, car
 
 def test_M5_M7_a_mandatory_draw_from_an_empty_deck_does_not_block_the_phase(event, referee, monkeypatch):
     in_catalogue_order(monkeypatch)
-    MagicCard.objects.create(
-        catalogue=event.catalogue, name_ru="Ветер", deck=2, magic_type="wind", negative=False, keepable=True
-    )
+    MagicCard.objects.create(catalogue=event.catalogue, name_ru="Ветер", deck=2, magic_type="wind", keepable=True)
     MagicCard.objects.create(catalogue=event.catalogue, name_ru="Камень", deck=4, magic_type="earth")
     red, blue = armies(event)
     mass_battle = start(event, referee, red, blue)
@@ -290,7 +291,14 @@ def test_M8_a_server_roll_and_a_referee_roll_are_both_logged_with_their_source(m
     server = LogEntry.objects.filter(situation=mass_battle, command__type="roll_initiative").latest("seq")
     a, b = (server.command or {})["dice"]
     assert (server.command or {})["source"] == "server" and 1 <= a <= 6 and 1 <= b <= 6
-    assert server.events[0] == {"type": "mass_initiative_rolled", "cycle": 1, "a": a, "b": b, "source": "server"}
+    assert server.events[0] == {
+        "type": "mass_initiative_rolled",
+        "cycle": 1,
+        "a": a,
+        "b": b,
+        "source": "server",
+        "nth": 1,
+    }
     if a != b:
         undo(mass_battle, referee, "roll again by hand")
     act(mass_battle, magic.RollInitiative(source="referee", dice=(5, 2)), referee)
@@ -340,3 +348,114 @@ def test_a_mass_battle_holds_no_character_and_does_not_end_by_itself(mass_battle
     act(mass_battle, magic.EndBattle(reason="dusk"), referee)
     mass_battle.refresh_from_db()
     assert mass_battle.ended
+
+
+def test_M3_a_helpful_card_of_a_protected_type_does_not_act_unless_it_acts_on_protected_too(
+    as_user, event, referee, cards, monkeypatch
+):
+    """[M3] Seed 002: a protected warrior «не выполняет требований магических карт этих типов» - of any card."""
+    cards["Stone Skin"].delete()
+    beacon = MagicCard.objects.create(
+        catalogue=event.catalogue, name_ru="Маяк", name_en="Beacon", deck=4, magic_type="fire", acts_on_protected=True
+    )
+    in_catalogue_order(monkeypatch, cards["Warm Wind"], beacon)
+    red, blue = armies(event)
+    mass_battle = start(event, referee, red, blue)
+    ready(mass_battle, referee, 6, 4)  # red: 6 (Warm Wind, helpful fire), blue: 4 (Beacon)
+    salamander, spear = wid(mass_battle, "Blue salamander"), wid(mass_battle, "Blue spear 1")
+    act(mass_battle, magic.UsePoints(side="a"), referee)
+    done = act(mass_battle, magic.CarryOut(side="a", targets=(salamander, spear), move_to="hospital"), referee)
+    carried = next(e for e in events(done) if e["type"] == "mass_card_carried_out")
+    assert carried["unaffected"] == [salamander] and carried["affected"] == [spear]
+    assert state(mass_battle).warriors[salamander].place == "field"
+    act(mass_battle, magic.EndTurn(side="a"), referee)
+    act(mass_battle, magic.UsePoints(side="b"), referee)  # Beacon: fire, acts on protected warriors too
+    page = as_user(referee).get(reverse("duels:mass", args=[mass_battle.pk])).content.decode()
+    assert "data-acts-on-protected" in page and "acts on protected warriors too" in page
+    red_salamander = wid(mass_battle, "Red salamander")
+    done = act(mass_battle, magic.CarryOut(side="b", targets=(red_salamander,), move_to="hospital"), referee)
+    carried = next(e for e in events(done) if e["type"] == "mass_card_carried_out")
+    assert carried["affected"] == [red_salamander] and carried["unaffected"] == []
+    assert Warrior.objects.get(pk=int(red_salamander)).state == "hospital"
+    assert_replays(mass_battle)
+
+
+def _dice(monkeypatch, *values):
+    """The server's dice, in this order (one value per die)."""
+    faces = iter(values)
+    monkeypatch.setattr("duels.mass.kind.roll_die", lambda: next(faces))
+
+
+def _rolled(performed):
+    return [(e["a"], e["b"], e["source"]) for e in events(performed) if e["type"] == "mass_initiative_rolled"]
+
+
+def test_M4_an_undone_server_roll_repeated_keeps_its_dice_and_the_figures_count_it(mass_battle, referee, monkeypatch):
+    """[M4] "The commander was not looking": undo and roll again gives the same dice, not a new chance."""
+    _dice(monkeypatch, 2, 5, 6, 1, 4, 4)
+    assert _rolled(act(mass_battle, magic.RollInitiative(source="server"), referee)) == [(2, 5, "server")]
+    undo(mass_battle, referee)
+    assert _rolled(act(mass_battle, magic.RollInitiative(source="server"), referee)) == [(2, 5, "server")]
+    assert state(mass_battle).winner == "b" and state(mass_battle).points == {"a": 2, "b": 5}
+    undo(mass_battle, referee)
+    # Entering other dice after an undone roll is a re-roll: accepted (real dice), and counted.
+    act(mass_battle, magic.RollInitiative(source="referee", dice=(6, 1)), referee)
+    assert state(mass_battle).winner == "a"
+    log = list(LogEntry.objects.filter(situation=mass_battle).order_by("seq"))
+    assert KIND.review(mass_battle, log)["figures"] == {"rolls": 3, "undone_rolls": 2, "kept_rolls": 1, "rerolls": 1}
+    assert_replays(mass_battle)
+
+
+def test_M4_a_repeated_tie_keeps_its_dice_and_the_roll_after_it_is_new(mass_battle, referee, monkeypatch):
+    """[M4] Dice are rolled again only on a tie: each roll of the cycle keeps its own dice when repeated."""
+    _dice(monkeypatch, 3, 3, 1, 4, 6, 2)
+    act(mass_battle, magic.RollInitiative(source="server"), referee)  # 3-3: a tie
+    undo(mass_battle, referee)
+    assert _rolled(act(mass_battle, magic.RollInitiative(source="server"), referee)) == [(3, 3, "server")]
+    assert _rolled(act(mass_battle, magic.RollInitiative(source="server"), referee)) == [(1, 4, "server")]
+    undo(mass_battle, referee)
+    assert _rolled(act(mass_battle, magic.RollInitiative(source="server"), referee)) == [(1, 4, "server")]
+
+
+def test_M4_a_server_roll_after_undone_entered_dice_keeps_the_entered_dice(as_user, mass_battle, referee):
+    """[M4] Real dice entered, undone, then "roll (server)": the dice on the table stay, not a new server roll."""
+    act(mass_battle, magic.RollInitiative(source="referee", dice=(1, 6)), referee)
+    undo(mass_battle, referee)
+    page = as_user(referee).get(reverse("duels:mass", args=[mass_battle.pk])).content.decode()
+    assert 'id="undone-roll"' in page  # the tablet reminds the referee of the undone dice
+    assert _rolled(act(mass_battle, magic.RollInitiative(source="server"), referee)) == [(1, 6, "referee")]
+    log = as_user(referee).get(reverse("duels:mass", args=[mass_battle.pk])).content.decode()
+    assert "keeps its dice" in log
+
+
+def test_issue20_an_army_in_a_running_mass_battle_cannot_start_another(event, referee, cards, monkeypatch):
+    """Issue 20: a duel refuses a busy character; a mass battle refuses a busy army, by name, and nothing opens."""
+    from cards.models_mass import Army
+    from duels.mass.start import ArmyInMassBattle
+    from duels.models import Situation
+
+    red, blue = armies(event)
+    first = start(event, referee, red, blue)
+    green = Army.objects.create(event=event, name="Green")
+    with pytest.raises(ArmyInMassBattle) as caught:
+        start_mass_battle(event, green, blue, user=referee, nonce=nonce())
+    assert "“Blue”" in str(caught.value) and str(first.pk) in str(caught.value)
+    assert Situation.objects.filter(kind="mass_battle").count() == 1
+    act(first, magic.EndBattle(reason="done"), referee)
+    again = start_mass_battle(event, green, blue, user=referee, nonce=nonce())  # ended: free again
+    assert again.situation.pk != first.pk
+
+
+def test_issue20_warriors_are_listed_in_natural_order(event, referee, cards):
+    """Issue 20: warriors 1, 2, ..., 10, 11 - not 1, 10, 11, 2."""
+    from cards.models_mass import Army, WarriorType
+
+    kind = WarriorType.objects.create(event=event, name_ru="Копейщик")
+    red, blue = (Army.objects.create(event=event, name=name) for name in ("Red", "Blue"))
+    for n in (10, 2, 11, 1, 3):
+        Warrior.objects.create(army=red, name=str(n), warrior_type=kind)
+    Warrior.objects.create(army=blue, name="Strażnik 2", warrior_type=kind)
+    Warrior.objects.create(army=blue, name="Strażnik 10", warrior_type=kind)
+    situation = start(event, referee, red, blue)
+    names = [w.name for w in state(situation).warriors.values()]
+    assert names == ["1", "2", "3", "10", "11", "Strażnik 2", "Strażnik 10"]

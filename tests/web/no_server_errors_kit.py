@@ -263,9 +263,7 @@ def _mass_battle(event: Event, user: User | None) -> Situation:
     event.refresh_from_db()
     assert event.catalogue is not None  # the event fixture's
     MagicCard.objects.create(catalogue=event.catalogue, name_ru="Огненный дождь", deck=2, magic_type="fire")
-    MagicCard.objects.create(
-        catalogue=event.catalogue, name_ru="Ветер", deck=5, magic_type="wind", negative=False, keepable=True
-    )
+    MagicCard.objects.create(catalogue=event.catalogue, name_ru="Ветер", deck=5, magic_type="wind", keepable=True)
     kind = WarriorType.objects.create(event=event, name_ru="Саламандра", protections="fire")
     armies = [Army.objects.create(event=event, name=name) for name in ("Red", "Blue")]
     for army in armies:

@@ -546,6 +546,7 @@ SPECS: dict[str, Spec] = {
         posts=[lambda w: _mass(w, reason="mistake")],
     ),
     "duels:mass-log": Spec("staff", methods=GET_ONLY, params={"situation_id": "mass"}, get={"page": "2"}),
+    "duels:mass-decks": Spec("staff", methods=GET_ONLY, params={"situation_id": "mass"}),
     "duels:mass-commander": Spec("staff", methods=GET_ONLY, params={"situation_id": "mass"}),
     "duels:mass-army-link": Spec("public", login=False, methods=GET_ONLY, params={"token": "army_token"}),
     "duels:mass-watch": Spec("public", login=False, methods=GET_ONLY, params={"situation_id": "mass"}),

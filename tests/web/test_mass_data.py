@@ -11,9 +11,9 @@ from cards.models_mass import Army, MagicCard, Warrior, WarriorType
 pytestmark = pytest.mark.django_db
 
 CARDS_CSV = (
-    "name_ru,name_en,deck,magic_type,text,negative,keepable,copies\n"
-    "Огненный дождь,Fire Rain,2,огонь,Burns one unit,yes,no,2\n"
-    "Попутный ветер,Fair Wind,5,Wind,Move again,no,yes,1\n"
+    "name_ru,name_en,deck,magic_type,text,acts_on_protected,keepable,copies\n"
+    "Огненный дождь,Fire Rain,2,огонь,Burns one unit,no,no,2\n"
+    "Попутный ветер,Fair Wind,5,Wind,Move again,yes,yes,1\n"
 )
 
 
@@ -26,16 +26,40 @@ def test_M1_M2_magic_cards_import_by_label_in_any_language_and_export_back(as_us
     client = as_user(organizer)
     assert upload(client, event, "magic_cards", CARDS_CSV).status_code == 302
     rain = MagicCard.objects.get(name_ru="Огненный дождь")
-    assert (rain.deck, rain.magic_type, rain.negative, rain.keepable, rain.copies) == (2, "fire", True, False, 2)
+    assert (rain.deck, rain.magic_type, rain.acts_on_protected, rain.keepable, rain.copies) == (
+        2,
+        "fire",
+        False,
+        False,
+        2,
+    )
     again = upload(client, event, "magic_cards", CARDS_CSV)  # updates, no duplicates
     assert again.status_code == 302 and MagicCard.objects.count() == 2
     exported = client.get(reverse("cards:mass-export", args=[event.pk]), {"what": "magic_cards", "file_format": "json"})
     rows = json.loads(exported.content)
     assert {r["name_ru"]: r["deck"] for r in rows} == {"Огненный дождь": "2", "Попутный ветер": "5"}
+    assert {r["name_ru"]: r["acts_on_protected"] for r in rows} == {"Огненный дождь": "no", "Попутный ветер": "yes"}
+    assert all("negative" not in r for r in rows)
+
+
+def test_M3_a_file_with_the_old_negative_column_still_imports_as_what_it_decided(as_user, organizer, event):
+    """[M3] "negative: no" meant the card acted on protected warriors: it is imported as acts_on_protected."""
+    old = (
+        "name_ru,name_en,deck,magic_type,text,negative,keepable,copies\n"
+        "Огненный дождь,Fire Rain,2,огонь,Burns one unit,yes,no,2\n"
+        "Попутный ветер,Fair Wind,5,Wind,Move again,no,yes,1\n"
+        "Тихая вода,Still Water,4,water,,,no,1\n"
+    )
+    assert upload(as_user(organizer), event, "magic_cards", old).status_code == 302
+    acts = dict(MagicCard.objects.values_list("name_en", "acts_on_protected"))
+    assert acts == {"Fire Rain": False, "Fair Wind": True, "Still Water": False}
+    bad = old.replace("Burns one unit,yes", "Burns one unit,perhaps")
+    response = upload(as_user(organizer), event, "magic_cards", bad)
+    assert response.status_code == 400 and "perhaps" in response.content.decode()
 
 
 def test_M5_a_keepable_card_in_deck_4_is_refused_and_nothing_is_imported(as_user, organizer, event):
-    bad = CARDS_CSV + "Ливень,Downpour,4,water,,yes,yes,1\n"
+    bad = CARDS_CSV + "Ливень,Downpour,4,water,,no,yes,1\n"
     response = upload(as_user(organizer), event, "magic_cards", bad)
     assert response.status_code == 400 and MagicCard.objects.count() == 0
     assert "not deck 4" in response.content.decode()

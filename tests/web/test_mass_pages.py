@@ -263,3 +263,63 @@ def test_a_stale_tap_on_the_mass_tablet_goes_the_one_submit_path_and_no_clock_is
     assert response.status_code == 409
     assert "Another referee acted first" in html and "ran out" not in html
     assert Situation.objects.get(pk=mass_battle.pk).version == before
+
+
+def test_M5_a_kept_card_is_used_from_the_tablet_in_a_later_cycles_battle_never_in_the_other_sides_turn(
+    as_user, referee, mass_battle
+):
+    """[M5] «в любом другом ходе, во время своих действий»: after cycle 2's magic phase the tablet offers it."""
+    client = as_user(referee)
+    ready(mass_battle, referee, 2, 1)  # Wind Ward on top of deck 2: red keeps it
+    act(mass_battle, magic.UsePoints(side="a"), referee)
+    act(mass_battle, magic.KeepCard(side="a"), referee)
+    ward = state(mass_battle).kept_uids("a")[0]
+    act(mass_battle, magic.EndTurn(side="a"), referee)
+    act(mass_battle, magic.UsePoints(side="b", warrior=wid(mass_battle, "Blue spear 2")), referee)
+    act(mass_battle, magic.EndTurn(side="b"), referee)
+    page = client.get(reverse("duels:mass", args=[mass_battle.pk])).content.decode()
+    assert "uses the kept card" not in page  # cycle 1: the cycle it was drawn in
+    act(mass_battle, magic.NextCycle(), referee)
+    ready(mass_battle, referee, 4, 5, starter="b")
+    page = client.get(reverse("duels:mass", args=[mass_battle.pk])).content.decode()
+    assert f'value="{ward}"' not in page  # the other side's magic-phase turn
+    assert post(client, mass_battle, action="use_kept", side="a", uid=ward).status_code == 422
+    for side in ("b", "a"):
+        act(mass_battle, magic.UsePoints(side=side, take=False), referee)
+        act(mass_battle, magic.EndTurn(side=side), referee)
+    page = client.get(reverse("duels:mass", args=[mass_battle.pk])).content.decode()
+    assert "Red uses the kept card «Wind Ward»" in page and f'value="{ward}"' in page
+    assert post(client, mass_battle, action="use_kept", side="a", uid=ward).status_code == 302
+    page = client.get(reverse("duels:mass", args=[mass_battle.pk])).content.decode()
+    assert 'id="carry-out"' in page and 'id="next-cycle"' not in page
+    assert post(client, mass_battle, action="carry_out", side="a", target_side="a").status_code == 302
+    st = state(mass_battle)
+    assert st.kept_uids("a") == [] and st.decks[2][-1] == ward and st.stage == magic.OVER
+
+
+def test_issue20_the_record_page_and_the_log_files_work_for_a_mass_battle(as_user, referee, mass_battle, client):
+    """Issue 20: /watch/<id>/record/ (anyone, logged out too) and the log's CSV and XLSX (the referee) answer 200."""
+    import io
+
+    import openpyxl
+
+    ready(mass_battle, referee, 2, 1)
+    act(mass_battle, magic.UsePoints(side="a"), referee)  # Wind Ward: may be kept, still secret
+    act(mass_battle, magic.KeepCard(side="a"), referee)
+    record = client.get(reverse("duels:record", args=[mass_battle.pk]))
+    assert record.status_code == 200
+    text = record.content.decode()
+    assert "Red" in text and "Blue" in text and "Wind Ward" not in text  # a kept card stays secret
+    act(mass_battle, magic.EndBattle(reason="the armies part"), referee)
+    assert client.get(reverse("duels:record", args=[mass_battle.pk])).status_code == 200
+    staff = as_user(referee)
+    csv = staff.get(reverse("duels:log-export-csv", args=[mass_battle.pk]))
+    assert csv.status_code == 200
+    rows = csv.content.decode("utf-8-sig").splitlines()
+    assert rows[0].startswith("seq") and any("shuffled the four decks" in r for r in rows)
+    assert any("Initiative, cycle 1" in r for r in rows) and any("Red keeps" in r for r in rows)
+    xlsx = staff.get(reverse("duels:log-export-xlsx", args=[mass_battle.pk]))
+    assert xlsx.status_code == 200
+    sheet = openpyxl.load_workbook(io.BytesIO(xlsx.content)).active
+    lines = [str(row[-1]) for row in sheet.iter_rows(values_only=True)]
+    assert any("shuffled the four decks" in line for line in lines) and len(lines) == len(rows)

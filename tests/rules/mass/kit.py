@@ -7,13 +7,13 @@ import rules.mass as magic
 from rules.errors import RuleError
 
 CARDS = [
-    magic.MagicFace(f"{cid}.{n}", cid, deck, kind, negative=neg, keepable=keep)
-    for cid, deck, kind, neg, keep, copies in [
-        (1, 2, "fire", True, False, 2),
-        (2, 2, "wind", False, True, 1),
-        (3, 4, "water", True, False, 1),
+    magic.MagicFace(f"{cid}.{n}", cid, deck, kind, acts_on_protected=acts, keepable=keep)
+    for cid, deck, kind, acts, keep, copies in [
+        (1, 2, "fire", False, False, 2),
+        (2, 2, "wind", True, True, 1),
+        (3, 4, "water", False, False, 1),
         (4, 5, "universal", False, True, 2),
-        (5, 6, "earth", True, False, 1),
+        (5, 6, "earth", False, False, 1),
     ]
     for n in range(1, copies + 1)
 ]
@@ -82,11 +82,11 @@ def command_for(state, tap, x, y):
 
 EDGE_CARDS = [
     magic.MagicFace("20.1", 20, 2, "fire"),
-    magic.MagicFace("21.1", 21, 2, "wind", negative=False, keepable=True),
+    magic.MagicFace("21.1", 21, 2, "wind", keepable=True),
     magic.MagicFace("40.1", 40, 4, "earth"),
-    magic.MagicFace("50.1", 50, 5, "universal", negative=False, keepable=True),
+    magic.MagicFace("50.1", 50, 5, "universal", keepable=True),
     magic.MagicFace("60.1", 60, 6, "fire"),
-    magic.MagicFace("61.1", 61, 6, "fire", negative=False),
+    magic.MagicFace("61.1", 61, 6, "fire", acts_on_protected=True),
 ]
 
 

@@ -24,11 +24,11 @@ from tests.rules.mass.kit import (
 
 CARDS = [
     magic.MagicFace("20.1", 20, 2, "fire"),
-    magic.MagicFace("21.1", 21, 2, "wind", negative=False, keepable=True),
+    magic.MagicFace("21.1", 21, 2, "wind", keepable=True),
     magic.MagicFace("40.1", 40, 4, "earth"),
-    magic.MagicFace("50.1", 50, 5, "universal", negative=False, keepable=True),
+    magic.MagicFace("50.1", 50, 5, "universal", keepable=True),
     magic.MagicFace("60.1", 60, 6, "water"),
-    magic.MagicFace("61.1", 61, 6, "fire", negative=False),
+    magic.MagicFace("61.1", 61, 6, "fire"),
 ]
 ORDER = ((2, ("21.1", "20.1")), (4, ("40.1",)), (5, ("50.1",)), (6, ("60.1", "61.1")))
 WARRIORS = [
@@ -81,12 +81,26 @@ def test_M2_five_types_of_magic():
     assert caught.value.rule_id == "M2"
 
 
-def test_M3_protection_blocks_negative_cards_of_the_listed_types_only():
+def test_M3_protection_covers_every_card_of_the_listed_types_only():
     warrior = magic.Warrior("9", "a", "sylph", protections=("wind", "fire"))
     assert warrior.protected_from(magic.MagicFace("x", 1, 2, "fire"))
-    assert warrior.protected_from(magic.MagicFace("x", 1, 2, "wind"))
+    assert warrior.protected_from(magic.MagicFace("x", 1, 2, "wind", keepable=True))  # a helpful card too
     assert not warrior.protected_from(magic.MagicFace("x", 1, 2, "earth"))
-    assert not warrior.protected_from(magic.MagicFace("x", 1, 2, "fire", negative=False))
+    # The organizer's exception, named for what it decides.
+    assert not warrior.protected_from(magic.MagicFace("x", 1, 2, "fire", acts_on_protected=True))
+
+
+def test_M3_a_battle_stored_before_the_rename_replays_as_it_was_played():
+    """[M3] A stored card saying ``negative: false`` acted on protected warriors: it still does."""
+    data = magic.to_dict(battle())
+    for card in data["cards"]:
+        card["negative"] = not card.pop("acts_on_protected")
+    data["cards"][0]["negative"] = False
+    back = magic.from_dict(data)
+    uid = data["cards"][0]["uid"]
+    assert back.cards[uid].acts_on_protected is True
+    assert sum(face.acts_on_protected for face in back.cards.values()) == 1
+    assert magic.to_dict(back)["cards"][0]["acts_on_protected"] is True
 
 
 def test_M4_higher_roll_wins_a_tie_rolls_again_and_the_winner_chooses():
@@ -158,7 +172,7 @@ def test_M1_each_deck_is_shuffled_into_the_order_given_and_a_card_from_another_d
     assert state.decks[2] == ["20.1", "21.1"]  # the order is the server's input, top first
 
 
-def test_M3_a_negative_card_moves_only_the_unprotected_and_a_positive_one_moves_everyone():
+def test_M3_a_card_of_a_protected_type_moves_only_the_unprotected_unless_it_acts_on_protected_too():
     state = edge_ready(edge_battle(), 6, 1)
     state = edge_run(state, magic.UsePoints("a"))  # Flame (negative fire) on top of deck 6
     done = edge_events(state, magic.CarryOut("a", target_side="b", move_to="hospital"))
@@ -170,10 +184,10 @@ def test_M3_a_negative_card_moves_only_the_unprotected_and_a_positive_one_moves_
         state, magic.EndTurn("a"), magic.UsePoints("b", warrior="5"), magic.EndTurn("b"), magic.NextCycle()
     )
     state = edge_ready(state, 6, 1)
-    state = edge_run(state, magic.UsePoints("a"))  # the positive fire card is next
+    state = edge_run(state, magic.UsePoints("a"))  # the fire card that acts on protected warriors too
     assert state.pending is not None and state.pending.uid == "61.1"
     state = edge_run(state, magic.CarryOut("a", targets=("2",), move_to="hospital"))
-    assert state.warriors["2"].place == "hospital"  # positive: protection does not apply
+    assert state.warriors["2"].place == "hospital"  # the organizer's exception (M3)
 
 
 def test_M4_the_tie_is_rolled_again_and_the_points_are_the_second_roll_and_the_loser_cannot_choose():
@@ -257,6 +271,31 @@ def test_M5_M7_a_kept_card_is_used_in_a_later_cycle_in_its_own_turn_once_and_the
     assert state.kept_uids("a") == [] and state.decks[2][-1] == "21.1"
     assert [(e.card_id, e.cycle, e.ends_cycle) for e in state.effects][-1] == (21, 2, 3)
     edge_refused("M5", state, magic.UseKept("a", "21.1"))  # used once
+
+
+def test_M5_a_kept_card_is_used_in_a_later_cycles_other_phases_as_the_keepers_own_action():
+    """[M5] «в любом другом ходе, во время своих действий»: in cycle 2's battle (after the magic phase), the referee
+    records it as the keeper's action; still never in the cycle it was drawn, nor in the other side's magic turn."""
+    state = edge_run(edge_ready(edge_battle(), 2, 1), magic.UsePoints("a"), magic.KeepCard("a"))
+    state = edge_run(state, magic.EndTurn("a"), magic.UsePoints("b", warrior="5"), magic.EndTurn("b"))
+    assert state.stage == magic.OVER and not magic.kept_usable(state, "a", "21.1")  # drawn in this cycle
+    state = edge_run(state, magic.NextCycle())
+    assert not magic.kept_usable(state, "a", "21.1")  # the initiative is being decided: nobody's action yet
+    state = edge_run(state, magic.RollInitiative("referee", (1, 4)))
+    assert state.stage == magic.CHOOSE and not magic.kept_usable(state, "a", "21.1")
+    state = edge_run(state, magic.ChooseStarter("b", starts=True))
+    edge_refused("M5", state, magic.UseKept("a", "21.1"))  # the other side's magic-phase turn
+    state = edge_run(state, magic.UsePoints("b", take=False), magic.EndTurn("b"))
+    state = edge_run(state, magic.UsePoints("a", warrior="1"), magic.EndTurn("a"))
+    assert state.stage == magic.OVER and state.cycle == 2
+    assert magic.kept_usable(state, "a", "21.1") and not magic.kept_usable(state, "b", "21.1")
+    state = edge_run(state, magic.UseKept("a", "21.1"))
+    edge_refused("M5", state, magic.NextCycle())  # carry it out first
+    edge_refused("M5", state, magic.MoveWarrior("3", "hospital"))
+    state = edge_run(state, magic.CarryOut("a", target_side="a"))
+    assert state.kept_uids("a") == [] and state.decks[2][-1] == "21.1"  # M7
+    assert [(e.card_id, e.cycle, e.ends_cycle) for e in state.effects][-1] == (21, 2, 3)
+    assert magic.uids_everywhere(state) and sorted(magic.uids_everywhere(state)) == sorted(state.cards)
 
 
 def test_M6_an_effect_from_a_kept_card_lasts_from_its_own_cycle_to_the_next():
