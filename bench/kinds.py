@@ -329,6 +329,11 @@ def battles(event: Any, user: Any, people: list[Any], now: Any, ahead: int) -> l
     made = []
     lengths = [n for n in BATTLE_LENGTHS for _ in range(PER_LENGTH)]
     _battle_people(event, people[: 4 * len(lengths)])
+    # Every round a bout (the event setting, D3): each round ends in a break with new arsenals, so the
+    # load has round breaks at every length; by the rules' reading a bout lasts while attack cards are
+    # left, and a 200-entry battle would rarely reach one.
+    type(event).objects.filter(pk=event.pk).update(every_round_a_bout=True)
+    event.every_round_a_bout = True
     for i, length in enumerate(lengths):
         ids = [p.pk for p in people[4 * i : 4 * i + 4]]
         four = sorted(Character.objects.filter(pk__in=ids), key=lambda c: ids.index(c.pk))  # their new cards, sides
@@ -359,7 +364,7 @@ def _armies(event: Any, count: int) -> list[tuple[Any, Any]]:
         MagicCard.objects.get_or_create(
             catalogue=event.catalogue, name_en=name,
             defaults={"name_ru": name, "deck": deck, "magic_type": kind, "text": f"{name}: read aloud.",
-                      "negative": negative, "keepable": keepable, "copies": copies},
+                      "acts_on_protected": not negative, "keepable": keepable, "copies": copies},
         )  # fmt: skip
     types = [
         WarriorType.objects.create(event=event, name_ru="Саламандра", name_en="Salamander", protections="fire"),

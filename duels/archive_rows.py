@@ -173,6 +173,14 @@ def leaving(item: dict[str, Any]) -> dict[str, Any]:
     return {**item, "fields": {**item["fields"], **runtime}} if runtime else item
 
 
+# Fields a file written by an earlier version names otherwise: old name -> (name now, its value now).
+# M3 (issue 21): a magic card's "negative" (protection stops it) became "acts on protected warriors
+# too", its opposite; the migration turned every card so (cards/0011_mass_acts_on_protected).
+_RENAMED: dict[str, dict[str, tuple[str, Any]]] = {
+    "cards.magiccard": {"negative": ("acts_on_protected", lambda negative: not negative)},
+}
+
+
 def arriving(item: dict[str, Any]) -> dict[str, Any]:
     """A row of the file as it is saved here: no file name of this machine, no run left waiting for a worker.
 
@@ -180,6 +188,14 @@ def arriving(item: dict[str, Any]) -> dict[str, Any]:
     any file of this machine for its download.
     """
     item = leaving(item)
+    renamed = _RENAMED.get(item["model"], {})
+    if any(old in item["fields"] for old in renamed):
+        fields = dict(item["fields"])
+        for old, (new, value_of) in renamed.items():
+            if old in fields:
+                value = fields.pop(old)
+                fields.setdefault(new, value_of(value))
+        item = {**item, "fields": fields}
     unfinished = _UNFINISHED.get(item["model"])
     if unfinished is not None:
         field, waiting, finished, note_field = unfinished

@@ -53,3 +53,18 @@ def test_rotating_links_on_import_gives_the_armies_new_qr_codes_too():
     import_event(data, rotate_links=True)
     after = dict(Army.objects.values_list("pk", "link_token"))
     assert after.keys() == before.keys() and all(after[pk] != before[pk] for pk in before)
+
+
+def test_M3_an_event_file_from_before_the_rename_imports_its_magic_cards_as_they_decided():
+    """A file exported before M3's rename names the flag "negative" (protection stops the card): it
+    arrives as "acts on protected warriors too", the opposite, as the migration turned the cards."""
+    event = demo.load()
+    data = json.loads(dumps(export_event(event)))
+    cards = [o for o in data["objects"] if o["model"] == "cards.magiccard"]
+    decided = {o["pk"]: o["fields"]["acts_on_protected"] for o in cards}
+    assert decided, "the demo has magic cards"
+    for row in cards:
+        row["fields"]["negative"] = not row["fields"].pop("acts_on_protected")
+    remove_everything(event, data)
+    import_event(data)
+    assert dict(MagicCard.objects.values_list("pk", "acts_on_protected")) == decided

@@ -37,7 +37,18 @@ def _post_steps(client, url: str, situation, steps: list[dict]) -> None:
         assert situation.version == before + 1, fields
 
 
-def test_a_bench_battle_has_area_attacks_reactions_and_round_breaks_and_replays_exactly(as_user, battle, referee):
+@pytest.fixture
+def bout_battle(event, people, referee):
+    """The conftest battle on an event where every round is a bout (D3), as bench/kinds.py's battles are."""
+    from tests.services.battle_kit import begin
+
+    event.every_round_a_bout = True
+    event.save(update_fields=["every_round_a_bout"])
+    return begin(event, people, referee)
+
+
+def test_a_bench_battle_has_area_attacks_reactions_and_round_breaks_and_replays_exactly(as_user, bout_battle, referee):
+    battle = bout_battle
     state, memo = None, None
     for _chunk in range(3):
         state, memo = kinds.extend(battle, "battle", 60, memo)
