@@ -168,11 +168,6 @@ class StartBattleForm(forms.Form):
         people = Character.objects.filter(event_id=event_id, status=Character.Status.ACCEPTED).order_by("name")
         cast(forms.ModelMultipleChoiceField, self.fields["combatants"]).queryset = people
         cast(forms.ModelChoiceField, self.fields["declarer"]).queryset = people
-        self.people = list(people)
-        for character in self.people:
-            self.fields[f"side_{character.pk}"] = forms.ChoiceField(
-                choices=SIDES, initial=character.side, required=False, label=character.name
-            )
 
     def clean_nonce(self) -> str:
         return self.cleaned_data["nonce"].hex
@@ -184,11 +179,13 @@ class StartBattleForm(forms.Form):
             raise forms.ValidationError(_("A battle needs at least three combatants on at least two sides."))
         if data.get("declarer") is not None and data["declarer"] not in chosen:
             raise forms.ValidationError(_("The one who declared the fight must be one of the combatants."))
-        data["sides"] = {c.pk: data.get(f"side_{c.pk}") or c.side for c in chosen}
+        # Only the chosen have a side field (a 2,000-character event gets no 2,000 fields, issue 20).
+        known = {value for value, _label in SIDES}
+        sides = {c.pk: self.data.get(f"side_{c.pk}") or c.side for c in chosen}
+        if any(side not in known for side in sides.values()):
+            raise forms.ValidationError(_("The request was incomplete."))
+        data["sides"] = sides
         return data
-
-    def side_field(self, character: Character) -> Any:
-        return self[f"side_{character.pk}"]
 
 
 class JoinBattleForm(ActionForm):

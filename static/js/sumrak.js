@@ -424,21 +424,28 @@
     });
   });
 
-  // --- Long select lists (the start form) filtered by typing, in any letter case.
+  // --- Long select lists (the start forms, "add a combatant") filtered by typing, in any letter case.
+  // Delegated, so a filter inside a live fragment works after every swap too.
+  function filterChoices(input) {
+    var select = document.getElementById(input.getAttribute("data-filter-for"));
+    if (!select) { return; }
+    var q = input.value.toLocaleLowerCase().replace(/ё/g, "е").trim();
+    Array.prototype.forEach.call(select.options, function (opt) {
+      if (!opt.value) { return; }
+      var name = opt.textContent.toLocaleLowerCase().replace(/ё/g, "е");
+      opt.hidden = q !== "" && name.indexOf(q) === -1;
+    });
+    var first = Array.prototype.find.call(select.options, function (o) { return o.value && !o.hidden; });
+    if (select.multiple) {
+      // The battle's picker: what the filter hides is never added unseen; Enter adds the first match.
+      Array.prototype.forEach.call(select.options, function (o) { if (o.hidden) { o.selected = false; } });
+      if (first && q && !select.selectedOptions.length) { first.selected = true; }
+    } else if (first && q) { select.value = first.value; }
+  }
   function initChoiceFilters() {
-    document.querySelectorAll("[data-filter-for]").forEach(function (input) {
-      var select = document.getElementById(input.getAttribute("data-filter-for"));
-      if (!select) { return; }
-      input.addEventListener("input", function () {
-        var q = input.value.toLocaleLowerCase().replace(/ё/g, "е").trim();
-        Array.prototype.forEach.call(select.options, function (opt) {
-          if (!opt.value) { return; }
-          var name = opt.textContent.toLocaleLowerCase().replace(/ё/g, "е");
-          opt.hidden = q !== "" && name.indexOf(q) === -1;
-        });
-        var first = Array.prototype.find.call(select.options, function (o) { return o.value && !o.hidden; });
-        if (first && q) { select.value = first.value; }
-      });
+    document.addEventListener("input", function (evt) {
+      var input = evt.target;
+      if (input && input.hasAttribute && input.hasAttribute("data-filter-for")) { filterChoices(input); }
     });
   }
 
