@@ -23,6 +23,19 @@
     return Math.max(0, (deadline - (Date.now() + skew)) / 1000);
   }
 
+  // Seconds in the page's language: "9,5" in Russian, "9.5" in English.
+  var secondsFormat = {};
+  function localSeconds(value, digits) {
+    var lang = document.documentElement.lang || undefined;
+    var key = lang + digits;
+    if (!secondsFormat[key]) {
+      try {
+        secondsFormat[key] = new Intl.NumberFormat(lang, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+      } catch (e) { return value.toFixed(digits); }
+    }
+    return secondsFormat[key].format(value);
+  }
+
   function tick() {
     document.querySelectorAll("[data-deadline]").forEach(function (el) {
       var left = secondsLeft(el, "data-deadline");
@@ -32,7 +45,7 @@
         var m = Math.floor(left / 60), s = Math.floor(left % 60);
         el.textContent = m + ":" + (s < 10 ? "0" : "") + s;
       } else {
-        el.textContent = left.toFixed(left < 10 ? 1 : 0);
+        el.textContent = localSeconds(left, left < 10 ? 1 : 0);
         el.classList.toggle("urgent", left > 0 && left <= URGENT_S);
       }
       el.classList.toggle("expired", left <= 0);
