@@ -84,6 +84,7 @@ class BattleActForm(ActionForm):
     negates = forms.TypedChoiceField(choices=[("1", "1"), ("0", "0")], coerce=lambda v: v == "1", required=False)
     outcome = forms.ChoiceField(choices=[(o, o) for o in OUTCOMES], required=False)
     reason = forms.CharField(max_length=REASON_MAX, required=False)
+    quick_reason = forms.CharField(max_length=REASON_MAX, required=False)  # a one-tap reason (the event's)
     trigger = forms.CharField(max_length=TRIGGER_MAX, required=False)
     mode = forms.ChoiceField(choices=[(B.INTERRUPT, B.INTERRUPT), (B.RESPONSE, B.RESPONSE)], required=False)
     order = IdList(required=False)
@@ -109,6 +110,9 @@ class BattleActForm(ActionForm):
         }.get(action or "", ())
         if any(data.get(key) in (None, "") for key in need):
             raise forms.ValidationError(_("The request was incomplete."))
+        # As the duel's ReasonMixin: a tapped reason and a typed one make one reason.
+        parts = [(data.get("quick_reason") or "").strip(), (data.get("reason") or "").strip()]
+        data["reason"] = " — ".join(p for p in parts if p)[:REASON_MAX]
         return data
 
     def command(self) -> Any:

@@ -99,8 +99,9 @@ def test_R0_R8_D8_a_four_combatant_battle_over_two_rounds(
     click("#next-turn")
     # Boris passes by mistake; the referee undoes it with a reason, and Boris passes properly.
     click("#act-pass")
+    ref.locator("#undo-box summary").click()
     ref.locator("#undo-form input[name=reason]").fill("tapped the wrong button")
-    done(lambda: ref.locator("#undo-form button").click())
+    done(lambda: ref.locator("#undo-form .reason-submit").click())
     expect(ref.locator("#battle-log")).to_contain_text("tapped the wrong button")
     assert state(sid).stack == [] and state(sid).turn_of == boris.pk
     click("#act-pass")
