@@ -99,6 +99,21 @@
   });
   document.addEventListener("htmx:afterSwap", function (evt) { calibrate(evt.target); tick(); });
 
+  // After a tap (a POST, not a poll) the tablet shows what changed: the newest step ([data-newest]:
+  // a battle's action resolving now, a mass battle's action) is scrolled into view and flashed.
+  document.addEventListener("htmx:afterSettle", function (evt) {
+    var config = evt.detail && evt.detail.requestConfig;
+    if (!config || String(config.verb).toLowerCase() !== "post") { return; }
+    var newest = document.querySelector("[data-newest]");
+    if (!newest) { return; }
+    var box = newest.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) {
+      newest.scrollIntoView({ block: box.height > window.innerHeight ? "start" : "nearest" });
+    }
+    newest.classList.add("just-changed");
+    setTimeout(function () { newest.classList.remove("just-changed"); }, 1600);
+  });
+
   // --- The time-out signal (issue 10): a banner that stays until dismissed or
   // the next action, a short sound and a vibration if this device allows them.
   var SIGNALS_KEY = "sumrak-signals";

@@ -177,3 +177,22 @@ def test_M5_carry_it_out_is_on_screen_after_a_card_is_drawn(
     expect(button).to_be_visible()
     screenshot(page, orientation)
     assert not in_view(page, button), in_view(page, button)
+
+
+def test_after_a_tap_the_newest_step_is_scrolled_into_view_and_flashed(
+    tablet, log_in_as, url, screenshot, referee, event, area_attack
+):
+    battle, _people = area_attack
+    newcomer = party(event, 1, first=4)[0]
+    page = tablet(viewport=ORIENTATIONS["portrait"])
+    log_in_as(page, referee)
+    page.goto(url("duels:battle", battle.pk))
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+    page.locator("#join-character").select_option(str(newcomer.pk))
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    frame = page.locator("[data-newest]")
+    assert in_view(page, frame), "the test needs the step out of view before the tap"
+    page.locator("#join-form button[type=submit]").click()
+    expect(page.locator(".just-changed")).to_have_count(1)
+    assert not in_view(page, page.locator("[data-newest] .answer-window").first)
+    screenshot(page)

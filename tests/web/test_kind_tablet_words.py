@@ -92,3 +92,30 @@ def test_the_mass_tablet_says_take_back_and_ends_with_a_one_tap_reason(as_user, 
         headers=HX,
     )
     assert Situation.objects.get(pk=mass.pk).ended
+
+
+def test_R1_R2_the_reaction_bar_lists_what_is_allowed_first_and_the_reasons_behind_one_tap(
+    as_user, referee, battle, people
+):
+    from tests.web.test_battle_pages import to_round
+
+    anna, _boris, vera, _gleb = people
+    client = as_user(referee)
+    to_round(battle, referee, 2)
+    post(
+        client,
+        battle,
+        action="act",
+        who=anna.pk,
+        act="attack",
+        cards=[buid(battle, anna, "Bolt")],
+        targets=[vera.pk],
+        engaged=[vera.pk],
+    )
+    page = client.get(reverse("duels:battle", args=[battle.pk])).content.decode()
+    bar = page[page.index('id="reaction-bar"') : page.index("</aside>")]
+    allowed, why_not = bar.split('id="reactions-why-not"')
+    assert 'data-action="opportunity"' in allowed and f'data-reactor="{vera.pk}"' in allowed
+    assert "reaction-refused" not in allowed  # no wall of grey crosses before the buttons
+    assert "reaction-form" not in why_not and "own turn" in why_not
+    assert bar.index("<details") > bar.index("reaction-form")
