@@ -196,3 +196,31 @@ def test_after_a_tap_the_newest_step_is_scrolled_into_view_and_flashed(
     expect(page.locator(".just-changed")).to_have_count(1)
     assert not in_view(page, page.locator("[data-newest] .answer-window").first)
     screenshot(page)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_D11_an_out_combatant_stays_readable(tablet, log_in_as, url, live_server, screenshot, referee, event, scheme):
+    """The strip faded an out combatant (opacity .6): its badge fell to 2.5:1. Now struck through, not faded."""
+    from cards.models import Card
+    from tests.services.battle_kit import battle_cards
+
+    assert event.catalogue is not None
+    battle_cards(event.catalogue)
+    Card.objects.filter(catalogue=event.catalogue, name_en="Blade").update(full_effect="heavily_wounded")
+    people = party(event)
+    anna, _boris, vera, _gleb = people
+    battle = begin(event, people, referee)
+    perform(
+        battle, B.Act(actor=anna.pk, act=B.ATTACK, cards=(buid(battle, anna, "Blade"),), targets=(vera.pk,)), referee
+    )
+    frame = B.top(services.state_of(Situation.objects.get(pk=battle.pk)))
+    assert frame is not None
+    perform(battle, B.AnswerAttack(frame=frame.number, defender=vera.pk, card=None), referee)
+    perform(battle, B.ConfirmAnswer(frame=frame.number, defender=vera.pk), referee)
+    page = tablet(color_scheme=scheme)
+    log_in_as(page, referee)
+    for address in (url("duels:battle", battle.pk), url("duels:watch", battle.pk)):
+        page.goto(address)
+        expect(page.locator(f".combatant.out[data-combatant='{vera.pk}']")).to_be_visible()
+        screenshot(page, f"{scheme}-{'watch' if 'watch' in address else 'tablet'}")
+        assert axe_violations(page, live_server) == []
