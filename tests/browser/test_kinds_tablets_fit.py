@@ -224,3 +224,22 @@ def test_D11_an_out_combatant_stays_readable(tablet, log_in_as, url, live_server
         expect(page.locator(f".combatant.out[data-combatant='{vera.pk}']")).to_be_visible()
         screenshot(page, f"{scheme}-{'watch' if 'watch' in address else 'tablet'}")
         assert axe_violations(page, live_server) == []
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_S2_the_gap_banners_rule_link_is_readable(
+    tablet, log_in_as, url, live_server, screenshot, referee, armed, event, scheme
+):
+    """The situation's gap banner (S2) linked its rule in the page's blue on the alert's tint (3.85:1)."""
+    from duels.duel.start import declare_aggression
+    from rules import duel as D
+
+    anton, zavulon = armed
+    situation = declare_aggression(event, anton, zavulon, None, user=referee, nonce=nonce()).situation
+    perform(situation, D.EndDuel(duel=0, reason="they parted"), referee)
+    page = tablet(color_scheme=scheme)
+    log_in_as(page, referee)
+    page.goto(url("duels:situation", situation.pk))
+    expect(page.locator("#situation-status .rule-ref")).to_be_visible()
+    screenshot(page, scheme)
+    assert axe_violations(page, live_server) == []
