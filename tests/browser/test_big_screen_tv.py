@@ -13,6 +13,7 @@ from duels import services
 from duels.mass.start import start_mass_battle
 from events.models import Event
 from rules import battle as B
+from tests.browser.test_field_accessibility import axe_violations
 from tests.services.battle_kit import begin, buid, party
 from tests.services.kit import nonce
 
@@ -49,7 +50,9 @@ def three_fights(running, event, referee):
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("locale", ["ru-RU", "en-GB"])
-def test_three_fights_fill_a_1080p_screen(new_context, url, screenshot, event, three_fights, locale, scheme):
+def test_three_fights_fill_a_1080p_screen(
+    new_context, url, live_server, screenshot, event, three_fights, locale, scheme
+):
     page = new_context(**TV, locale=locale, color_scheme=scheme).new_page()
     page.goto(url("duels:big-screen", event.pk))
     battle = three_fights[1]
@@ -73,3 +76,4 @@ def test_three_fights_fill_a_1080p_screen(new_context, url, screenshot, event, t
     decimal = "," if locale.startswith("ru") else "."
     assert re.fullmatch(rf"\d{re.escape(decimal)}\d", text), text
     screenshot(page, f"{locale}-{scheme}")
+    assert axe_violations(page, live_server) == []
