@@ -13,7 +13,7 @@ from duels import services
 from duels.mass.start import start_mass_battle
 from events.models import Event
 from rules import battle as B
-from tests.browser.test_field_accessibility import axe_violations
+from tests.browser.axe_kit import axe_violations
 from tests.services.battle_kit import begin, buid, party
 from tests.services.kit import nonce
 

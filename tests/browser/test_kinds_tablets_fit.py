@@ -15,7 +15,7 @@ from duels.models import Situation
 from events.models import Event
 from rules import battle as B
 from rules import mass as M
-from tests.browser.test_field_accessibility import axe_violations
+from tests.browser.axe_kit import axe_violations
 from tests.services.battle_kit import begin, buid, party
 from tests.services.kit import nonce
 

@@ -8,16 +8,37 @@ import re
 import pytest
 from django.urls import reverse
 
+from duels import services
 from duels.models import LogEntry, Situation
 from events.models import Event
 from rules import battle as B
-from tests.services.battle_kit import battle_state, buid, top
+from tests.services.battle_kit import battle_state, buid, passes, top
 from tests.services.kit import nonce
-from tests.web.test_battle_pages import drive, post
 
 pytestmark = pytest.mark.django_db
 HX = {"HX-Request": "true"}
 RULE_CODE = re.compile(r"\((?:R|D|M|CR|AG|F|S)\d+\)")
+
+
+def post(client, situation, **data):
+    situation.refresh_from_db()
+    payload = {"version": situation.version, "nonce": nonce(), **data}
+    return client.post(reverse("duels:battle-act", args=[situation.pk]), payload, headers=HX)
+
+
+def drive(situation, user, *commands):
+    for command in commands:
+        situation.refresh_from_db()
+        services.perform(situation.pk, command, user=user, seen_version=situation.version, nonce=nonce())
+
+
+def to_round(situation, user, n):
+    while battle_state(situation).round < n:
+        st = battle_state(situation)
+        if st.phase == B.BETWEEN_ROUNDS:
+            drive(situation, user, B.StartRound())
+        else:
+            drive(situation, user, passes(st), B.NextTurn())
 
 
 @pytest.fixture
@@ -97,8 +118,6 @@ def test_the_mass_tablet_says_take_back_and_ends_with_a_one_tap_reason(as_user, 
 def test_R1_R2_the_reaction_bar_lists_what_is_allowed_first_and_the_reasons_behind_one_tap(
     as_user, referee, battle, people
 ):
-    from tests.web.test_battle_pages import to_round
-
     anna, _boris, vera, _gleb = people
     client = as_user(referee)
     to_round(battle, referee, 2)

@@ -24,9 +24,9 @@ from django.urls import reverse
 from tests.web.no_server_errors_fights import add_every_kind
 from tests.web.no_server_errors_kit import HX, PARAM_KINDS
 from tests.web.no_server_errors_urls import SPECS
-from tests.web.test_no_server_errors import ROLES, URLS, _origin, sessions_in_cookies  # noqa: F401
+from tests.web.no_server_errors_walk import ROLES, URLS, origin
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sessions_in_cookies")]
 
 # The path parameters a fight fills; a URL with none of them is asked once.
 FIGHT_KINDS = {"situation", "mass", "mass_tablet", "character", "token", "army_token"}
@@ -104,7 +104,7 @@ def test_no_server_error_with_every_kind_of_fight(name, route, params, kinds_wor
                             b"".join(response.streaming_content)
                         transaction.set_rollback(True)
                 except Exception as exc:  # the test client re-raises a view's exception: that is the 500
-                    problems.append(f"500 {where}: {type(exc).__name__}: {str(exc)[:160]} at {_origin(exc)}")
+                    problems.append(f"500 {where}: {type(exc).__name__}: {str(exc)[:160]} at {origin(exc)}")
                     continue
                 finally:
                     client.cookies.clear()
