@@ -159,12 +159,15 @@ class RoundBreakChoice:
 
 
 def _joinable(situation: Situation) -> list[Character]:
-    """Accepted characters of the event who are in no running fight (one query)."""
+    """Accepted characters of the event who are in no running fight (one query), by side, checked in first.
+
+    The tablet groups them by side (``regroup``) and filters them as the referee types (issue 20).
+    """
     busy = Situation.objects.filter(event_id=situation.event_id, ended=False).values("participants")
     return list(
         Character.objects.filter(event_id=situation.event_id, status=Character.Status.ACCEPTED)
         .exclude(pk__in=busy)
-        .order_by("name")
+        .order_by("side", "-arrived", "name")
     )
 
 

@@ -90,3 +90,22 @@ def test_a_side_no_battle_knows_is_refused(as_user, referee, event, people):
         as_user(referee), event, combatants=[anna.pk, boris.pk, vera.pk], declarer=anna.pk, **{f"side_{anna.pk}": "x"}
     )
     assert response.status_code == 400 and not Situation.objects.exists()
+
+
+def test_add_a_combatant_on_the_tablet_is_grouped_by_side_checked_in_first_and_filterable(
+    as_user, referee, event, people
+):
+    begin(event, people[:3], referee)
+    situation = Situation.objects.get()
+    late, early, dark = (
+        Character.objects.create(event=event, name="Zoe", side=Side.LIGHT),
+        Character.objects.create(event=event, name="Yan", side=Side.LIGHT, arrived=True),
+        Character.objects.create(event=event, name="Xena", side=Side.DARK),
+    )
+    page = as_user(referee).get(reverse("duels:battle", args=[situation.pk])).content.decode()
+    join = page[page.index('id="join-character"') : page.index("</select>", page.index('id="join-character"'))]
+    assert 'data-filter-for="join-character"' in page
+    assert re.findall(r'<optgroup label="([^"]+)">', join) == ["Dark", "Light"]
+    light = join[join.index('label="Light"') :]
+    assert light.index(f'value="{early.pk}">✓ Yan') < light.index(f'value="{late.pk}">Zoe')
+    assert f'value="{dark.pk}"' in join and f'value="{people[0].pk}"' not in join  # Anna is fighting
