@@ -60,6 +60,8 @@ if not DEBUG and not ALLOWED_HOSTS:
         "answers to, e.g. ALLOWED_HOSTS=sumrak.example.org (./scripts/start.sh --lan sets them for the game site)."
     )
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+# A refused form (cookies cleared, a page kept open too long): the app's page, in the user's language.
+CSRF_FAILURE_VIEW = "config.errors.csrf_failure"
 # The address printed QR codes point to (events/public_url.py): phones on the game site's
 # network open it, so it is never the host the organizer's browser happened to use.
 # Empty: this machine's LAN address on port 8000. ``start.sh`` sets it to what it prints.

@@ -35,7 +35,6 @@ from django.db import connections
 from django.db.utils import InterfaceError
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.template.loader import render_to_string
-from django.views.defaults import server_error as django_server_error
 
 from helpers.outage import DATABASE, DISK
 
@@ -116,12 +115,14 @@ def unavailable(request: HttpRequest, kind: str, error: BaseException) -> HttpRe
 
 
 def server_error(request: HttpRequest, template_name: str = "500.html") -> HttpResponse:
-    """``handler500``: the 503 page for a service that is away, else Django's own 500."""
+    """``handler500``: the 503 page for a service that is away, else the app's 500 page (config/errors.py)."""
+    from config.errors import server_error as app_server_error
+
     error = sys.exc_info()[1]
     kind = classify(error) if error is not None else None
     if error is not None and kind is not None:
         return unavailable(request, kind, error)
-    return django_server_error(request, template_name)
+    return app_server_error(request)
 
 
 class ServiceUnavailableMiddleware:

@@ -5,8 +5,12 @@ from django.urls import include, path
 from config import views as config_views
 from events import views_home
 
-# A database that is away or a full disk: the 503 page (config/unavailable.py); any other error: Django's 500.
+# A database that is away or a full disk: the 503 page (config/unavailable.py); any other error: the
+# app's 500 page; 400 (an unknown host) in the app's layout too (config/errors.py).
 handler500 = "config.unavailable.server_error"
+handler400 = "config.errors.bad_request"
+handler403 = "config.errors.permission_denied"
+handler404 = "config.errors.page_not_found"
 
 urlpatterns = [
     path("", views_home.home, name="home"),

@@ -148,7 +148,8 @@ def big_screen(request: HtmxRequest, event_id: int) -> HttpResponse:
     for situation in running[:BIG_SCREEN_FIGHTS]:
         fight = watch_context(situation)
         html = render_to_string(fight["card"], fight, request)
-        shown.append({"situation": situation, "title": summary_of(situation).title, "html": html})
+        summary = summary_of(situation)
+        shown.append({"situation": situation, "title": summary.title, "summary": summary, "html": html})
     parts = [f"{s.pk}:{s.version}:{s.ended}:{s.next_deadline}" for s in running]
     etag = quoted_hash(f"screen:{event.pk}:{parts}:{request.LANGUAGE_CODE}")
     context: dict[str, Any] = {"event": event, "shown": shown, "others": running[len(shown) :]}

@@ -28,7 +28,8 @@ from lab.findings import (
     report,
 )
 from lab.models import LabRun
-from lab.postgame import PostGame
+from lab.postgame_figures import PostGame
+from lab.postgame_tables import kind_charts, kind_tables
 from lab.simulate import Tally
 from rules.cards import face_from_dict
 
@@ -200,17 +201,35 @@ def postgame_page(event: Event, figures: PostGame) -> dict[str, Any]:
             ],
         ),
         "characters": (
-            [_("character"), _("fights"), _("attacks not parried"), _("attacks parried"), _("attacks softened")],
             [
-                [people.get(cid, "?"), c["fights"], c["attacks_won"], c["attacks_parried"], c["attacks_softened"]]
+                _("character"),
+                _("fights"),
+                _("attacks not parried"),
+                _("attacks parried"),
+                _("attacks softened"),
+                _("cards played"),
+                _("reactions"),
+            ],
+            [
+                [
+                    people.get(cid, "?"),
+                    c["fights"],
+                    c["attacks_won"],
+                    c["attacks_parried"],
+                    c["attacks_softened"],
+                    sum(figures.cards_played.get(cid, {}).values()),
+                    c["reactions"],
+                ]
                 for cid, c in sorted(figures.characters.items(), key=lambda i: people.get(i[0], ""))
             ],
         ),
+        **kind_tables(figures),
     }
     instant = {focused: {o: n for (f, o), n in figures.instant.items() if f == focused} for focused in (False, True)}
     return {
         "figures": figures,
         "tables": tables,
+        "charts": kind_charts(figures),
         "timeline_chart": charts.bars(
             [(timezone.localtime(h).strftime("%H:00"), n) for h, n in hours], title=_("Fights per hour")
         ),

@@ -85,6 +85,7 @@ class BattleActForm(ActionForm):
     negates = forms.TypedChoiceField(choices=[("1", "1"), ("0", "0")], coerce=lambda v: v == "1", required=False)
     outcome = forms.ChoiceField(choices=[(o, o) for o in OUTCOMES], required=False)
     reason = forms.CharField(max_length=REASON_MAX, required=False)
+    quick_reason = forms.CharField(max_length=REASON_MAX, required=False)  # a one-tap reason (the event's)
     trigger = forms.CharField(max_length=TRIGGER_MAX, required=False)
     mode = forms.ChoiceField(choices=[(B.INTERRUPT, B.INTERRUPT), (B.RESPONSE, B.RESPONSE)], required=False)
     order = IdList(required=False)
@@ -112,6 +113,9 @@ class BattleActForm(ActionForm):
         }.get(action or "", ())
         if any(data.get(key) in (None, "") for key in need):
             raise forms.ValidationError(_("The request was incomplete."))
+        # As the duel's ReasonMixin: a tapped reason and a typed one make one reason.
+        parts = [(data.get("quick_reason") or "").strip(), (data.get("reason") or "").strip()]
+        data["reason"] = " — ".join(p for p in parts if p)[:REASON_MAX]
         return data
 
     def command(self) -> Any:
@@ -175,11 +179,6 @@ class StartBattleForm(forms.Form):
         people = Character.objects.filter(event_id=event_id, status=Character.Status.ACCEPTED).order_by("name")
         cast(forms.ModelMultipleChoiceField, self.fields["combatants"]).queryset = people
         cast(forms.ModelChoiceField, self.fields["declarer"]).queryset = people
-        self.people = list(people)
-        for character in self.people:
-            self.fields[f"side_{character.pk}"] = forms.ChoiceField(
-                choices=SIDES, initial=character.side, required=False, label=character.name
-            )
 
     def clean_nonce(self) -> str:
         return self.cleaned_data["nonce"].hex
@@ -191,11 +190,13 @@ class StartBattleForm(forms.Form):
             raise forms.ValidationError(_("A battle needs at least three combatants on at least two sides."))
         if data.get("declarer") is not None and data["declarer"] not in chosen:
             raise forms.ValidationError(_("The one who declared the fight must be one of the combatants."))
-        data["sides"] = {c.pk: data.get(f"side_{c.pk}") or c.side for c in chosen}
+        # Only the chosen have a side field (a 2,000-character event gets no 2,000 fields, issue 20).
+        known = {value for value, _label in SIDES}
+        sides = {c.pk: self.data.get(f"side_{c.pk}") or c.side for c in chosen}
+        if any(side not in known for side in sides.values()):
+            raise forms.ValidationError(_("The request was incomplete."))
+        data["sides"] = sides
         return data
-
-    def side_field(self, character: Character) -> Any:
-        return self[f"side_{character.pk}"]
 
 
 class JoinBattleForm(ActionForm):

@@ -22,7 +22,7 @@ from cards.arsenal import CARD_ORDER
 from cards.models import PoolEntry, PreparedArsenal
 from cards.words import OUTCOME_LABELS
 from duels import services
-from duels.battle import live
+from duels.battle import live, start_page
 from duels.battle.forms import SIDES, BattleActForm, GrowForm, JoinBattleForm, RoundBreakArsenalForm, StartBattleForm
 from duels.battle.kind import KIND
 from duels.battle.log import describe_battle
@@ -159,12 +159,15 @@ class RoundBreakChoice:
 
 
 def _joinable(situation: Situation) -> list[Character]:
-    """Accepted characters of the event who are in no running fight (one query)."""
+    """Accepted characters of the event who are in no running fight (one query), by side, checked in first.
+
+    The tablet groups them by side (``regroup``) and filters them as the referee types (issue 20).
+    """
     busy = Situation.objects.filter(event_id=situation.event_id, ended=False).values("participants")
     return list(
         Character.objects.filter(event_id=situation.event_id, status=Character.Status.ACCEPTED)
         .exclude(pk__in=busy)
-        .order_by("name")
+        .order_by("side", "-arrived", "name")
     )
 
 
@@ -272,21 +275,23 @@ def grow(request: HtmxRequest, situation_id: int) -> HttpResponse:
 def battle_start(request: HtmxRequest, event_id: int) -> HttpResponse:
     event = event_for_referee(request.user, event_id)
     form = StartBattleForm(request.POST or None, event_id=event.pk, initial={"nonce": new_nonce()})
-    posted = request.POST
-    rows = [
-        (
-            c,
-            str(c.pk) in posted.getlist("combatants"),
-            posted.get(f"side_{c.pk}") or c.side,
-            posted.get("declarer") == str(c.pk),
-        )
-        for c in form.people
-    ]
-    context: dict[str, Any] = {"event": event, "form": form, "new_nonce": new_nonce, "rows": rows, "sides": SIDES}
+    data = request.POST if request.method == "POST" else request.GET
+    redraw = start_page.intent_of(request.POST) != start_page.START
+    context: dict[str, Any] = {
+        "event": event,
+        "form": form,
+        # Adding or taking out keeps the attempt's nonce: the battle it starts is started once.
+        "new_nonce": request.POST.get("nonce")
+        if start_page.intent_of(request.POST) != start_page.START
+        else new_nonce(),
+        "sides": SIDES,
+        **start_page.context(event, data),
+    }
     if not event.battles_on:
         context["alert"] = Alert("warning", gettext("Battles are switched off for this event."))
         return render(request, "duels/battle/start.html", context, status=403 if request.method == "POST" else 200)
-    if request.method != "POST":
+    if request.method != "POST" or redraw:
+        # Adding or taking out a combatant redraws the page: no battle yet.
         return render(request, "duels/battle/start.html", context)
     if not form.is_valid():
         context["alert"] = form_problem(form)

@@ -144,9 +144,11 @@ class NextCycleForm(MassActionForm):
 
 class EndBattleForm(MassActionForm):
     reason = forms.CharField(max_length=REASON_MAX, required=False)
+    quick_reason = forms.CharField(max_length=REASON_MAX, required=False)  # a one-tap reason (the event's)
 
     def command(self) -> Any:
-        return magic.EndBattle(reason=self.cleaned_data["reason"].strip())
+        parts = [self.cleaned_data["quick_reason"].strip(), self.cleaned_data["reason"].strip()]
+        return magic.EndBattle(reason=" — ".join(p for p in parts if p)[:REASON_MAX])
 
 
 MASS_FORMS: dict[str, type[MassActionForm]] = {

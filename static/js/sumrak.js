@@ -23,6 +23,19 @@
     return Math.max(0, (deadline - (Date.now() + skew)) / 1000);
   }
 
+  // Seconds in the page's language: "9,5" in Russian, "9.5" in English.
+  var secondsFormat = {};
+  function localSeconds(value, digits) {
+    var lang = document.documentElement.lang || undefined;
+    var key = lang + digits;
+    if (!secondsFormat[key]) {
+      try {
+        secondsFormat[key] = new Intl.NumberFormat(lang, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+      } catch (e) { return value.toFixed(digits); }
+    }
+    return secondsFormat[key].format(value);
+  }
+
   function tick() {
     document.querySelectorAll("[data-deadline]").forEach(function (el) {
       var left = secondsLeft(el, "data-deadline");
@@ -32,7 +45,7 @@
         var m = Math.floor(left / 60), s = Math.floor(left % 60);
         el.textContent = m + ":" + (s < 10 ? "0" : "") + s;
       } else {
-        el.textContent = left.toFixed(left < 10 ? 1 : 0);
+        el.textContent = localSeconds(left, left < 10 ? 1 : 0);
         el.classList.toggle("urgent", left > 0 && left <= URGENT_S);
       }
       el.classList.toggle("expired", left <= 0);
@@ -87,6 +100,21 @@
     initChoiceFilters();
   });
   document.addEventListener("htmx:afterSwap", function (evt) { calibrate(evt.target); tick(); });
+
+  // After a tap (a POST, not a poll) the tablet shows what changed: the newest step ([data-newest]:
+  // a battle's action resolving now, a mass battle's action) is scrolled into view and flashed.
+  document.addEventListener("htmx:afterSettle", function (evt) {
+    var config = evt.detail && evt.detail.requestConfig;
+    if (!config || String(config.verb).toLowerCase() !== "post") { return; }
+    var newest = document.querySelector("[data-newest]");
+    if (!newest) { return; }
+    var box = newest.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) {
+      newest.scrollIntoView({ block: box.height > window.innerHeight ? "start" : "nearest" });
+    }
+    newest.classList.add("just-changed");
+    setTimeout(function () { newest.classList.remove("just-changed"); }, 1600);
+  });
 
   // --- The time-out signal (issue 10): a banner that stays until dismissed or
   // the next action, a short sound and a vibration if this device allows them.
@@ -426,21 +454,28 @@
     });
   });
 
-  // --- Long select lists (the start form) filtered by typing, in any letter case.
+  // --- Long select lists (the start forms, "add a combatant") filtered by typing, in any letter case.
+  // Delegated, so a filter inside a live fragment works after every swap too.
+  function filterChoices(input) {
+    var select = document.getElementById(input.getAttribute("data-filter-for"));
+    if (!select) { return; }
+    var q = input.value.toLocaleLowerCase().replace(/ё/g, "е").trim();
+    Array.prototype.forEach.call(select.options, function (opt) {
+      if (!opt.value) { return; }
+      var name = opt.textContent.toLocaleLowerCase().replace(/ё/g, "е");
+      opt.hidden = q !== "" && name.indexOf(q) === -1;
+    });
+    var first = Array.prototype.find.call(select.options, function (o) { return o.value && !o.hidden; });
+    if (select.multiple) {
+      // The battle's picker: what the filter hides is never added unseen; Enter adds the first match.
+      Array.prototype.forEach.call(select.options, function (o) { if (o.hidden) { o.selected = false; } });
+      if (first && q && !select.selectedOptions.length) { first.selected = true; }
+    } else if (first && q) { select.value = first.value; }
+  }
   function initChoiceFilters() {
-    document.querySelectorAll("[data-filter-for]").forEach(function (input) {
-      var select = document.getElementById(input.getAttribute("data-filter-for"));
-      if (!select) { return; }
-      input.addEventListener("input", function () {
-        var q = input.value.toLocaleLowerCase().replace(/ё/g, "е").trim();
-        Array.prototype.forEach.call(select.options, function (opt) {
-          if (!opt.value) { return; }
-          var name = opt.textContent.toLocaleLowerCase().replace(/ё/g, "е");
-          opt.hidden = q !== "" && name.indexOf(q) === -1;
-        });
-        var first = Array.prototype.find.call(select.options, function (o) { return o.value && !o.hidden; });
-        if (first && q) { select.value = first.value; }
-      });
+    document.addEventListener("input", function (evt) {
+      var input = evt.target;
+      if (input && input.hasAttribute && input.hasAttribute("data-filter-for")) { filterChoices(input); }
     });
   }
 

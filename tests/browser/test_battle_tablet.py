@@ -39,10 +39,10 @@ def test_R0_R8_D8_a_four_combatant_battle_over_two_rounds(
     log_in_as(ref, referee)
     ref.goto(url("duels:referee-home", event.pk))
     ref.locator("#start-battle").first.click()
-    for who in (anna, boris, vera, gleb):
-        ref.locator(f"input[name=combatants][value='{who.pk}']").check()
+    ref.locator("#id_pick").select_option([str(who.pk) for who in (anna, boris, vera, gleb)])
+    ref.locator("#add-combatant").click()
     ref.locator(f"input[name=declarer][value='{anna.pk}']").check()
-    ref.locator("#battle-start-form button[type=submit]").click()
+    ref.locator("#begin-battle").click()
     ref.wait_for_url(re.compile(r"/battles/\d+/$"))
     battle_url = re.search(r"/battles/(\d+)/", ref.url)
     assert battle_url is not None, ref.url
@@ -99,8 +99,9 @@ def test_R0_R8_D8_a_four_combatant_battle_over_two_rounds(
     click("#next-turn")
     # Boris passes by mistake; the referee undoes it with a reason, and Boris passes properly.
     click("#act-pass")
+    ref.locator("#undo-box summary").click()
     ref.locator("#undo-form input[name=reason]").fill("tapped the wrong button")
-    done(lambda: ref.locator("#undo-form button").click())
+    done(lambda: ref.locator("#undo-form .reason-submit").click())
     expect(ref.locator("#battle-log")).to_contain_text("tapped the wrong button")
     assert state(sid).stack == [] and state(sid).turn_of == boris.pk
     click("#act-pass")

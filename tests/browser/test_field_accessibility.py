@@ -3,24 +3,11 @@ the referee's fight screen, the player's pages and the spectator page, in the li
 (issue 10: night games; contrast >= 4.5:1 is one of axe's WCAG AA checks)."""
 
 import pytest
-from django.templatetags.static import static
 from playwright.sync_api import expect
 
+from tests.browser.axe_kit import axe_violations
+
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("secret_hands")]
-SERIOUS = ("serious", "critical")
-
-
-def axe_violations(page, live_server) -> list[dict]:
-    # Loaded from our own static files: the pages' CSP allows scripts from the site only.
-    page.add_script_tag(url=live_server.url + static("vendor/axe.min.js"))
-    result = page.evaluate(
-        """async () => {
-            const r = await axe.run(document, {runOnly: {type: "tag", values: ["wcag2a", "wcag2aa", "wcag21aa"]}});
-            return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
-                                            nodes: v.nodes.map(n => n.target.join(" ")).slice(0, 5)}));
-        }"""
-    )
-    return [v for v in result if v["impact"] in SERIOUS]
 
 
 @pytest.fixture

@@ -129,7 +129,7 @@ def test_M1_M8_a_referee_plays_two_cycles_with_entered_and_server_dice(
     tap(ref, f'li[data-warrior="{blue_spear}"] button[value=dead]')
     assert mass_state(situation_id).warriors[blue_spear].place == "dead"
     ref.fill("#mass-undo input[name=reason]", "he was only wounded")
-    tap(ref, "#undo")
+    tap(ref, "#undo-form .reason-submit")
     tap(ref, f'li[data-warrior="{blue_spear}"] button[value=hospital]')
     assert mass_state(situation_id).warriors[blue_spear].place == "hospital"
     screenshot(ref, "4-casualties")

@@ -34,3 +34,9 @@ def sweep_personas(personas, other_event, django_user_model):
     StaffRole.objects.create(event=other_event, user=other_referee, role=StaffRole.Role.REFEREE)
     superuser = django_user_model.objects.create_superuser("site_root", password="pass-site-root")
     return {**personas, "inactive": inactive, "other_referee": other_referee, "superuser": superuser}
+
+
+@pytest.fixture
+def sessions_in_cookies(settings):
+    """The sweeps send thousands of requests: a session row read per request would be a third of their time."""
+    settings.SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"

@@ -26,10 +26,7 @@ garbage in a Spec's ``strict`` fields is never saved.
 
 from __future__ import annotations
 
-import sys
-import traceback
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -38,7 +35,7 @@ from django.db import transaction
 from django.forms import BaseForm
 from django.test import Client
 from django.test.utils import ContextList
-from django.urls import URLResolver, get_resolver, reverse
+from django.urls import reverse
 
 from duels.web.alerts import Alert
 from events.models import Character
@@ -58,23 +55,10 @@ from tests.web.no_server_errors_kit import (
     fingerprint,
 )
 from tests.web.no_server_errors_urls import SPECS
+from tests.web.no_server_errors_walk import ROLES, URLS, origin
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sessions_in_cookies")]
 
-ROOT = str(Path(__file__).resolve().parents[2]) + "/"
-VENV = str(Path(sys.prefix).resolve()) + "/"
-# The sweep also tries an inactive account, another event's referee and a superuser.
-ROLES = (
-    "anonymous",
-    "inactive",
-    "player",
-    "other_player",
-    "referee",
-    "other_referee",
-    "superuser",
-    "organizer",
-    "other_organizer",
-)
 # htmx, and headers a poll or a broken proxy may send; a Spec's htmx_targets are tried as well.
 GET_HEADERS = [
     HX,
@@ -82,26 +66,6 @@ GET_HEADERS = [
     {"If-None-Match": "*", "Accept-Language": "xx-YY;q=abc, ru;q=2"},
 ]
 RAW_QUERY = "?q=%FF%FE&page=%C3%28&format=%80&show=%FF&a=%FF&b=%FF&with=%00&what=%FF&file_format=%FF&next=%FF"
-
-
-def url_patterns() -> list[tuple[str, str, tuple[str, ...]]]:
-    """(name, route, path parameters) of every URL but the admin's and i18n/."""
-
-    def walk(patterns: Any, prefix: str, namespace: str) -> Iterator[tuple[str, str, tuple[str, ...]]]:
-        for pattern in patterns:
-            route = prefix + str(pattern.pattern)
-            if isinstance(pattern, URLResolver):
-                if not route.startswith(("admin/", "i18n/")):
-                    inner = ":".join(filter(None, [namespace, pattern.namespace]))
-                    yield from walk(pattern.url_patterns, route, inner)
-            else:
-                name = ":".join(filter(None, [namespace, pattern.name])) if pattern.name else route
-                yield name, route, tuple(pattern.pattern.converters)
-
-    return list(walk(get_resolver().url_patterns, "", ""))
-
-
-URLS = url_patterns()
 
 
 def test_every_url_is_tried():
@@ -116,14 +80,6 @@ def test_every_url_is_tried():
 def _short(value: Any) -> str:
     text = repr(value() if callable(value) else value)
     return text if len(text) < 40 else text[:37] + "..."
-
-
-def _origin(exc: BaseException) -> str:
-    """The project's own line that raised (not a library's), to name the bug in the failure."""
-    frames = traceback.extract_tb(exc.__traceback__)
-    own = [f for f in frames if f.filename.startswith(ROOT) and not f.filename.startswith((f"{ROOT}tests/", VENV))]
-    frame = (own or frames)[-1]
-    return f"{frame.filename.removeprefix(ROOT)}:{frame.lineno}"
 
 
 def refused(response: Any) -> bool:
@@ -183,7 +139,7 @@ class Probe:
                 changed = fingerprint() != self.before
                 transaction.set_rollback(True)
         except Exception as exc:  # the test client re-raises a view's exception: that is the 500
-            self.problems.append(f"500 {where}: {type(exc).__name__}: {str(exc)[:150]} at {_origin(exc)}")
+            self.problems.append(f"500 {where}: {type(exc).__name__}: {str(exc)[:150]} at {origin(exc)}")
             return None, False, where
         finally:
             # A logout or a failed login must not change who the next request is.
@@ -294,12 +250,6 @@ def get_queries(spec: Spec, w: Any) -> Iterator[dict]:
 
 
 # --- the test -------------------------------------------------------------------------------------
-
-
-@pytest.fixture(autouse=True)
-def sessions_in_cookies(settings):
-    # Thousands of requests: a session row read per request would be a third of the test's time.
-    settings.SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
 
 
 @pytest.mark.parametrize(("name", "route", "params"), URLS, ids=[name for name, _r, _p in URLS])
