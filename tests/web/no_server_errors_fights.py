@@ -11,10 +11,12 @@ with each.
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.utils import timezone
 
 from duels import services
 from duels.battle.start import grow_into_battle
@@ -98,7 +100,9 @@ def add_every_kind(w: Any, personas: dict[str, User | None]) -> Any:
     ended_people = party(event, 4, cards, first=8)
     ended = begin(event, ended_people, referee)
     _perform(ended, B.EndBattle(reason="dusk"), referee)
-    ended.refresh_from_db()
+    # S2: the battle is over but its situation lasts until the gap; read it once past the gap.
+    past_gap = timezone.now() + dt.timedelta(seconds=event.situation_gap_s + 1)
+    ended = services.refresh(Situation.objects.get(pk=ended.pk), now=past_gap)
     assert ended.ended
 
     # A duel grown into a battle: the player's new character joins it.

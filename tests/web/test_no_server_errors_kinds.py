@@ -70,12 +70,9 @@ def kinds_world(world, sweep_personas):
 # Found by this sweep and left to the helper who changes conditions (issue 20: "condition changes
 # for anyone in any kind of running fight"): duels/services/conditions.py reads a duel's
 # ``state.fighters`` for a battle combatant. Remove the mark when that lands.
-KNOWN = {"duels:condition": "a condition change for a battle combatant: AttributeError 'Battle'.fighters"}
-
-
 @pytest.mark.parametrize(
     ("name", "route", "params"),
-    [pytest.param(*u, marks=pytest.mark.xfail(reason=KNOWN[u[0]], strict=False)) if u[0] in KNOWN else u for u in URLS],
+    URLS,
     ids=[name for name, _r, _p in URLS],
 )
 def test_no_server_error_with_every_kind_of_fight(name, route, params, kinds_world, sweep_personas, as_user):
