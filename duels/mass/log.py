@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy
 import rules.mass as magic
 from cards.models_mass import MagicCard
 from duels.mass.presenters import PLACE_LABELS, SOURCE_LABELS
-from duels.mass.rolls import KEPT, ROLL, Repeat, repeats
+from duels.mass.rolls import KEPT, ROLL, Repeat, dice_of, repeats
 from duels.models import LogEntry
 from duels.web.log import LogLine, LogWords, log_lines, wording
 from rules.mass import events as M
@@ -188,12 +188,33 @@ def _repeat_line(repeat: Repeat) -> str:
     return _("The roll undone at %(time)s was %(a)s — %(b)s: other dice are entered, a re-roll (M4).") % params
 
 
+# How many undone rolls before the rolls being described are read: a roll is undone a few times at
+# most, and the step's newest lines must not read the whole log (issue 24, statements stay flat).
+UNDONE_ROLLS_READ = 50
+
+
+def _repeated_rolls(entries: list[LogEntry]) -> dict[int, Repeat]:
+    """M4: which of these roll entries repeat an undone roll, from the undone rolls logged before them."""
+    found: dict[int, Repeat] = {}
+    for situation_id in {e.situation_id for e in entries}:
+        rolls = [e for e in entries if e.situation_id == situation_id and dice_of(e) is not None]
+        if not rolls:
+            continue
+        undone_before = LogEntry.objects.filter(
+            situation_id=situation_id,
+            kind=LogEntry.Kind.COMMAND,
+            command__type=ROLL,
+            undone=True,
+            seq__lt=max(e.seq for e in rolls),
+        ).order_by("-seq")[:UNDONE_ROLLS_READ]
+        found |= repeats({e.pk: e for e in [*undone_before, *rolls]}.values())
+    return found
+
+
 def describe(entries: Iterable[LogEntry], state: magic.MassBattle, names: dict[int, MagicCard]) -> list[LogLine]:
     """Lines for ``LogEntry`` rows (``actor`` selected), newest first as given."""
     entries = list(entries)
-    situations = {e.situation_id for e in entries}
-    rolls = LogEntry.objects.filter(situation_id__in=situations, kind=LogEntry.Kind.COMMAND, command__type=ROLL)
-    repeated = repeats(rolls) if situations else {}
+    repeated = _repeated_rolls(entries)
     return log_lines(
         entries, MassWords(state, names), lambda e: [_repeat_line(repeated[e.pk])] if e.pk in repeated else []
     )
