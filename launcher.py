@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import ctypes
+import ipaddress
 import os
 import secrets
 import signal
@@ -50,7 +51,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from helpers.addresses import interface_addresses, read_interfaces, route_address
 from launcher_watch import Watch, tick_all, watches
 
 ROOT = Path(__file__).resolve().parent
@@ -221,15 +221,52 @@ class Supervisor:
 
 
 def _route_address() -> list[str]:
-    """The address of the default route (none on a laptop that is itself the game's hotspot)."""
-    found = route_address()
-    return [found] if found else []
+    """The address of the default route; a UDP "connect" sends nothing."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("10.255.255.255", 1))
+            return [str(probe.getsockname()[0])]
+    except OSError:
+        return []  # no default route: a laptop that is itself the game's hotspot
 
 
-# The interface list and its ranking are helpers/addresses.py's (the QR codes' fallback base reads
-# the same): that module needs only the standard library and psutil, so the launcher, which runs
-# before Django is set up, imports it as it is.
-_read_interfaces = read_interfaces
+# Interfaces phones do not reach: containers' and VMs' bridges, VPN tunnels (as helpers/addresses.py).
+_VIRTUAL = ("docker", "br-", "veth", "virbr", "vmnet", "vboxnet", "lxc", "lxdbr", "cni", "flannel", "podman")
+_TUNNELS = ("tun", "tap", "wg", "tailscale", "zt", "utun", "ppp")
+
+
+def _read_interfaces() -> tuple[Mapping[str, Sequence[Any]], Mapping[str, Any]]:
+    try:
+        import psutil
+
+        return psutil.net_if_addrs(), psutil.net_if_stats()
+    except (ImportError, OSError):
+        return {}, {}
+
+
+def interface_addresses(addrs: Mapping[str, Sequence[Any]], stats: Mapping[str, Any]) -> list[str]:
+    """The usable addresses of the interfaces that are up (issue 23): IPv4 of real interfaces first,
+    then their IPv6, then tunnels and virtual bridges; never loopback, link-local or multicast.
+    The same as helpers/addresses.py, which the launcher does not import (no project package here)."""
+    ranked: list[tuple[int, int, str]] = []
+    for name, entries in addrs.items():
+        state = stats.get(name)
+        if state is not None and not state.isup:
+            continue
+        lowered = name.lower()
+        kind = 2 if lowered.startswith(_VIRTUAL) else 1 if lowered.startswith(_TUNNELS) else 0
+        for entry in entries:
+            if entry.family not in (socket.AF_INET, socket.AF_INET6):
+                continue
+            text = str(entry.address).split("%")[0]
+            try:
+                ip = ipaddress.ip_address(text)
+            except ValueError:
+                continue
+            if ip.is_loopback or ip.is_link_local or ip.is_multicast or ip.is_unspecified:
+                continue
+            ranked.append((kind * 2 + (ip.version == 6), len(ranked), text))
+    return [text for _, _, text in sorted(ranked)]
 
 
 def _named_addresses() -> list[str]:

@@ -3,8 +3,9 @@
 The address of the default route is the one phones reach, when there is a default route. A laptop
 that is itself the offline hotspot (NetworkManager's "shared" Wi-Fi: one interface 10.42.0.1/24
 and no default route) has none, and the QR codes fell back to 127.0.0.1; the interface list
-(psutil) still has 10.42.0.1. launcher.py imports this module (the standard library and
-psutil only, no Django) for its banner and for ``SUMRAK_PUBLIC_URL``.
+(psutil) still has 10.42.0.1. launcher.py finds the addresses the same way for its banner and
+for ``SUMRAK_PUBLIC_URL`` (it imports no project package, so it keeps its own copy of
+``interface_addresses``; tests/test_lan_address.py checks the two agree).
 """
 
 from __future__ import annotations

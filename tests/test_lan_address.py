@@ -11,6 +11,8 @@ from __future__ import annotations
 import socket
 from collections import namedtuple
 
+import pytest
+
 import launcher
 from events import public_url
 from helpers import addresses
@@ -54,6 +56,20 @@ def test_the_interface_list_gives_the_hotspot_address_first():
 def test_the_default_routes_address_still_comes_first_when_there_is_one():
     found = launcher.lan_addresses(route=lambda: ["192.168.1.20"], interfaces=lambda: HOTSPOT, named=list)
     assert found == ["192.168.1.20", "10.42.0.1", "172.17.0.1"]
+
+
+@pytest.mark.parametrize(
+    "listing",
+    [
+        HOTSPOT,
+        ({"eth0": [snicaddr(socket.AF_INET6, "fd00::5", "ffff::", None, None)]}, {}),
+        ({"tun0": [snicaddr(socket.AF_INET, "10.8.0.2", "", None, None)]}, {}),
+        ({"lo": [snicaddr(socket.AF_INET, "127.0.0.1", "255.0.0.0", None, None)]}, {}),
+    ],
+)
+def test_the_launcher_and_the_qr_fallback_read_the_interface_list_alike(listing):
+    """launcher.py imports no project package, so it keeps its own copy of the ranking."""
+    assert launcher.interface_addresses(*listing) == addresses.interface_addresses(*listing)
 
 
 def test_the_launchers_qr_base_banner_and_hosts_use_the_hotspot_address(tmp_path, monkeypatch):
