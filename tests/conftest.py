@@ -208,6 +208,14 @@ def demo_event(db) -> Event:
     return demo.load()
 
 
+@pytest.fixture
+def demo_organizer(demo_event, django_user_model, client):
+    """The test client signed in as the demo's organizer, in English."""
+    client.force_login(django_user_model.objects.get(username="organizer"))
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
+    return client
+
+
 @pytest.fixture(autouse=True)
 def no_broker(request, monkeypatch):
     """A commit must not reach a Celery broker: reads and the sweeper apply deadlines anyway.

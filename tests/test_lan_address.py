@@ -46,7 +46,7 @@ def no_route() -> list[str]:
 
 def test_the_interface_list_gives_the_hotspot_address_first():
     """Up interfaces only, real ones before a container bridge, never loopback or link-local."""
-    assert addresses.interface_addresses(*HOTSPOT) == ["10.42.0.1", "172.17.0.1"]
+    assert launcher.interface_addresses(*HOTSPOT) == ["10.42.0.1", "172.17.0.1"]
     assert launcher.lan_addresses(route=no_route, interfaces=lambda: HOTSPOT, named=list) == [
         "10.42.0.1",
         "172.17.0.1",
@@ -116,6 +116,6 @@ def test_with_no_address_at_all_the_qr_base_is_loopback_and_said_so(settings, mo
 
 def test_psutils_real_interface_list_reads_the_same_way():
     """The injected records above have psutil's shape: this machine's own list goes through too."""
-    found = addresses.interface_addresses(*launcher._read_interfaces())
+    found = launcher.interface_addresses(*launcher._read_interfaces())
     assert found == addresses.interface_addresses(*addresses.read_interfaces())
     assert all(isinstance(a, str) for a in found) and "127.0.0.1" not in found and "::1" not in found

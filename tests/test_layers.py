@@ -124,7 +124,11 @@ def _fixtures(path: Path) -> list[tuple[str, str]]:
     """(name, body without the name) of every fixture defined at the top of a module."""
     found = []
     for node in ast.parse(path.read_text(encoding="utf-8")).body:
-        if isinstance(node, ast.FunctionDef) and any("fixture" in ast.unparse(d) for d in node.decorator_list):
+        # pytest.fixture / fixture, called or not (not Hypothesis's HealthCheck.function_scoped_fixture).
+        fixture = ("pytest.fixture", "fixture")
+        if isinstance(node, ast.FunctionDef) and any(
+            ast.unparse(d).split("(")[0] in fixture for d in node.decorator_list
+        ):
             body = ast.dump(ast.Module(body=node.body, type_ignores=[]))
             found.append((node.name, body))
     return found

@@ -185,7 +185,7 @@ def test_M1_M7_two_cycles_with_printed_decks_and_a_printed_cards_qr_code_recorde
 
     if not render.pdf_available() or not shutil.which("zbarimg"):
         pytest.skip("needs WeasyPrint and zbarimg")
-    from tests.print.conftest import Pdf
+    from tests.print.pdf_kit import Pdf
 
     cards = magic_cards(event)
     red, blue = armies(event)

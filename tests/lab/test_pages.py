@@ -7,30 +7,14 @@ from cards.models import Card
 from events.models import StaffRole
 from lab.models import LabRun
 from lab.runner import execute
+from tests.lab.lab_kit import start
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def organizer(demo_event, django_user_model, client):
-    client.force_login(django_user_model.objects.get(username="organizer"))
-    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
-    return client
-
-
-def start(client, event, **changes):
-    data = {
-        "label": "First try",
-        "source": "prepared",
-        "duels": "60",
-        "policy": "greedy",
-        "instant_percent": "30",
-        "focus_percent": "50",
-        "timeout_percent": "5",
-        "max_rounds": "3",
-        "seed": "42",
-    } | changes
-    return client.post(reverse("lab:home", args=[event.pk]), data)
+def organizer(demo_organizer):
+    return demo_organizer
 
 
 def test_an_organizer_starts_a_run_and_reads_its_report(organizer, demo_event, monkeypatch):

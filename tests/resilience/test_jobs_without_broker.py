@@ -19,7 +19,7 @@ from events.imports.models import TableImport
 from events.models import Character
 from helpers.outage import BROKER
 from lab.models import LabRun
-from tests.lab.test_pages import start as start_lab
+from tests.lab.lab_kit import start as start_lab
 from tests.resilience.servers import OwnRedis, redis_broker
 
 pytestmark = pytest.mark.django_db
@@ -97,37 +97,30 @@ def test_a_print_sent_as_the_queue_goes_away_fails_with_the_reason(
     assert page.status_code == 200 and "The job queue was unreachable when the print was sent" in page.text
 
 
-@pytest.fixture
-def lab(demo_event, django_user_model, client):
-    client.force_login(django_user_model.objects.get(username="organizer"))
-    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
-    return client
-
-
 def test_a_lab_run_while_the_queue_is_away_says_so_and_starts_nothing(
-    away, lab, demo_event, django_capture_on_commit_callbacks
+    away, demo_organizer, demo_event, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
-        response = start_lab(lab, demo_event)
+        response = start_lab(demo_organizer, demo_event)
     assert response.status_code == 503 and "The job queue is unreachable right now" in response.text
     assert 'id="lab-form"' in response.text and 'value="First try"' in response.text  # the form as it was
     assert not LabRun.objects.exists()
     back(away)
     with django_capture_on_commit_callbacks(execute=True):
-        response = start_lab(lab, demo_event)
+        response = start_lab(demo_organizer, demo_event)
     assert response.status_code == 302 and LabRun.objects.get().status == LabRun.Status.QUEUED
     assert not BROKER.down
 
 
 def test_a_lab_run_sent_as_the_queue_goes_away_fails_with_the_reason(
-    away, lab, demo_event, monkeypatch, django_capture_on_commit_callbacks
+    away, demo_organizer, demo_event, monkeypatch, django_capture_on_commit_callbacks
 ):
     monkeypatch.setattr("lab.views.queue_reachable", lambda: True)
     with django_capture_on_commit_callbacks(execute=True):
-        response = start_lab(lab, demo_event)
+        response = start_lab(demo_organizer, demo_event)
     run = LabRun.objects.get()
     assert response.status_code == 302 and run.status == LabRun.Status.FAILED and run.queue_unreachable
-    page = lab.get(response["Location"])
+    page = demo_organizer.get(response["Location"])
     assert "The job queue was unreachable when the run was sent" in page.text
 
 

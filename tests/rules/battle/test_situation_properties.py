@@ -22,7 +22,7 @@ from rules import RuleError
 from rules import battle as B
 from rules.battle import events as E
 from tests.rules.battle.kit import ANNA, BLADE, BOLT, BORIS, COUNTER, RIPOSTE, SHIELD, SNAP, VERA, Fight, places
-from tests.rules.battle.test_properties import _candidate, _choose
+from tests.rules.battle.random_battles import _candidate, _choose
 
 met: Counter[str] = Counter()  # what the property's battles met (the last test asks)
 
