@@ -13,14 +13,13 @@ from django.utils import translation
 
 from cards.models import Card
 from cards.words import explain
-from duels import services
 from duels.battle.log import describe_battle
 from duels.battle.start import build_between_rounds
 from events.models import Character
 from rules import RuleError
-from rules import battle as B
-from tests.services.battle_kit import battle_state, begin, passes
+from tests.services.battle_kit import battle_state, begin
 from tests.services.kit import nonce
+from tests.web.battle_page_kit import to_round_break
 
 pytestmark = pytest.mark.django_db
 
@@ -31,17 +30,6 @@ def battle(event, people, referee):
     event.every_round_a_bout = True
     event.save()
     return begin(event, people, referee)
-
-
-def drive(situation, user, *commands):
-    for command in commands:
-        situation.refresh_from_db()
-        services.perform(situation.pk, command, user=user, seen_version=situation.version, nonce=nonce())
-
-
-def to_round_break(situation, user):
-    while battle_state(situation).phase != B.BETWEEN_ROUNDS:
-        drive(situation, user, passes(battle_state(situation)), B.NextTurn())
 
 
 def card(name):

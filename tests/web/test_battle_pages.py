@@ -11,36 +11,14 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from duels import services
 from duels.duel.start import declare_aggression
 from duels.models import Situation
 from rules import battle as B
 from tests.services.battle_kit import battle_state, begin, buid, party, passes, top
 from tests.services.kit import nonce
+from tests.web.battle_page_kit import HX, attack, drive, post, to_round, to_round_break, to_turn_of, undo
 
 pytestmark = pytest.mark.django_db
-HX = {"HX-Request": "true"}
-
-
-def post(client, situation, **data):
-    situation.refresh_from_db()
-    payload = {"version": situation.version, "nonce": nonce(), **data}
-    return client.post(reverse("duels:battle-act", args=[situation.pk]), payload, headers={"HX-Request": "true"})
-
-
-def drive(situation, user, *commands):
-    for command in commands:
-        situation.refresh_from_db()
-        services.perform(situation.pk, command, user=user, seen_version=situation.version, nonce=nonce())
-
-
-def to_round(situation, user, n):
-    while battle_state(situation).round < n:
-        st = battle_state(situation)
-        if st.phase == B.BETWEEN_ROUNDS:
-            drive(situation, user, B.StartRound())
-        else:
-            drive(situation, user, passes(st), B.NextTurn())
 
 
 def test_the_referee_runs_a_turn_from_the_tablet(as_user, referee, battle, people):
@@ -48,9 +26,7 @@ def test_the_referee_runs_a_turn_from_the_tablet(as_user, referee, battle, peopl
     client = as_user(referee)
     page = client.get(reverse("duels:battle", args=[battle.pk])).content.decode()
     assert 'id="turn-strip"' in page and 'id="act-attack"' in page
-    response = post(
-        client, battle, action="act", who=anna.pk, act="attack", cards=[buid(battle, anna, "Blade")], targets=[vera.pk]
-    )
+    response = attack(client, battle, anna, "Blade", vera)
     assert response.status_code == 200 and "countdown-answer" in response.content.decode()
     frame = top(battle)
     response = post(client, battle, action="answer", frame=frame.number, who=vera.pk, card=buid(battle, vera, "Shield"))
@@ -64,16 +40,7 @@ def test_the_referee_runs_a_turn_from_the_tablet(as_user, referee, battle, peopl
 def test_R0_no_reaction_buttons_before_the_reaction_round(as_user, referee, battle, people):
     anna, _, vera, gleb = people
     client = as_user(referee)
-    post(
-        client,
-        battle,
-        action="act",
-        who=anna.pk,
-        act="attack",
-        cards=[buid(battle, anna, "Bolt")],
-        targets=[vera.pk],
-        engaged=[vera.pk, gleb.pk],
-    )
+    attack(client, battle, anna, "Bolt", vera, engaged=[vera.pk, gleb.pk])
     page = client.get(reverse("duels:battle", args=[battle.pk])).content.decode()
     assert "reaction-form" not in page and "reaction-card" not in page
     assert 'id="reactions-off"' in page
@@ -83,16 +50,7 @@ def test_R0_R2_from_round_two_the_bar_lists_who_may_react_and_why_not(as_user, r
     anna, _boris, vera, _gleb = people
     client = as_user(referee)
     to_round(battle, referee, 2)
-    post(
-        client,
-        battle,
-        action="act",
-        who=anna.pk,
-        act="attack",
-        cards=[buid(battle, anna, "Bolt")],
-        targets=[vera.pk],
-        engaged=[vera.pk],
-    )
+    attack(client, battle, anna, "Bolt", vera, engaged=[vera.pk])
     page = client.get(reverse("duels:battle", args=[battle.pk])).content.decode()
     bar = page[page.index('id="reaction-bar"') :]
     vera_block = bar[bar.index(f'data-reactor="{vera.pk}"') :]
@@ -116,12 +74,7 @@ def test_undo_with_a_reason_from_the_tablet(as_user, referee, battle, people):
     anna = people[0]
     client = as_user(referee)
     post(client, battle, action="act", who=anna.pk, act="pass")
-    battle.refresh_from_db()
-    response = client.post(
-        reverse("duels:battle-undo", args=[battle.pk]),
-        {"version": battle.version, "nonce": nonce(), "reason": "misheard"},
-        headers={"HX-Request": "true"},
-    )
+    response = undo(client, battle, reason="misheard")
     assert response.status_code == 200 and battle_state(battle).stack == []
 
 
@@ -193,7 +146,7 @@ def test_a_combatant_is_added_from_the_tablet(as_user, referee, event, people):
     response = client.post(
         reverse("duels:battle-join", args=[situation.pk]),
         {"version": situation.version, "nonce": nonce(), "character": people[3].pk, "side": ""},
-        headers={"HX-Request": "true"},
+        headers=HX,
     )
     assert response.status_code == 200 and people[3].pk in battle_state(situation).combatants
 
@@ -222,7 +175,7 @@ def test_query_counts_stay_flat_for_3_vs_12_combatants(as_user, referee, event, 
                 targets=tuple(p.pk for p in people[1:]),
             ),
         )
-        headers = {"HX-Request": "true"} if poll else None
+        headers = HX if poll else None
         counts.append(
             (
                 _queries(client, reverse("duels:battle", args=[situation.pk]), headers),
@@ -251,7 +204,7 @@ def test_query_counts_stay_flat_for_10_vs_300_log_entries(as_user, referee, even
         counts.append(
             (
                 _queries(client, reverse("duels:battle", args=[situation.pk])),
-                _queries(client, reverse("duels:battle", args=[situation.pk]), {"HX-Request": "true"}),
+                _queries(client, reverse("duels:battle", args=[situation.pk]), HX),
             )
         )
     frozen.stop()
@@ -314,19 +267,14 @@ def test_D3_between_rounds_a_combatant_takes_a_prepared_arsenal(as_user, referee
     client = as_user(referee)
     url = reverse("duels:battle-arsenal", args=[battle.pk])
     battle.refresh_from_db()
-    early = client.post(
-        url, {"version": battle.version, "nonce": nonce(), "prepared": prepared.pk}, headers={"HX-Request": "true"}
-    )
+    early = client.post(url, {"version": battle.version, "nonce": nonce(), "prepared": prepared.pk}, headers=HX)
     assert early.status_code == 422 and ">AG2</a>" in early.content.decode()  # not in round 1, rule shown
     to_round(battle, referee, 1)
-    while battle_state(battle).phase != B.BETWEEN_ROUNDS:
-        drive(battle, referee, passes(battle_state(battle)), B.NextTurn())
+    to_round_break(battle, referee)
     page = client.get(reverse("duels:battle", args=[battle.pk])).content.decode()
     assert f'name="prepared" value="{prepared.pk}"' in page
     battle.refresh_from_db()
-    response = client.post(
-        url, {"version": battle.version, "nonce": nonce(), "prepared": prepared.pk}, headers={"HX-Request": "true"}
-    )
+    response = client.post(url, {"version": battle.version, "nonce": nonce(), "prepared": prepared.pk}, headers=HX)
     assert response.status_code == 200
     st = battle_state(battle)
     hand = sorted((st.cards[u].face.name, st.cards[u].action) for u in st.combatants[vera.pk].hand)
@@ -359,9 +307,7 @@ def test_D8_a_target_answering_after_its_window_closed_on_another_page_gets_the_
     """The battle's tablet tells a tap the clock overtook as the duel's does (issue 19: one submit path)."""
     anna, _, vera, _ = people
     client = as_user(referee)
-    post(
-        client, battle, action="act", who=anna.pk, act="attack", cards=[buid(battle, anna, "Blade")], targets=[vera.pk]
-    )
+    attack(client, battle, anna, "Blade", vera)
     frame = top(battle)
     battle.refresh_from_db()
     assert frame.current is not None and frame.current.windows[0].deadline is not None
@@ -393,8 +339,7 @@ def test_D12_at_a_bout_s_end_the_tablet_lets_a_combatant_leave(as_user, referee,
     client = as_user(referee)
     early = post(client, battle, action="leave", who=boris.pk)
     assert early.status_code == 422 and ">D12</a>" in early.content.decode()
-    while battle_state(battle).phase != B.BETWEEN_ROUNDS:
-        drive(battle, referee, passes(battle_state(battle)), B.NextTurn())
+    to_round_break(battle, referee)
     page = client.get(reverse("duels:battle", args=[battle.pk])).content.decode()
     assert f'id="leave-{boris.pk}"' in page
     assert post(client, battle, action="leave", who=boris.pk).status_code == 200
@@ -416,20 +361,12 @@ def test_BP4_the_tablet_joins_a_newcomer_by_attacking_and_offers_the_strike(as_u
     joined = client.post(
         reverse("duels:battle-join", args=[battle.pk]),
         {"version": battle.version, "nonce": nonce(), "character": gleb.pk, "strike": "1"},
-        headers={"HX-Request": "true"},
+        headers=HX,
     )
     assert joined.status_code == 200
     page = client.get(reverse("duels:battle", args=[battle.pk])).content.decode()
     assert 'id="newcomer-strikes"' in page and f'name="who" value="{gleb.pk}"' in page
-    response = post(
-        client,
-        battle,
-        action="act",
-        who=gleb.pk,
-        act="attack",
-        cards=[buid(battle, gleb, "Blade")],
-        targets=[people[0].pk],
-    )
+    response = attack(client, battle, gleb, "Blade", people[0])
     assert response.status_code == 200
     assert top(battle).actor == gleb.pk
 
@@ -458,12 +395,9 @@ def test_R1_the_tablet_offers_an_opportunity_on_an_out_of_turn_ranged_attack_wit
     battle = begin(event, people, referee)
     anna, boris, vera = people[0], people[1], people[2]
     to_round(battle, referee, 2)
-    while battle_state(battle).turn_of != anna.pk:
-        drive(battle, referee, passes(battle_state(battle)), B.NextTurn())
+    to_turn_of(battle, referee, anna)
     client = as_user(referee)
-    post(
-        client, battle, action="act", who=anna.pk, act="attack", cards=[buid(battle, anna, "Blade")], targets=[vera.pk]
-    )
+    attack(client, battle, anna, "Blade", vera)
     frame = top(battle).number
     post(client, battle, action="interrupt", frame=frame, who=gleb.pk, card=buid(battle, gleb, "Dart"), target=anna.pk)
     dart_frame = top(battle)
@@ -502,8 +436,7 @@ def test_R4_the_tablet_offers_an_immediate_card_only_when_its_trigger_fits(as_us
     arm(gleb, guard)
     battle = begin(event, people, referee)
     to_round(battle, referee, 2)
-    while battle_state(battle).turn_of != anna.pk:
-        drive(battle, referee, passes(battle_state(battle)), B.NextTurn())
+    to_turn_of(battle, referee, anna)
     drive(battle, referee, B.Act(actor=anna.pk, act=B.ATTACK, cards=(buid(battle, anna, "Blade"),), targets=(gleb.pk,)))
     st = battle_state(battle)
     page = as_user(referee).get(reverse("duels:battle", args=[battle.pk])).content.decode()

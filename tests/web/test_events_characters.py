@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from cards.models import ArsenalCard, Card, PoolEntry
 from events.models import Character
+from tests.web.character_form_kit import character_form
 
 
 def _make(event, catalogue, count: int, player=None) -> None:
@@ -85,28 +86,11 @@ def test_character_list_paginates(as_user, organizer, event, catalogue):
     assert client.get(reverse("events:characters", args=[event.pk]), {"page": "x"}).status_code == 200
 
 
-def _form(**overrides) -> dict[str, str]:
-    data = {
-        "name": "Svetlana",
-        "player_username": "",
-        "side": "light",
-        "kind": "healer",
-        "power_level": "4",
-        "arsenal_limit": "",
-        "condition": "fit",
-        "status": "accepted",
-        "review_comment": "",
-        "application": "",
-        "notes": "Will become a Great One",
-    }
-    data.update(overrides)
-    return data
-
-
 def test_create_character_with_notes_and_default_limit(as_user, organizer, event, player):
     """Naming an account invites it (issue 13): the character is created without a player until it accepts."""
     response = as_user(organizer).post(
-        reverse("events:character-create", args=[event.pk]), _form(player_username="PLAYER")
+        reverse("events:character-create", args=[event.pk]),
+        character_form(player_username="PLAYER", notes="Will become a Great One"),
     )
     svetlana = Character.objects.get(name="Svetlana")
     assert response.status_code == 302
@@ -118,7 +102,7 @@ def test_create_character_with_notes_and_default_limit(as_user, organizer, event
 def test_edit_sets_the_arsenal_limit_and_arrival(as_user, organizer, character):
     response = as_user(organizer).post(
         reverse("events:character-edit", args=[character.pk]),
-        _form(name="Anton", player_username="player", arsenal_limit="9", arrived="on"),
+        character_form(name="Anton", player_username="player", arsenal_limit="9", arrived="on"),
     )
     assert response.status_code == 302
     character.refresh_from_db()
@@ -129,7 +113,7 @@ def test_edit_sets_the_arsenal_limit_and_arrival(as_user, organizer, character):
 
 def test_edit_rejects_a_zero_limit(as_user, organizer, character):
     response = as_user(organizer).post(
-        reverse("events:character-edit", args=[character.pk]), _form(name="Anton", arsenal_limit="0")
+        reverse("events:character-edit", args=[character.pk]), character_form(name="Anton", arsenal_limit="0")
     )
     assert response.status_code == 200
     character.refresh_from_db()

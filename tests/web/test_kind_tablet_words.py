@@ -8,37 +8,15 @@ import re
 import pytest
 from django.urls import reverse
 
-from duels import services
 from duels.models import LogEntry, Situation
 from events.models import Event
 from rules import battle as B
-from tests.services.battle_kit import battle_state, buid, passes, top
+from tests.services.battle_kit import battle_state, buid, top
 from tests.services.kit import nonce
+from tests.web.battle_page_kit import HX, attack, drive, post, to_round, undo
 
 pytestmark = pytest.mark.django_db
-HX = {"HX-Request": "true"}
 RULE_CODE = re.compile(r"\((?:R|D|M|CR|AG|F|S)\d+\)")
-
-
-def post(client, situation, **data):
-    situation.refresh_from_db()
-    payload = {"version": situation.version, "nonce": nonce(), **data}
-    return client.post(reverse("duels:battle-act", args=[situation.pk]), payload, headers=HX)
-
-
-def drive(situation, user, *commands):
-    for command in commands:
-        situation.refresh_from_db()
-        services.perform(situation.pk, command, user=user, seen_version=situation.version, nonce=nonce())
-
-
-def to_round(situation, user, n):
-    while battle_state(situation).round < n:
-        st = battle_state(situation)
-        if st.phase == B.BETWEEN_ROUNDS:
-            drive(situation, user, B.StartRound())
-        else:
-            drive(situation, user, passes(st), B.NextTurn())
 
 
 @pytest.fixture
@@ -61,12 +39,7 @@ def test_one_tap_reasons_take_back_and_end_a_battle(as_user, referee, battle, pe
     anna = people[0]
     client = as_user(referee)
     post(client, battle, action="act", who=anna.pk, act="pass")
-    battle.refresh_from_db()
-    response = client.post(
-        reverse("duels:battle-undo", args=[battle.pk]),
-        {"version": battle.version, "nonce": nonce(), "quick_reason": "misheard", "reason": ""},
-        headers=HX,
-    )
+    response = undo(client, battle, quick_reason="misheard", reason="")
     assert response.status_code == 200 and battle_state(battle).stack == []
     assert LogEntry.objects.filter(situation=battle, kind=LogEntry.Kind.UNDO, reason="misheard").exists()
     post(client, battle, action="end", quick_reason="players agreed", reason="dusk")
@@ -121,16 +94,7 @@ def test_R1_R2_the_reaction_bar_lists_what_is_allowed_first_and_the_reasons_behi
     anna, _boris, vera, _gleb = people
     client = as_user(referee)
     to_round(battle, referee, 2)
-    post(
-        client,
-        battle,
-        action="act",
-        who=anna.pk,
-        act="attack",
-        cards=[buid(battle, anna, "Bolt")],
-        targets=[vera.pk],
-        engaged=[vera.pk],
-    )
+    attack(client, battle, anna, "Bolt", vera, engaged=[vera.pk])
     page = client.get(reverse("duels:battle", args=[battle.pk])).content.decode()
     bar = page[page.index('id="reaction-bar"') : page.index("</aside>")]
     allowed, why_not = bar.split('id="reactions-why-not"')

@@ -15,7 +15,7 @@ from events.imports.kinds import kind_of
 from events.models import Character
 from events.search import name_matches
 from helpers.names import mixed_script, name_key
-from tests.web.character_forms import character_form
+from tests.web.character_form_kit import character_form
 
 pytestmark = pytest.mark.django_db
 

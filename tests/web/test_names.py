@@ -11,7 +11,7 @@ from django.urls import reverse
 from cards.models import Card, Catalogue
 from events.models import Character, Event
 from helpers.names import name_key, normalize_name
-from tests.web.character_forms import character_form
+from tests.web.character_form_kit import character_form
 
 pytestmark = pytest.mark.django_db
 

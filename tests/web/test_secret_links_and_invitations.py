@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from events.models import Character, Event
+from tests.web.character_form_kit import character_form
 
 pytestmark = pytest.mark.django_db
 
@@ -21,24 +22,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def english(settings):
     settings.LANGUAGE_CODE = "en"
-
-
-def character_form(**changes) -> dict[str, str]:
-    data = {
-        "name": "Svetlana",
-        "player_username": "",
-        "side": "light",
-        "kind": "healer",
-        "power_level": "4",
-        "arsenal_limit": "",
-        "condition": "fit",
-        "status": "accepted",
-        "review_comment": "",
-        "application": "",
-        "notes": "",
-    }
-    data.update(changes)
-    return data
 
 
 def created_page(client, event, username: str, name: str) -> str:
