@@ -90,8 +90,8 @@ def test_both_targets_answers_and_confirms_fit_the_screen(
     screenshot(page, f"{orientation}-confirms")
 
 
-@pytest.fixture
-def mass_battle(event, referee):
+def start_red_against_blue(event: Event, referee) -> Situation:
+    """A mass battle of two armies of three Salamanders, a fire card in deck 2 (the one drawn)."""
     Event.objects.filter(pk=event.pk).update(mass_battles_on=True)
     event.refresh_from_db()
     MagicCard.objects.create(catalogue=event.catalogue, name_ru="Огненный дождь", deck=2, magic_type="fire")
@@ -100,9 +100,28 @@ def mass_battle(event, referee):
     for army in armies:
         for n in range(1, 4):
             Warrior.objects.create(army=army, name=str(n), warrior_type=kind)
-    mass = start_mass_battle(event, *armies, user=referee, nonce=nonce()).situation
+    return start_mass_battle(event, *armies, user=referee, nonce=nonce()).situation
+
+
+@pytest.fixture
+def mass_battle(event, referee):
+    mass = start_red_against_blue(event, referee)
     perform(mass, M.RollInitiative(source="referee", dice=(5, 2)), referee)
     return mass
+
+
+def open_as_referee(page, log_in_as, referee, address: str) -> None:
+    """The referee's tablet with every folded part open, so that all of it is seen (and checked)."""
+    log_in_as(page, referee)
+    page.goto(address)
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+
+
+def assert_no_serious_violation(page, live_server, screenshot, name: str, scheme: str) -> None:
+    """The page is in ``scheme`` and axe finds no serious violation on it."""
+    expect(page.locator("html")).to_have_attribute("data-bs-theme", scheme)
+    screenshot(page, name)
+    assert axe_violations(page, live_server) == []
 
 
 PAGES = ("referee", "player", "spectator", "big screen")
@@ -116,9 +135,7 @@ def test_battle_pages_have_no_serious_violation(
     battle, (_anna, _boris, vera, _gleb) = area_attack
     page = (phone if which == "player" else tablet)(color_scheme=scheme)
     if which == "referee":
-        log_in_as(page, referee)
-        page.goto(url("duels:battle", battle.pk))
-        page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+        open_as_referee(page, log_in_as, referee, url("duels:battle", battle.pk))
     elif which == "player":
         log_in_as(page, player)
         page.goto(url("duels:player-live", vera.pk))
@@ -126,9 +143,7 @@ def test_battle_pages_have_no_serious_violation(
         page.goto(url("duels:watch", battle.pk))
     else:
         page.goto(url("duels:big-screen", event.pk))
-    expect(page.locator("html")).to_have_attribute("data-bs-theme", scheme)
-    screenshot(page, f"{which}-{scheme}")
-    assert axe_violations(page, live_server) == []
+    assert_no_serious_violation(page, live_server, screenshot, f"{which}-{scheme}", scheme)
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -138,9 +153,7 @@ def test_mass_battle_pages_have_no_serious_violation(
 ):
     page = (phone if which in ("commander", "spectator") else tablet)(color_scheme=scheme)
     if which == "referee":
-        log_in_as(page, referee)
-        page.goto(url("duels:mass", mass_battle.pk))
-        page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+        open_as_referee(page, log_in_as, referee, url("duels:mass", mass_battle.pk))
     elif which == "commander":
         army = Army.objects.get(pk=mass_battle.opening["armies"]["a"])
         page.goto(url("duels:mass-army-link", army.link_token))
@@ -148,24 +161,14 @@ def test_mass_battle_pages_have_no_serious_violation(
         page.goto(url("duels:mass-watch", mass_battle.pk))
     else:
         page.goto(url("duels:big-screen", event.pk))
-    expect(page.locator("html")).to_have_attribute("data-bs-theme", scheme)
-    screenshot(page, f"{which}-{scheme}")
-    assert axe_violations(page, live_server) == []
+    assert_no_serious_violation(page, live_server, screenshot, f"{which}-{scheme}", scheme)
 
 
 @pytest.mark.parametrize("orientation", ORIENTATIONS)
 def test_M5_carry_it_out_is_on_screen_after_a_card_is_drawn(
     tablet, log_in_as, url, screenshot, referee, event, orientation
 ):
-    Event.objects.filter(pk=event.pk).update(mass_battles_on=True)
-    event.refresh_from_db()
-    MagicCard.objects.create(catalogue=event.catalogue, name_ru="Огненный дождь", deck=2, magic_type="fire")
-    kind = WarriorType.objects.create(event=event, name_ru="Саламандра")
-    armies = [Army.objects.create(event=event, name=name) for name in ("Red", "Blue")]
-    for army in armies:
-        for n in range(1, 4):
-            Warrior.objects.create(army=army, name=str(n), warrior_type=kind)
-    mass = start_mass_battle(event, *armies, user=referee, nonce=nonce()).situation
+    mass = start_red_against_blue(event, referee)
     perform(mass, M.RollInitiative(source="referee", dice=(2, 1)), referee)
     perform(mass, M.ChooseStarter(side="a", starts=True), referee)
     perform(mass, M.UsePoints(side="a", take=True), referee)
@@ -185,9 +188,7 @@ def test_after_a_tap_the_newest_step_is_scrolled_into_view_and_flashed(
     battle, _people = area_attack
     newcomer = party(event, 1, first=4)[0]
     page = tablet(viewport=ORIENTATIONS["portrait"])
-    log_in_as(page, referee)
-    page.goto(url("duels:battle", battle.pk))
-    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+    open_as_referee(page, log_in_as, referee, url("duels:battle", battle.pk))
     page.locator("#join-character").select_option(str(newcomer.pk))
     page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
     frame = page.locator("[data-newest]")
