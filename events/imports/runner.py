@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 from django.db import connection, transaction
@@ -30,7 +31,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from events.imports import journal
-from events.imports.kinds import Checked, ImportStopped, kind_of
+from events.imports.kinds import Checked, ImportKind, ImportStopped, kind_of
 from events.imports.models import ImportBatch, TableImport
 from events.imports.suggest import with_suggestions
 from helpers.tables import Table, TableError
@@ -134,17 +135,20 @@ def _undo_and_fail(record: TableImport, reason: str, errors: list[Any] | None = 
     _finish(record, Status.FAILED, failure=reason[:2000], errors=errors or [], written=0, created=0, updated=0)
 
 
-def run(import_id: int) -> TableImport:
-    """Check, then write the import; idempotent (a repeated or late call changes nothing)."""
+def run(import_id: int, *, kinds: Callable[[str], ImportKind] = kind_of) -> TableImport:
+    """Check, then write the import; idempotent (a repeated or late call changes nothing).
+
+    ``kinds`` finds the import's kind by its key: the registry (``kinds.kind_of``) unless a test
+    hands in its own, e.g. one that wraps the real kind to hold the check until requests were timed
+    (tests/concurrency/import_stall.py)."""
     record = _claim(import_id)
     if record is not None:
         with translation.override(record.language):
-            _run(record)
+            _run(record, kinds(record.kind))
     return TableImport.objects.get(pk=import_id)
 
 
-def _run(record: TableImport) -> None:
-    kind = kind_of(record.kind)
+def _run(record: TableImport, kind: ImportKind) -> None:
     event = record.event
     last = [0.0]
 

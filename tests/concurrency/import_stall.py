@@ -35,6 +35,7 @@ from django.db import connection
 from django.urls import reverse
 
 from events.imports import runner
+from events.imports.kinds import ImportKind, kind_of
 from events.imports.models import TableImport
 from events.models import Character, Event, StaffRole
 from events.resources import CHARACTERS
@@ -121,51 +122,50 @@ def run(base_url: str, world: World, rows: int = ROWS) -> Seen:
     # The check may end before one login and one tap have been timed (a quiet machine): its end waits
     # (at most 30 s) until the requests have been timed during it, so both phases are always seen.
     sampled_while_checking = threading.Event()
-    real_kind_of = runner.__dict__["kind_of"]
 
-    class Gated:
-        def __init__(self, kind: Any) -> None:
-            self.kind = kind
+    class Gated(ImportKind):
+        """The real kind, whose check ends only once requests were timed during it (the runner's ``kinds``)."""
 
-        def __getattr__(self, name: str) -> Any:
-            return getattr(self.kind, name)
+        def __init__(self, kind: ImportKind) -> None:
+            self.kind, self.key = kind, kind.key
+
+        def lookups(self, event: Any) -> Any:
+            return self.kind.lookups(event)
 
         def check(self, *args: Any, **kwargs: Any) -> Any:
             checked = self.kind.check(*args, **kwargs)
             sampled_while_checking.wait(30)
             return checked
 
-    runner.__dict__["kind_of"] = lambda name: Gated(real_kind_of(name))
+        def write(self, *args: Any, **kwargs: Any) -> Any:
+            return self.kind.write(*args, **kwargs)
 
     def work() -> None:
         try:
-            runner.run(record.pk)
+            runner.run(record.pk, kinds=lambda key: Gated(kind_of(key)))
         except BaseException as err:  # reported below
             failures.append(err)
         finally:
             connection.close()
 
-    try:
-        importer = threading.Thread(target=work)
-        seen = Seen()
-        # Warm the server first (its first request loads the URLs, templates and translations).
-        assert login(base_url, world.player.username) == 302
-        assert referee_tap(base_url, world.duels, -1)() == 200
-        importer.start()
-        n = 0
-        while importer.is_alive():
-            status = TableImport.objects.filter(pk=record.pk).values_list("status", flat=True).get()
-            seconds, code = _timed(lambda: login(base_url, world.player.username))
-            seen.requests.append(("login", status, seconds, code))
-            seconds, code = _timed(referee_tap(base_url, world.duels, n))
-            seen.requests.append(("referee", status, seconds, code))
-            if status == TableImport.Status.CHECKING:
-                sampled_while_checking.set()
-            n += 1
-            time.sleep(EVERY)
-        importer.join()
-    finally:
-        runner.__dict__["kind_of"] = real_kind_of
+    importer = threading.Thread(target=work)
+    seen = Seen()
+    # Warm the server first (its first request loads the URLs, templates and translations).
+    assert login(base_url, world.player.username) == 302
+    assert referee_tap(base_url, world.duels, -1)() == 200
+    importer.start()
+    n = 0
+    while importer.is_alive():
+        status = TableImport.objects.filter(pk=record.pk).values_list("status", flat=True).get()
+        seconds, code = _timed(lambda: login(base_url, world.player.username))
+        seen.requests.append(("login", status, seconds, code))
+        seconds, code = _timed(referee_tap(base_url, world.duels, n))
+        seen.requests.append(("referee", status, seconds, code))
+        if status == TableImport.Status.CHECKING:
+            sampled_while_checking.set()
+        n += 1
+        time.sleep(EVERY)
+    importer.join()
     assert not failures, failures
     done = TableImport.objects.get(pk=record.pk)
     assert done.status == TableImport.Status.DONE, (done.status, done.errors[:3], done.failure)
