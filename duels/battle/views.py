@@ -39,7 +39,7 @@ from duels.web.access import situation_for_staff
 from duels.web.alerts import Alert, conflict, form_problem, refusal
 from duels.web.live import new_nonce
 from duels.web.log import LogLine
-from duels.web.notes import Note, clock_says
+from duels.web.notes import Note, clock_says, gap_ended
 from duels.web.pages import FightSummary, Person, Wing, refuse_other_kinds
 from duels.web.submit import act_on, submit
 from duels.web.viewers import REFEREE_VIEW, SPECTATOR_VIEW
@@ -60,6 +60,8 @@ class BattlePages(Wing):
         self, situation: Situation, state: B.Battle, recent: Iterable[LogEntry] | None, alert: Alert | None
     ) -> dict[str, Any]:
         view = present_battle(state, REFEREE_VIEW)
+        # S2: the kind says whether the situation is over (``closed``); ``view.ended`` is the battle's end (BP5).
+        over = KIND.is_ended(state)
         return {
             "view": view,
             "log_lines": describe_battle(list(recent or [])[:LOG_LINES], state),
@@ -71,11 +73,15 @@ class BattlePages(Wing):
             "sides": SIDES,
             "joinable": _joinable(situation),
             "round_break": _round_break(situation, view),
+            "situation_over": over,
+            "ended_note": gap_ended(state.settings.gap_s) if over else None,
         }
 
     def clock_note(self, state: B.Battle, command: Any, err: Exception | None) -> Note | None:
-        """S2 for any tap on a battle the gap closed; D8 for a target's answer its window's clock overtook."""
-        gap_ended_it = state.ended and state.result == B.SITUATION_ENDED
+        """S2 for any tap on a battle the gap closed; D8 for a target's answer its window's clock overtook.
+
+        Only the gap closes a battle's situation (``KIND.is_ended``), also one whose battle was over before it."""
+        gap_ended_it = KIND.is_ended(state)
         overtaken = isinstance(command, B.AnswerAttack) and B.answer_overtaken(state, command.frame, command.defender)
         window_s = state.settings.answer_window_s
         return clock_says(
