@@ -61,10 +61,8 @@ class Pdf:
         out = subprocess.run([tool("pdffonts"), str(self.path)], capture_output=True, text=True, check=True).stdout
         return {line.split()[0].split("+")[-1] for line in out.splitlines()[2:] if line.strip()}
 
-    def png(self, page: int, name: str, dpi: int = 110) -> Path:
-        """Page ``page`` as a PNG under test-artifacts/ (the screenshot of a layout)."""
-        ARTIFACTS.mkdir(exist_ok=True)
-        stem = ARTIFACTS / name
+    def _render(self, page: int, dpi: int, stem: Path) -> Path:
+        """Page ``page`` rendered by pdftoppm to ``stem``.png."""
         subprocess.run(
             [
                 tool("pdftoppm"),
@@ -83,28 +81,15 @@ class Pdf:
         )
         return stem.with_suffix(".png")
 
+    def png(self, page: int, name: str, dpi: int = 110) -> Path:
+        """Page ``page`` as a PNG under test-artifacts/ (the screenshot of a layout)."""
+        ARTIFACTS.mkdir(exist_ok=True)
+        return self._render(page, dpi, ARTIFACTS / name)
+
     def qr_codes(self, page: int, dpi: int = 150) -> list[str]:
         """Every QR code zbarimg finds on a page (rendered to a temporary PNG)."""
-        target = self.path.with_name(f"{self.path.stem}-qr-{page}")
-        subprocess.run(
-            [
-                tool("pdftoppm"),
-                "-png",
-                "-r",
-                str(dpi),
-                "-f",
-                str(page),
-                "-l",
-                str(page),
-                "-singlefile",
-                str(self.path),
-                str(target),
-            ],
-            check=True,
-        )
-        decoded = subprocess.run(
-            [tool("zbarimg"), "-q", "--raw", str(target.with_suffix(".png"))], capture_output=True, text=True
-        )
+        image = self._render(page, dpi, self.path.with_name(f"{self.path.stem}-qr-{page}"))
+        decoded = subprocess.run([tool("zbarimg"), "-q", "--raw", str(image)], capture_output=True, text=True)
         # zbarimg exits 4 when it finds no code at all: that is an empty list, not an error.
         assert decoded.returncode in (0, 4), decoded.stderr
         return [line for line in decoded.stdout.splitlines() if line.strip()]
