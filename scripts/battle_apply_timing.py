@@ -1,6 +1,7 @@
 """How long a battle's and a mass battle's ``apply`` take over a long fight: the clone against a whole deep copy.
 
 Not a test (timings are not asserted anywhere): the numbers of docs/performance.md's issue-24 section.
+CPU time of this process (time.process_time), so a machine busy with other work does not inflate it.
 
     python scripts/battle_apply_timing.py [--cards 60] [--repeat 3]
 
@@ -80,11 +81,11 @@ def _battle_log(cards: int) -> tuple[B.Battle, list[tuple[Any, datetime]]]:
 
 
 def _replay_live(opening: B.Battle, log: list[tuple[Any, datetime]]) -> float:
-    start = time.perf_counter()
+    start = time.process_time()
     state = opening
     for command, now in log:
         state, _ = B.apply(state, command, now)
-    return time.perf_counter() - start
+    return time.process_time() - start
 
 
 def _mass_log(cycles: int) -> tuple[M.MassBattle, list[object]]:
@@ -109,11 +110,11 @@ def _mass_log(cycles: int) -> tuple[M.MassBattle, list[object]]:
 
 
 def _mass_live(opening: M.MassBattle, log: list[object]) -> float:
-    start = time.perf_counter()
+    start = time.process_time()
     state = opening
     for command in log:
         state, _ = M.apply(state, command)
-    return time.perf_counter() - start
+    return time.process_time() - start
 
 
 def _with_deepcopy(run: Any, *args: Any) -> float:

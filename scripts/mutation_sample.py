@@ -207,20 +207,26 @@ def all_points(root: Path = ROOT) -> list[Point]:
 
 
 def sample(n: int, seed: int, root: Path = ROOT) -> list[Point]:
+    # In the sample's own (random) order: a run stopped half-way has still tested a random sample.
     points = all_points(root)
-    return sorted(random.Random(seed).sample(points, min(n, len(points))), key=lambda p: (p.file, p.index))
+    return random.Random(seed).sample(points, min(n, len(points)))
 
 
 def _scratch() -> Path:
     work = Path(tempfile.mkdtemp(prefix="sumrak-mutants-")) / "tree"
     shutil.copytree(ROOT, work, ignore=shutil.ignore_patterns(".git", "__pycache__", "var", "node_modules"))
+    # Compiled once, checked by the source's hash: a mutated module never runs from a stale cache.
+    compile_all = [sys.executable, "-m", "compileall", "-q", "--invalidation-mode", "checked-hash", str(work)]
+    subprocess.run(compile_all, check=False, capture_output=True)
     return work
 
 
-def _pytest(work: Path, tests: list[str], timeout: int) -> str:
-    # With the project's conftest, as the suite runs them (without it a coverage check of the random
-    # battles draws other examples and fails on the real engine).
-    cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests]
+def _pytest(work: Path, tests: list[str], timeout: int, *, plain: bool = False) -> str:
+    # ``plain``: the engine's example tests are plain Python - without Django and the project's conftest a
+    # run starts in a blink. The property tests run with them, as the suite does (without the conftest a
+    # coverage check of the random battles draws other examples and fails on the real engine).
+    bare = ["-p", "no:django", "--confcutdir=tests/rules"] if plain else []
+    cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *bare, *tests]
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings_test",
@@ -244,7 +250,7 @@ def run(point: Point, work: Path, timeout: int) -> str:
     original = target.read_text()
     try:
         target.write_text(mutant_source(point, work))
-        result = _pytest(work, _tests_for(point.file, work, QUICK), timeout)
+        result = _pytest(work, _tests_for(point.file, work, QUICK), timeout, plain=True)
         if result == "survived":
             result = _pytest(work, _tests_for(point.file, work, SLOW), 3 * timeout)
         return result
@@ -301,10 +307,14 @@ def main() -> None:
     points = sample(args.sample, args.seed, works[0])
     if args.only:
         points = [p for p in points if p.id in set(args.only)]
+    elif args.out.exists():
+        # Resume: a mutant already in the results file is not run again.
+        done = {json.loads(line)["id"] for line in args.out.read_text().splitlines() if line.strip()}
+        points = [p for p in points if p.id not in done]
     try:
         for kind_dir in QUICK:
             # A mutant is killed only by tests that pass on the real engine.
-            if _pytest(works[0], _tests_for(kind_dir, works[0], QUICK), 10 * args.timeout) != "survived":
+            if _pytest(works[0], _tests_for(kind_dir, works[0], QUICK), 10 * args.timeout, plain=True) != "survived":
                 raise SystemExit(f"the tests of {kind_dir} fail on the unmutated tree")
         lock = threading.Lock()
         todo = list(enumerate(points, start=1))
