@@ -11,9 +11,12 @@ silent success, and the state handed in is unchanged (issue 25's gaps).
 from __future__ import annotations
 
 import copy
+import json
 
 import pytest
 
+from rules import FighterSetup
+from rules import battle as B
 from rules.battle.reactions import (
     INTERRUPT,
     OTHER,
@@ -27,8 +30,9 @@ from rules.battle.reactions import (
     resolve_part,
     start_turn,
 )
+from rules.battle.referee import ChangeCondition
 from rules.errors import INPUT, RuleError
-from tests.rules.battle.kit import ANNA, BORIS, GLEB, VERA
+from tests.rules.battle.kit import ANNA, BLADE, BORIS, COUNTER, GLEB, SHIELD, VERA
 
 STRANGER = 99
 
@@ -146,3 +150,24 @@ def test_R6_a_negating_interrupt_keeps_an_action_lost_and_a_plain_one_does_not_l
     assert plain.action is not None and not plain.action.lost and plain.action.interrupted_by == [BORIS]
     lost = immediate_action(plain, VERA, INTERRUPT, Trigger(ANNA, OTHER), trigger_met=True, negates=True)
     assert lost.action is not None and lost.action.lost and lost.action.interrupted_by == [BORIS, VERA]
+
+
+def test_every_battle_command_goes_through_json_and_back_unchanged():
+    """DESIGN §4: the log stores commands as JSON; a replayed log must give back the very commands."""
+    commands = [
+        B.JoinBattle(FighterSetup(ANNA, "Anna", (BLADE.face, SHIELD.face)), "light", (BLADE, SHIELD), strike=True),
+        B.NewArsenal(combatant=ANNA, arsenal=(BLADE, COUNTER), label="night"),
+        B.BeginBattle(declarer=ANNA, order=(ANNA, VERA, BORIS), max_rounds=3),
+        B.Act(actor=ANNA, act=B.ATTACK, cards=("1:1:0",), targets=(VERA,), engaged=(VERA,), trigger="t", mode="m"),
+        B.Immediate(reactor=VERA, frame=2, mode=B.INTERRUPT, card="3:20:0", target=ANNA, negates=True),
+        B.Opportunity(reactor=VERA, frame=2, card="3:1:0", adjacent=True),
+        B.AnswerAttack(frame=2, defender=VERA, card=None),
+        B.ConfirmAnswer(frame=2, defender=VERA, outcome="parried", reason="why"),
+        B.StartRound(order=(VERA, ANNA)),
+        B.Leave(combatant=BORIS),
+        B.EndBattle(reason="dusk"),
+        ChangeCondition(combatant=VERA, add="lightly_wounded", reason="blow"),
+    ]
+    for command in commands:
+        text = json.dumps(B.command_to_dict(command))
+        assert B.command_from_dict(json.loads(text)) == command, command
