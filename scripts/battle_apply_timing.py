@@ -96,7 +96,8 @@ def _mass_log(cycles: int) -> tuple[M.MassBattle, list[object]]:
     log: list[object] = [M.ShuffleDecks(order=order)]
     state, _ = M.apply(opening, log[0])
     for n in range(cycles):
-        for command in (M.RollInitiative(M.REFEREE, (5, 4)), M.ChooseStarter("a", starts=True)):
+        start: list[object] = [M.RollInitiative(M.REFEREE, (5, 4)), M.ChooseStarter("a", starts=True)]
+        for command in start:
             state, _ = M.apply(state, command)
             log.append(command)
         for side in ("a", "b"):  # 5 and 4 points: a card from deck 5 or 4 that each side declines (M5)
@@ -119,12 +120,14 @@ def _mass_live(opening: M.MassBattle, log: list[object]) -> float:
 
 def _with_deepcopy(run: Any, *args: Any) -> float:
     """The same run with the engine's clone replaced by a whole deep copy (the engine before issue 24)."""
-    saved = battle_apply.clone, mass_phase.clone
-    battle_apply.clone = mass_phase.clone = copy.deepcopy  # type: ignore[assignment]
+    saved = {module: module.clone for module in (battle_apply, mass_phase)}
+    for module in saved:
+        setattr(module, "clone", copy.deepcopy)  # noqa: B010 - the module's own name, patched for the run
     try:
         return float(run(*args))
     finally:
-        battle_apply.clone, mass_phase.clone = saved
+        for module, clone in saved.items():
+            setattr(module, "clone", clone)  # noqa: B010
 
 
 def main() -> None:

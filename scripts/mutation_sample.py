@@ -47,12 +47,14 @@ QUICK = {
         "tests/rules/battle/test_referee.py",
         "tests/rules/battle/test_situation_clock.py",
         "tests/rules/battle/test_checks.py",
+        "tests/rules/battle/test_edges.py",
     ],
     "rules/mass": [
         "tests/rules/mass/test_phase.py",
         "tests/rules/mass/test_printed_decks.py",
         "tests/rules/mass/test_kept_mutants.py",
         "tests/rules/mass/test_checks.py",
+        "tests/rules/mass/test_edges.py",
     ],
 }
 SLOW = {
@@ -183,7 +185,7 @@ class _Mutate(ast.NodeTransformer):
             assert isinstance(node, ast.Constant)
             node.value = not node.value
         elif k == "int":
-            assert isinstance(node, ast.Constant)
+            assert isinstance(node, ast.Constant) and isinstance(node.value, int)
             node.value = node.value + 1
         elif k == "return":
             assert isinstance(node, ast.Return)
