@@ -36,7 +36,7 @@ OUTCOME_LABELS: dict[str, Promise] = {
 RESULT_LABELS: dict[str, Promise] = {
     engine_state.FIGHTER_OUT: _("a fighter can no longer fight"),
     engine_state.STOPPED: _("the fighters stopped"),
-    engine_state.MAX_ROUNDS: _("the agreed number of rounds was played"),
+    engine_state.MAX_ROUNDS: _("the agreed number of bouts was played"),
     engine_state.NO_ATTACKS_LEFT: _("nobody has an attack card left"),
     engine_state.SITUATION_ENDED: _("the combat situation ended"),
     engine_state.INSTANT_ATTACK_SUCCEEDED: _("the instant attack succeeded"),

@@ -185,7 +185,7 @@ class StartForm(forms.Form):
     kind = forms.ChoiceField(choices=KINDS)
     nonce = forms.UUIDField(widget=forms.HiddenInput)
     card = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label=_("Attack card"))
-    max_rounds = forms.IntegerField(min_value=1, max_value=99, required=False, label=_("Maximum number of rounds"))
+    max_rounds = forms.IntegerField(min_value=1, max_value=99, required=False, label=_("Maximum number of bouts"))
     out_of_sight = forms.TypedChoiceField(choices=YES_NO, coerce=_yes, required=False)
     within_reach = forms.TypedChoiceField(choices=YES_NO, coerce=_yes, required=False)
     # IA3: does the victim try to parry? F1: is the focused card held in front of them?

@@ -131,15 +131,15 @@ def _opened(w: Words, e: DuelOpened) -> str:
     if e.max_rounds is None:
         return _("Duel %(number)s: %(a)s against %(b)s (%(how)s).") % params
     return ngettext(
-        "Duel %(number)s: %(a)s against %(b)s (%(how)s, at most %(rounds)s round).",
-        "Duel %(number)s: %(a)s against %(b)s (%(how)s, at most %(rounds)s rounds).",
+        "Duel %(number)s: %(a)s against %(b)s (%(how)s, at most %(rounds)s bout).",
+        "Duel %(number)s: %(a)s against %(b)s (%(how)s, at most %(rounds)s bouts).",
         e.max_rounds,
     ) % {**params, "rounds": e.max_rounds}
 
 
 @wording(RoundStarted)
 def _round_started(w: Words, e: RoundStarted) -> str:
-    return _("Duel %(number)s, round %(round)s: %(name)s attacks first.") % {
+    return _("Duel %(number)s, bout %(round)s: %(name)s attacks first.") % {
         "number": _duel(e.duel),
         "round": e.round,
         "name": w.fighter(e.attacker),
@@ -148,7 +148,7 @@ def _round_started(w: Words, e: RoundStarted) -> str:
 
 @wording(Passed)
 def _passed(w: Words, e: Passed) -> str:
-    return _("Round %(round)s: %(name)s has no attack card and passes (D10).") % {
+    return _("Bout %(round)s: %(name)s has no attack card and passes (D10).") % {
         "round": e.round,
         "name": w.fighter(e.fighter),
     }
@@ -235,7 +235,7 @@ def _cancelled(w: Words, e: StepCancelled) -> str:
 
 @wording(RoundEnded)
 def _round_ended(w: Words, e: RoundEnded) -> str:
-    return _("Duel %(number)s, round %(round)s ends.") % {"number": _duel(e.duel), "round": e.round}
+    return _("Duel %(number)s, bout %(round)s ends.") % {"number": _duel(e.duel), "round": e.round}
 
 
 @wording(RoundChoiceMade)

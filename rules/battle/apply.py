@@ -7,7 +7,6 @@ situation's gap (S2).
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
@@ -61,6 +60,7 @@ from rules.battle.state import (
 )
 from rules.cards import CounterRule
 from rules.clock import utc
+from rules.clone import clone
 from rules.conditions import can_fight, is_condition
 from rules.errors import INPUT, RuleError, gettext_noop
 
@@ -131,7 +131,12 @@ def expire(state: Battle, now: datetime) -> tuple[Battle, Events]:
         # Nothing to apply (every poll and every command asks): the input itself, uncopied - the
         # deep copy of a whole battle was ~half of a step's CPU (issue 24, bench/cost.py --profile).
         return state, []
-    state = copy.deepcopy(state)
+    state = clone(state)
+    return state, _expire_in_place(state, now)
+
+
+def _expire_in_place(state: Battle, now: datetime) -> Events:
+    """``expire`` on a state the caller owns and gives up (a clone, or replay's private state)."""
     events: Events = []
     while not state.closed:
         windows = running_windows(state)
@@ -148,7 +153,7 @@ def expire(state: Battle, now: datetime) -> tuple[Battle, Events]:
                 end_battle(state, SITUATION_ENDED, gap, events)
         else:
             break
-    return state, events
+    return events
 
 
 def _due(state: Battle, now: datetime) -> bool:
@@ -175,10 +180,19 @@ def _check_current(state: Battle, now: datetime) -> None:
 
 
 def apply(state: Battle, command: BattleCommand, now: datetime) -> tuple[Battle, Events]:
-    """One command at ``now``: the new state and its typed events, or a RuleError."""
-    now = utc(now)
-    _check_current(state, now)
-    new = copy.deepcopy(state)
+    """One command at ``now``: the new state and its typed events, or a RuleError.
+
+    The input is never changed: the handlers work on ``clone(state)`` (the containers copied, the
+    immutable card faces, counter rules, settings and step records shared), so a refusal half-way
+    through leaves nothing behind (issue 24: a whole deep copy was most of a step's cost).
+    """
+    new = clone(state)
+    return new, _apply_in_place(new, command, utc(now))
+
+
+def _apply_in_place(new: Battle, command: BattleCommand, now: datetime) -> Events:
+    """``apply`` on a state the caller owns and gives up: a refusal may leave it half-changed."""
+    _check_current(new, now)
     events: Events = []
     match command:
         case JoinBattle():
@@ -189,7 +203,7 @@ def apply(state: Battle, command: BattleCommand, now: datetime) -> tuple[Battle,
             _combat(new, command, now, events)
             if is_combat_action(command):
                 new.last_action_at = now
-    return new, events
+    return events
 
 
 def is_combat_action(command: BattleCommand) -> bool:
@@ -379,13 +393,17 @@ def _next_turn(state: Battle, now: datetime, events: Events) -> None:
 
 
 def replay(opening: Battle, entries: Iterable[tuple[Any, ...]]) -> Battle:
-    """Apply ("command", cmd, at, draw) and ("expire", at) entries in order; a refusal means a corrupt log."""
-    state = opening
+    """Apply ("command", cmd, at, draw) and ("expire", at) entries in order; a refusal means a corrupt log.
+
+    ``opening`` is not changed: the entries are applied in place to one private clone of it, so a
+    replay is linear in the log's length (a copy per entry made it quadratic).
+    """
+    state = clone(opening)
     for entry in entries:
         if entry[0] == "command":
-            state, _ = apply(state, entry[1], entry[2])
+            _apply_in_place(state, entry[1], utc(entry[2]))
         elif entry[0] == "expire":
-            state, _ = expire(state, entry[1])
+            _expire_in_place(state, utc(entry[1]))
         else:
             raise ValueError(f"unknown log entry {entry!r}")
     return state

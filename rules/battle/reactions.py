@@ -16,10 +16,10 @@ Readings (docs/battle-rules.md):
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from typing import Final
 
+from rules.clone import clone
 from rules.errors import INPUT, RuleError, gettext_noop
 
 # Trigger kinds (R1 lists the three of an opportunity action).
@@ -102,7 +102,7 @@ def start_turn(state: BattleRound, combatant: int) -> BattleRound:
     _require_combatant(state, combatant)
     if state.turn_of is not None:
         raise RuleError(INPUT, gettext_noop("Finish the current turn first."))
-    new = copy.deepcopy(state)
+    new = clone(state)
     new.turn_of = combatant
     new.turn_seq += 1
     new.action = None
@@ -112,7 +112,7 @@ def start_turn(state: BattleRound, combatant: int) -> BattleRound:
 def end_turn(state: BattleRound, combatant: int) -> BattleRound:
     if state.turn_of != combatant:
         raise RuleError(INPUT, gettext_noop("It is not this combatant's turn."))
-    new = copy.deepcopy(state)
+    new = clone(state)
     new.turn_of = None
     new.action = None
     # R5: "since the end of your last turn" - the allowance returns now.
@@ -125,7 +125,7 @@ def declare_action(state: BattleRound, actor: int, kind: str, parts: int = 1) ->
         raise RuleError(INPUT, gettext_noop("Only the combatant whose turn it is acts."))
     if parts < 1:
         raise RuleError(INPUT, gettext_noop("An action has at least one part."))
-    new = copy.deepcopy(state)
+    new = clone(state)
     new.action = Action(actor=actor, kind=kind, parts=parts)
     return new
 
@@ -142,7 +142,7 @@ def resolve_part(state: BattleRound, actor: int) -> BattleRound:
             if lost
             else gettext_noop("That action is already finished."),
         )
-    new = copy.deepcopy(state)
+    new = clone(state)
     assert new.action is not None
     new.action.parts_done += 1
     return new
@@ -164,7 +164,7 @@ def opportunity_action(state: BattleRound, reactor: int, trigger: Trigger) -> Ba
     # R1: whoever's turn it is - an enemy's immediate or opportunity ranged attack provokes too.
     if state.opportunity_in_turn.get(reactor) == state.turn_seq:
         raise RuleError("R2", gettext_noop("At most one opportunity action during each other combatant's turn."))
-    new = copy.deepcopy(state)
+    new = clone(state)
     new.opportunity_in_turn[reactor] = new.turn_seq
     # R3: it interrupts the triggering action - the action waits until it is resolved.
     if new.action is not None and not new.action.finished:
@@ -199,7 +199,7 @@ def immediate_action(
             raise RuleError("R6", gettext_noop("An interrupt acts before the triggering action finishes."))
     else:
         _check_response_timing(action, trigger, negates)
-    new = copy.deepcopy(state)
+    new = clone(state)
     new.immediate_spent.add(reactor)
     if new.action is None:
         return new

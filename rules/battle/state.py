@@ -21,6 +21,7 @@ from datetime import datetime
 from typing import Any, Final
 
 from rules.cards import CardFace, CounterRule, face_from_dict, face_to_dict
+from rules.errors import INPUT, RuleError, gettext_noop
 
 # Card action kinds in battles (the catalogue's ``action_kind``).
 STANDARD: Final = "standard"
@@ -87,10 +88,13 @@ class BattleCard:
     double: bool = False  # BP2: grants its holder two attack cards in one action
 
     def __post_init__(self) -> None:
+        # A catalogue row or a stored log with another kind is refused as any bad input is, not a crash.
         if self.action not in ACTION_KINDS:
-            raise ValueError(f"action kind must be one of {ACTION_KINDS}, not {self.action!r}")
+            raise RuleError(INPUT, gettext_noop("Unknown action kind of a battle card: %(kind)s."), kind=self.action)
         if self.trigger_kind not in TRIGGER_KINDS:
-            raise ValueError(f"trigger kind must be one of {TRIGGER_KINDS}, not {self.trigger_kind!r}")
+            raise RuleError(
+                "R4", gettext_noop("Unknown trigger kind of a battle card: %(kind)s."), kind=self.trigger_kind
+            )
 
     @property
     def reach(self) -> str:

@@ -39,7 +39,7 @@ def check_can_open(state: Situation, first: int, second: int) -> tuple[Fighter, 
 
 def check_max_rounds(max_rounds: int | None) -> None:
     if max_rounds is not None and max_rounds < 1:
-        raise RuleError("D2", gettext_noop("A duel's maximum number of rounds must be at least 1."))
+        raise RuleError("D2", gettext_noop("A duel's maximum number of bouts must be at least 1."))
 
 
 def new_duel(

@@ -11,13 +11,13 @@ a fighter's ``hand``, ``discards`` or ``set_aside``, or an open step of a duel
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Final
 
 from rules.cards import CardFace, CounterRule, CounterTable, face_from_dict, face_to_dict
+from rules.clone import clone as clone_state
 from rules.duel.commands import RoundChoice, command_from_dict, command_to_dict
 
 # Duel phases: whose move it is.
@@ -177,54 +177,13 @@ def counter_table(state: Situation) -> CounterTable:
 
 # --- cloning -------------------------------------------------------------------------------------
 #
-# ``apply`` and ``expire`` must leave their input untouched (refuse whole,
-# apply whole). A deep copy of the whole state did that at the price of every
-# card face, counter rule and finished step being copied for every command,
-# which made replays quadratic. ``clone`` copies only what a handler can
-# change - lists, dicts, sets and mutable dataclasses (fighters, duels, the
-# open step) - and shares everything immutable: card faces, counter rules,
-# step records, round choices, settings, datetimes, strings, tuples. It
-# walks the dataclasses' own fields, so a field added later is cloned too.
-
-_SHARED: Final[frozenset[type]] = frozenset({str, int, float, bool, type(None), datetime, tuple, CounterTable})
-_frozen: dict[type, bool] = {}
-
-
-def _is_frozen(t: type) -> bool:
-    found = _frozen.get(t)
-    if found is None:
-        params = getattr(t, "__dataclass_params__", None)
-        found = _frozen[t] = bool(params is not None and params.frozen)
-    return found
-
-
-def _clone(value: Any) -> Any:
-    t = type(value)
-    if t in _SHARED:
-        return value
-    if t is list:
-        return [_clone(v) for v in value]
-    if t is dict:
-        return {k: _clone(v) for k, v in value.items()}
-    if t is set:
-        return set(value)  # sets hold hashable, hence immutable, values here
-    if _is_frozen(t):
-        return value
-    if hasattr(t, "__dataclass_fields__"):
-        new = copy.copy(value)
-        fields_ = new.__dict__
-        for name, v in fields_.items():
-            if type(v) not in _SHARED:
-                fields_[name] = _clone(v)
-        return new
-    # Something this module does not know: never share what might change.
-    return copy.deepcopy(value)
+# ``apply`` and ``expire`` work on a clone: the containers copied, the
+# immutable leaves shared (``rules.clone``, the kernel's, which every kind uses).
 
 
 def clone(s: Situation) -> Situation:
     """A copy of ``s`` that no change to it can reach ``s`` through; immutable parts are shared."""
-    result: Situation = _clone(s)
-    return result
+    return clone_state(s)
 
 
 # --- JSON-safe form ------------------------------------------------------------------------------

@@ -16,10 +16,10 @@ game cycle: it ends when the next cycle begins.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from rules.clone import clone
 from rules.errors import INPUT, RuleError, gettext_noop
 from rules.events import EngineEvent
 from rules.mass import events as ev
@@ -97,7 +97,7 @@ def apply(state: MassBattle, command: object) -> tuple[MassBattle, Events]:
     handler = _HANDLERS.get(type(command))
     if handler is None:
         raise RuleError(INPUT, gettext_noop("Unknown command."))
-    new = copy.deepcopy(state)
+    new = clone(state)
     events: Events = []
     handler(new, command, events)
     return new, events
@@ -113,7 +113,7 @@ def _shuffle(state: MassBattle, cmd: ShuffleDecks) -> tuple[MassBattle, Events]:
     for deck in DECKS:
         if sorted(order.get(deck, ())) != expected[deck]:
             raise RuleError("M1", gettext_noop("Deck %(deck)s must hold exactly its own cards."), deck=deck)
-    new = copy.deepcopy(state)
+    new = clone(state)
     new.decks = {deck: list(order[deck]) for deck in DECKS}
     if state.settings.printed_decks:
         # Shuffled by hand at the table: every card of a deck is in its shuffled part, order unknown.

@@ -197,7 +197,7 @@ def test_the_log_names_fighters_whose_start_was_undone(as_user, referee, fight, 
     assert not state_of(fight).fighters
     html = client.get(reverse("duels:log", args=[fight.pk])).content.decode()
     assert f"Duel 1: {character.name} against {rival.name} (aggression)." in html
-    assert f"Duel 1, round 1: {character.name} attacks first." in html
+    assert f"Duel 1, bout 1: {character.name} attacks first." in html
     assert "#" + str(character.pk) not in html
 
 

@@ -531,7 +531,9 @@ def test_R4_trigger_kinds_of_moves_and_cards_used_fit_only_an_enemy_s():
 
 
 def test_R4_a_battle_card_with_an_unknown_trigger_kind_or_action_kind_is_refused():
-    with pytest.raises(ValueError):
+    with pytest.raises(RuleError) as caught:
         K.card(47, "Odd", DEFENCE, trigger_kind="whenever")
-    with pytest.raises(ValueError):
+    assert caught.value.rule_id == "R4" and caught.value.params == {"kind": "whenever"}
+    with pytest.raises(RuleError) as caught:
         K.card(48, "Odd", DEFENCE, action="sometimes")
+    assert caught.value.rule_id == "INPUT" and caught.value.params == {"kind": "sometimes"}

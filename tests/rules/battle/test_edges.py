@@ -1,0 +1,38 @@
+"""Edges of the battle engine that a sampled mutation run found untested (issue 25, docs/testing.md)."""
+
+from __future__ import annotations
+
+from rules import HEAVILY_WOUNDED
+from rules import battle as B
+from rules.battle import events as E
+from tests.rules.battle.kit import ANNA, BOLT, BORIS, FIRE, GLEB, SHIELD, VERA, Fight
+
+
+def _everyone_spends_their_one_attack() -> Fight:
+    fight = Fight(hand=(BOLT, SHIELD)).begin()  # order: Anna, Vera, Boris, Gleb
+    for attacker, defender in [(ANNA, VERA), (VERA, ANNA), (BORIS, GLEB), (GLEB, BORIS)]:
+        assert fight.state.turn_of == attacker
+        fight.attack(attacker, BOLT, defender)
+        fight.answer(defender)
+        if fight.state.phase == B.TURNS:
+            fight.next_turn()
+    return fight
+
+
+def test_D11_D12_a_new_bout_with_no_attack_card_left_ends_the_battle_and_starts_no_round():
+    fight = _everyone_spends_their_one_attack()
+    assert (fight.state.phase, fight.state.round, fight.state.bout) == (B.BETWEEN_ROUNDS, 1, 1)
+    events = fight.do(B.StartRound())
+    assert fight.state.phase == B.ENDED and fight.state.result == B.state.NO_ATTACKS_LEFT
+    # Nothing of a new round: its number, the bout, the order and the events stay as they were.
+    assert (fight.state.round, fight.state.bout) == (1, 1)
+    assert [type(e) for e in events] == [E.Ended]
+
+
+def test_D11_a_defender_put_out_by_the_result_is_announced_out_of_the_fight():
+    fight = Fight().begin()
+    fight.attack(ANNA, FIRE, VERA)
+    fight.answer(VERA)  # no answer: the Fireball's full effect, a heavy wound
+    assert fight.state.combatants[VERA].condition == HEAVILY_WOUNDED
+    out = [e for e in fight.events if isinstance(e, E.CombatantOut)]
+    assert [(e.combatant, e.condition) for e in out] == [(VERA, HEAVILY_WOUNDED)]
