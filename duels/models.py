@@ -105,15 +105,6 @@ class Situation(models.Model):
     def __str__(self) -> str:
         return f"{self.get_kind_display()} #{self.pk}"
 
-    @classmethod
-    def from_db(cls, db: Any, field_names: Any, values: Any, **kwargs: Any) -> Situation:
-        row = super().from_db(db, field_names, values, **kwargs)
-        row._stored_snapshots = row._snapshots_named()
-        return row
-
-    def _snapshots_named(self) -> set[str]:
-        return {key for name in SNAPSHOT_FIELDS if name in self.__dict__ for key in snapshots.refs(self.__dict__[name])}
-
     def save(self, *args: Any, **kwargs: Any) -> None:
         """Save; first the snapshots the saved states name that the row did not name when read.
 
@@ -132,6 +123,15 @@ class Situation(models.Model):
         store_snapshots(named - stored)
         super().save(*args, **kwargs)
         self._stored_snapshots = stored | named
+
+    @classmethod
+    def from_db(cls, db: Any, field_names: Any, values: Any, **kwargs: Any) -> Situation:
+        row = super().from_db(db, field_names, values, **kwargs)
+        row._stored_snapshots = row._snapshots_named()
+        return row
+
+    def _snapshots_named(self) -> set[str]:
+        return {key for name in SNAPSHOT_FIELDS if name in self.__dict__ for key in snapshots.refs(self.__dict__[name])}
 
 
 class LogEntry(models.Model):

@@ -33,9 +33,7 @@ import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from typing import Any, Final, TypeVar
-
-T = TypeVar("T")
+from typing import Any, Final
 
 REF: Final = "snapshot"
 DATA: Final = "data"
@@ -149,7 +147,7 @@ def data(value: Mapping[str, Any]) -> Any:
     return fetch([key])[key]
 
 
-def decoded(what: str, value: Mapping[str, Any], build: Callable[[Any], T]) -> T:
+def decoded[T](what: str, value: Mapping[str, Any], build: Callable[[Any], T]) -> T:
     """``build(data)`` of the snapshot ``value`` names, built once per process and shared."""
     key = value[REF]
     slot = (what, key)
@@ -160,7 +158,7 @@ def decoded(what: str, value: Mapping[str, Any], build: Callable[[Any], T]) -> T
             _DECODED[slot] = found
             while len(_DECODED) > _MAX:
                 _DECODED.popitem(last=False)
-    return found  # type: ignore[no-any-return]
+    return found
 
 
 def inlined(state: Any) -> Any:
@@ -214,7 +212,7 @@ def _memo(slot: tuple[str, Any], values: tuple[Any, ...], found: Any) -> None:
         _BY_IDS[slot] = (values, found)
 
 
-def list_ref(what: str, values: Sequence[T], encode: Callable[[T], Any]) -> dict[str, str]:
+def list_ref[T](what: str, values: Sequence[T], encode: Callable[[T], Any]) -> dict[str, str]:
     """A part that is a list of immutable values, in its order (the counter rules), as a reference."""
     slot = (what, tuple(map(id, values)))
     hit = _BY_IDS.get(slot)
@@ -225,7 +223,7 @@ def list_ref(what: str, values: Sequence[T], encode: Callable[[T], Any]) -> dict
     return ref(key)
 
 
-def list_from(what: str, value: Mapping[str, Any], decode: Callable[[Any], T]) -> tuple[T, ...]:
+def list_from[T](what: str, value: Mapping[str, Any], decode: Callable[[Any], T]) -> tuple[T, ...]:
     """The values of a list part, decoded once per snapshot and shared (their ids then name it)."""
 
     def build(raw: Any) -> tuple[T, ...]:
@@ -236,7 +234,9 @@ def list_from(what: str, value: Mapping[str, Any], decode: Callable[[Any], T]) -
     return values
 
 
-def faces_ref(what: str, cards: Mapping[str, T], encode: Callable[[T], Any]) -> tuple[dict[str, str], dict[str, int]]:
+def faces_ref[T](
+    what: str, cards: Mapping[str, T], encode: Callable[[T], Any]
+) -> tuple[dict[str, str], dict[str, int]]:
     """The distinct faces of ``cards`` (uid -> immutable face) as a reference, and each uid's index in it.
 
     The snapshot is the faces' canonical JSON, distinct and sorted: it depends
@@ -263,7 +263,7 @@ def faces_ref(what: str, cards: Mapping[str, T], encode: Callable[[T], Any]) -> 
     return ref(key), {uid: index[id(face)] for uid, face in cards.items()}
 
 
-def faces_from(
+def faces_from[T](
     what: str, value: Mapping[str, Any], indices: Mapping[str, int], decode: Callable[[Any], T]
 ) -> dict[str, T]:
     """The cards (uid -> face) a faces reference and the uids' indices name."""
