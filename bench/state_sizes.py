@@ -83,7 +83,9 @@ def main() -> None:
         kinds.extend(mass, "mass", length - mass.log.count())
         out[f"mass {length}"] = _sizes(Situation.objects.get(pk=mass.pk).state)
     for name, sizes in out.items():
-        print(f"{name:12} {sizes['total']:>8,} B   " + ", ".join(f"{k} {v:,}" for k, v in sizes.items() if k != "total"))
+        print(
+            f"{name:12} {sizes['total']:>8,} B   " + ", ".join(f"{k} {v:,}" for k, v in sizes.items() if k != "total")
+        )
 
 
 if __name__ == "__main__":
