@@ -19,12 +19,29 @@ import sys
 from typing import Any
 
 
-def _sizes(state: dict[str, Any]) -> dict[str, int]:
+def _sizes(state: dict[str, Any]) -> dict[str, Any]:
     def size(value: Any) -> int:
         return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode())
 
     parts = sorted(((name, size(value)) for name, value in state.items()), key=lambda p: -p[1])
     return {"total": size(state), **dict(parts[:5])}
+
+
+def _timing(kind: Any, stored: dict[str, Any]) -> str:
+    """Median µs of what a step does with the row: decode the JSON and the state, encode both again."""
+    import statistics
+    import time
+
+    from duels.fields import dumps, loads
+
+    text = dumps(stored)
+    kind.from_dict(loads(text))  # warm: the process's shared faces and rules (and snapshots) are known
+    runs = []
+    for _ in range(200):
+        t0 = time.perf_counter()
+        dumps(kind.to_dict(kind.from_dict(loads(text))))
+        runs.append(time.perf_counter() - t0)
+    return f"{statistics.median(runs) * 1e6:,.0f} µs"
 
 
 def main() -> None:
@@ -70,6 +87,7 @@ def main() -> None:
     for n, length in enumerate(lengths):
         duel = game._fight(event, KINDS["duel"], people[0], people[1], faces, counters, length)
         out[f"duel {length}"] = _sizes(Situation.objects.get(pk=duel["id"]).state)
+        out[f"duel {length}"]["µs"] = _timing(KINDS["duel"], Situation.objects.get(pk=duel["id"]).state)
         event = Event.objects.get(pk=event.pk)
         if n == 0:
             kinds._battle_people(event, people[4:8])
@@ -77,15 +95,16 @@ def main() -> None:
         battle = start_battle(event, four, declarer=four[0], user=user, nonce=secrets.token_hex(16)).situation
         kinds.extend(battle, "battle", length - battle.log.count())
         out[f"battle {length}"] = _sizes(Situation.objects.get(pk=battle.pk).state)
+        out[f"battle {length}"]["µs"] = _timing(KINDS["battle"], Situation.objects.get(pk=battle.pk).state)
         Situation.objects.filter(pk=battle.pk).update(ended=True)
         red, blue = pairs[n]
         mass = start_mass_battle(event, red, blue, user=user, nonce=secrets.token_hex(16)).situation
         kinds.extend(mass, "mass", length - mass.log.count())
         out[f"mass {length}"] = _sizes(Situation.objects.get(pk=mass.pk).state)
+        out[f"mass {length}"]["µs"] = _timing(KINDS["mass_battle"], Situation.objects.get(pk=mass.pk).state)
     for name, sizes in out.items():
-        print(
-            f"{name:12} {sizes['total']:>8,} B   " + ", ".join(f"{k} {v:,}" for k, v in sizes.items() if k != "total")
-        )
+        parts = ", ".join(f"{k} {v:,}" if isinstance(v, int) else f"{k}: {v}" for k, v in sizes.items() if k != "total")
+        print(f"{name:12} {sizes['total']:>8,} B   {parts}")
 
 
 if __name__ == "__main__":
