@@ -10,14 +10,16 @@ an event (``duels/archive_rows.py``).
 
 Why ids are kept: a fight's cached state and log name characters and cards by
 their database ids (the engine's uids are ``character:card:n``), and replaying
-the log must give the stored state again. A state's static parts (counter
-rules, card faces) are snapshots named by content hash (rules/snapshots.py);
-the file carries each with its data, an import writes the rows it lacks. Rewriting ids inside every kind's
+the log must give the stored state again. Rewriting ids inside every kind's
 state would be a second copy of each kind's rules; keeping them is exact. So
 an import refuses, changing nothing, when the target already has a row with
 one of the file's ids (the usual targets, a new installation or a fresh
 PostgreSQL database, have none), and PostgreSQL's id sequences are moved past
 the imported rows afterwards.
+
+A state's static parts (counter rules, card faces) are snapshots named by
+their content hash (rules/snapshots.py): the file carries each with its
+data, and an import writes the rows this installation lacks.
 
 An event file creates its event and never touches another (issue 27): every
 row it holds must name only rows of the same file (``duels/archive_refs.py``),
