@@ -84,6 +84,14 @@ def _remember(key: str, data: Any) -> None:
             _DATA.popitem(last=False)
 
 
+def _touch(key: str) -> None:
+    """Keep a snapshot in use at the fresh end: only ones nobody uses any more are dropped."""
+    if key in _DATA:
+        with _lock:
+            if key in _DATA:
+                _DATA.move_to_end(key)
+
+
 def put(data: Any) -> str:
     """Register ``data`` (plain JSON) as a snapshot; its key."""
     key = key_of(data)
@@ -152,7 +160,12 @@ def decoded[T](what: str, value: Mapping[str, Any], build: Callable[[Any], T]) -
     key = value[REF]
     slot = (what, key)
     found = _DECODED.get(slot)
-    if found is None:
+    if found is not None:
+        _touch(key)
+        with _lock:
+            if slot in _DECODED:
+                _DECODED.move_to_end(slot)
+    else:
         found = build(data(value))
         with _lock:
             _DECODED[slot] = found
@@ -217,6 +230,7 @@ def list_ref[T](what: str, values: Sequence[T], encode: Callable[[T], Any]) -> d
     slot = (what, tuple(map(id, values)))
     hit = _BY_IDS.get(slot)
     if hit is not None and _DATA.get(hit[1]) is not None:
+        _touch(hit[1])
         return ref(hit[1])
     key = put([encode(v) for v in values])
     _memo(slot, tuple(values), key)
@@ -260,6 +274,7 @@ def faces_ref[T](
         hit = (tuple(objects.values()), (key, index))
         _memo(slot, hit[0], hit[1])
     key, index = hit[1]
+    _touch(key)
     return ref(key), {uid: index[id(face)] for uid, face in cards.items()}
 
 
