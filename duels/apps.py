@@ -16,6 +16,7 @@ class DuelsConfig(AppConfig):
         from duels.duel import views as duel_views
         from duels.mass import kind as mass_kind
         from duels.mass import views as mass_views
+        from duels.models import read_snapshots
         from duels.services.kinds import register
         from duels.web.pages import register_pages
 
@@ -28,6 +29,10 @@ class DuelsConfig(AppConfig):
         ):
             register(kind)
             register_pages(pages)
+        from rules import snapshots
+
+        # States name their static parts by content (rules/snapshots.py); this process reads them here.
+        snapshots.set_resolver(read_snapshots)
         from cards.hooks import register_fight_check
         from duels.services import in_active_situation
 

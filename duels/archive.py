@@ -17,6 +17,10 @@ one of the file's ids (the usual targets, a new installation or a fresh
 PostgreSQL database, have none), and PostgreSQL's id sequences are moved past
 the imported rows afterwards.
 
+A state's static parts (counter rules, card faces) are snapshots named by
+their content hash (rules/snapshots.py): the file carries each with its
+data, and an import writes the rows this installation lacks.
+
 An event file creates its event and never touches another (issue 27): every
 row it holds must name only rows of the same file (``duels/archive_refs.py``),
 and a file that names anything else is refused whole. Accounts depend on who
@@ -59,10 +63,11 @@ from duels.archive_refs import (
     staff_named,
 )
 from duels.archive_rows import accounts_of, archived_models, arriving, labels, leaving, rows_of, tracked_model
-from duels.models import Situation
+from duels.models import SNAPSHOT_FIELDS, Situation, store_snapshots
 from duels.services.kinds import kind_of, replay
 from events.models import Character, Event, new_link_token
 from helpers.json_limits import JsonLimitError, JsonLimits, read_json
+from rules import snapshots
 
 FORMAT = "sumrak-event"
 VERSION = 1
@@ -127,6 +132,7 @@ def export_event(event: Event, *, with_passwords: bool = False) -> dict[str, Any
             _Serializer().serialize(rows.order_by("pk"), use_natural_foreign_keys=True, use_natural_primary_keys=False),
         )
     objects = forget_dangling(objects, labels())
+    objects = [_with_snapshots(item) for item in objects]
     accounts = []
     for user in _accounts(event):
         account: dict[str, Any] = {name: getattr(user, name) for name in ACCOUNT_FIELDS}
@@ -141,6 +147,46 @@ def export_event(event: Event, *, with_passwords: bool = False) -> dict[str, Any
         # json.loads(dumps(...)): the same plain data the file holds, whoever calls this.
         "objects": json.loads(json.dumps(objects, cls=_Encoder)),
     }
+
+
+_SITUATION = Situation._meta.label_lower
+
+
+def _with_snapshots(item: dict[str, Any]) -> dict[str, Any]:
+    """A fight's row as the file holds it: each snapshot its states name carried with them.
+
+    The file needs no snapshot rows (``StateSnapshot`` is not an event's model:
+    rows are shared by content), and reads on an installation that has none.
+    """
+    if item["model"] != _SITUATION:
+        return item
+    fields = item["fields"]
+    return {**item, "fields": {**fields, **{n: snapshots.inlined(fields[n]) for n in SNAPSHOT_FIELDS if n in fields}}}
+
+
+def _stored_snapshots(item: dict[str, Any]) -> dict[str, Any]:
+    """A fight's row of the file as it is saved here: its snapshots written (if missing), its states naming them.
+
+    Every reference must carry its data, and the data must have its key: a
+    file can never make a fight read a snapshot it does not hold (another
+    event's), nor store data under another key. A state written before
+    snapshots (an older file) holds its rules inline and is saved as it is.
+    """
+    if item["model"] != _SITUATION:
+        return item
+    fields = dict(item["fields"])
+    for name in SNAPSHOT_FIELDS:
+        value = fields.get(name)
+        named = snapshots.refs(value)
+        try:
+            carried = snapshots.carried(value)
+        except snapshots.UnknownSnapshot:
+            carried = {}
+        if named - carried.keys():
+            raise ArchiveError(_("The event file is damaged."))
+        store_snapshots(named, carried)
+        fields[name] = snapshots.bare(value)
+    return {**item, "fields": fields}
 
 
 def dumps(data: dict[str, Any]) -> str:
@@ -261,6 +307,7 @@ def import_event(data: Any, *, accounts: str = ACCOUNTS_INVITE, rotate_links: bo
     order = {label: n for n, label in enumerate(known)}
     try:
         for item in sorted(map(arriving, objects), key=lambda i: order[i["model"]]):
+            item = _stored_snapshots(item)
             (deserialized,) = serializers.deserialize("python", [item], handle_forward_references=False)
             # Never an UPDATE: a row of the file that exists here by now is refused, not overwritten.
             deserialized.save(force_insert=True)
@@ -289,9 +336,11 @@ def replays(situation: Situation) -> bool:
     kind = kind_of(situation)
     try:
         state = replay(kind, situation.opening, situation.log.order_by("seq"))
+        # A state written before snapshots (an older file) holds its rules inline: compared as it reads.
+        stored = situation.state if snapshots.refs(situation.state) else kind.to_dict(kind.from_dict(situation.state))
     except Exception:  # a log the engine refuses is as broken as one that replays to another state
         return False
-    return kind.to_dict(state) == situation.state
+    return kind.to_dict(state) == stored
 
 
 def _reset_sequences() -> None:

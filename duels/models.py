@@ -7,11 +7,62 @@ situation only through ``duels.services``: it locks the row, checks the version
 the tablet saw, runs the engine and appends to the log in one transaction.
 """
 
+from __future__ import annotations
+
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from duels.fields import FastJSONField
+from rules import snapshots
+
+# The columns of a situation that may name state snapshots (rules/snapshots.py).
+SNAPSHOT_FIELDS = ("opening", "state")
+
+
+class StateSnapshot(models.Model):
+    """The static part of fights' states, stored once by its content (rules/snapshots.py, issue 24).
+
+    ``key`` is the SHA-256 of ``data``'s canonical JSON: the counter rules of a
+    catalogue as a fight opened with them, the card faces of a fight's cards.
+    A row never changes and is shared by every fight (of any event) whose
+    state names its key. None is ever deleted: a row is small, rows are few
+    (one per catalogue version and per set of faces), and deleting one a state
+    still names would break that fight (docs/performance.md).
+    """
+
+    key = models.CharField(_("key"), max_length=64, primary_key=True)
+    data = FastJSONField(_("data"))
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("state snapshot")
+        verbose_name_plural = _("state snapshots")
+
+    def __str__(self) -> str:
+        return self.key[:12]
+
+
+def store_snapshots(keys: set[str], carried: dict[str, Any] | None = None) -> None:
+    """The rows of ``keys``, written if missing (race-safe: two writers of one key both succeed)."""
+    if not keys:
+        return
+    carried = carried or {}
+    rows = []
+    for key in sorted(keys):  # one order for every writer: no deadlock between two of them
+        data = carried[key] if key in carried else snapshots.known(key)
+        if data is None:
+            # Neither carried nor registered here: it must be stored already (read from it).
+            data = snapshots.fetch([key])[key]
+        rows.append(StateSnapshot(key=key, data=data))
+    StateSnapshot.objects.bulk_create(rows, ignore_conflicts=True)
+
+
+def read_snapshots(keys: Any) -> dict[str, Any]:
+    """The resolver the engine reads unknown snapshots with (registered in ``DuelsConfig.ready``)."""
+    return dict(StateSnapshot.objects.filter(key__in=list(keys)).values_list("key", "data"))
 
 
 class Situation(models.Model):
@@ -53,6 +104,34 @@ class Situation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} #{self.pk}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Save; first the snapshots the saved states name that the row did not name when read.
+
+        A step names the snapshots the state it changed named: no statement.
+        A new row, a new set of faces (an arsenal taken at a round break), a
+        state written by a tool: their snapshots are written first.
+        """
+        fields = kwargs.get("update_fields")
+        named = {
+            key
+            for name in SNAPSHOT_FIELDS
+            if name in self.__dict__ and (fields is None or name in fields)
+            for key in snapshots.refs(self.__dict__[name])
+        }
+        stored: set[str] = getattr(self, "_stored_snapshots", set())
+        store_snapshots(named - stored)
+        super().save(*args, **kwargs)
+        self._stored_snapshots = stored | named
+
+    @classmethod
+    def from_db(cls, db: Any, field_names: Any, values: Any, **kwargs: Any) -> Situation:
+        row = super().from_db(db, field_names, values, **kwargs)
+        row._stored_snapshots = row._snapshots_named()
+        return row
+
+    def _snapshots_named(self) -> set[str]:
+        return {key for name in SNAPSHOT_FIELDS if name in self.__dict__ for key in snapshots.refs(self.__dict__[name])}
 
 
 class LogEntry(models.Model):

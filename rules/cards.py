@@ -67,6 +67,10 @@ class CardFace:
     def is_spell(self) -> bool:
         return self.category == SPELL
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> CardFace:
+        # Immutable all through: a deep copy of a state shares it (and its key, rules/snapshots.py).
+        return self
+
 
 @dataclass(frozen=True)
 class CounterRule:
@@ -82,6 +86,9 @@ class CounterRule:
             raise ValueError("a counter rule names either an attack card or an attack tag")
         if self.outcome not in OUTCOMES:
             raise ValueError(f"outcome must be one of {OUTCOMES}, not {self.outcome!r}")
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> CounterRule:
+        return self  # immutable all through, as CardFace
 
 
 def stronger(a: str, b: str) -> str:

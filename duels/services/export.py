@@ -6,7 +6,9 @@ who, when, the draw and the reason, and the events as the log stores them
 (``rules.event_from_dict`` reads each back) - the final state, and what the
 kind adds for a review (a duel: the figures of its blind draws, how many were
 undone, reused or redrawn). ``replay`` of the non-undone entries from
-``opening`` gives ``state``.
+``opening`` gives ``state``. The states' static parts (counter rules, card
+faces; rules/snapshots.py) are written out with their data: the document
+needs nothing else to be read.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 
 from duels.models import LogEntry, Situation
 from duels.services.kinds import kind_of
-from rules import LagGraceUsed
+from rules import LagGraceUsed, snapshots
 
 FORMAT = "sumrak-situation/1"
 
@@ -60,9 +62,9 @@ def export_situation(situation: Situation) -> dict[str, Any]:
             "created_at": _iso(situation.created_at),
             "participants": [{"id": pk, "name": name} for pk, name in participants],
         },
-        "opening": situation.opening,
+        "opening": snapshots.inlined(situation.opening),
         "log": [_entry(e) for e in log],
-        "state": situation.state,
+        "state": snapshots.inlined(situation.state),
         # D8 lag grace: answers accepted after the deadline because the tablet showed them tapped in time.
         "lag_grace": {"answers_in_grace": sum(1 for e in log if not e.undone and _in_grace(e))},
         # What the kind adds for a review (a duel: the blind draws' figures, IA3).

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import Any, Final
 
+from rules import snapshots
 from rules.cards import CardFace, CounterRule, face_from_dict, face_to_dict
 from rules.errors import INPUT, RuleError, gettext_noop
 
@@ -109,6 +110,10 @@ class BattleCard:
     @property
     def is_attack(self) -> bool:
         return self.face.is_attack
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> BattleCard:
+        # Immutable all through: a deep copy of the battle shares it (and its key, rules/snapshots.py).
+        return self
 
 
 @dataclass(frozen=True)
@@ -343,15 +348,30 @@ def _frame_from_dict(d: Mapping[str, Any]) -> Frame:
     )
 
 
+# Snapshot parts (rules/snapshots.py): what a stored battle names by reference.
+COUNTERS_PART: Final = "battle.counters"
+CARDS_PART: Final = "battle.cards"
+
+
+def _counter_to_dict(r: CounterRule) -> dict[str, Any]:
+    return r.__dict__.copy()
+
+
 def to_dict(s: Battle) -> dict[str, Any]:
-    """A JSON-safe copy of the state: ``from_dict(to_dict(s)) == s``."""
+    """A JSON-safe copy of the state: ``from_dict(to_dict(s)) == s``.
+
+    The counter rules and the cards are references to snapshots (written
+    once, rules/snapshots.py); ``cards`` gives each uid's index in ``faces``.
+    """
+    faces, cards = snapshots.faces_ref(CARDS_PART, s.cards, card_to_dict)
     return {
         "settings": s.settings.__dict__.copy(),
-        "counters": [r.__dict__.copy() for r in s.counters],
+        "counters": snapshots.list_ref(COUNTERS_PART, s.counters, _counter_to_dict),
         "opened_at": _dt(s.opened_at),
         # Lists keep the join order and integer ids through JSON.
         "combatants": [c.__dict__ | {"hand": list(c.hand)} for c in s.combatants.values()],
-        "cards": {uid: card_to_dict(card) for uid, card in s.cards.items()},
+        "faces": faces,
+        "cards": cards,
         "phase": s.phase,
         "round": s.round,
         "bout": s.bout,
@@ -379,6 +399,16 @@ def to_dict(s: Battle) -> dict[str, Any]:
 
 
 def from_dict(d: Mapping[str, Any]) -> Battle:
+    """The battle ``to_dict`` wrote; one written before snapshots (rules and cards inline) reads too."""
+    snapshots.prefetch(d)
+    if snapshots.is_ref(d["counters"]):
+        counters = list(snapshots.list_from(COUNTERS_PART, d["counters"], lambda r: CounterRule(**r)))
+    else:
+        counters = [CounterRule(**r) for r in d["counters"]]
+    if "faces" in d:
+        cards = snapshots.faces_from(CARDS_PART, d["faces"], d["cards"], card_from_dict)
+    else:
+        cards = {uid: card_from_dict(card) for uid, card in d["cards"].items()}
     combatants = [
         Combatant(**{**c, "hand": list(c["hand"]), "discards": list(c["discards"]), "set_aside": list(c["set_aside"])})
         for c in d["combatants"]
@@ -387,10 +417,10 @@ def from_dict(d: Mapping[str, Any]) -> Battle:
     assert opened_at is not None
     return Battle(
         settings=BattleSettings(**d["settings"]),
-        counters=[CounterRule(**r) for r in d["counters"]],
+        counters=counters,
         opened_at=opened_at,
         combatants={c.character_id: c for c in combatants},
-        cards={uid: card_from_dict(card) for uid, card in d["cards"].items()},
+        cards=cards,
         phase=d["phase"],
         round=d["round"],
         bout=int(d.get("bout", d["round"])),

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Final
 
+from rules import snapshots
 from rules.cards import CardFace, CounterRule, CounterTable, face_from_dict, face_to_dict
 from rules.clone import clone as clone_state
 from rules.duel.commands import RoundChoice, command_from_dict, command_to_dict
@@ -312,8 +313,18 @@ def _counter_to_dict(r: CounterRule) -> dict[str, Any]:
     }
 
 
+# Snapshot parts (rules/snapshots.py): what a stored state names by reference.
+COUNTERS_PART: Final = "duel.counters"
+FACES_PART: Final = "duel.faces"
+
+
 def to_dict(s: Situation) -> dict[str, Any]:
-    """A JSON-safe copy of the state: ``from_dict(to_dict(s)) == s``."""
+    """A JSON-safe copy of the state: ``from_dict(to_dict(s)) == s``.
+
+    The counter rules and the card faces are references to snapshots (written
+    once, rules/snapshots.py); ``cards`` gives each uid's index in the faces.
+    """
+    faces, cards = snapshots.faces_ref(FACES_PART, s.cards, face_to_dict)
     return {
         "settings": {
             "answer_window_s": s.settings.answer_window_s,
@@ -322,11 +333,12 @@ def to_dict(s: Situation) -> dict[str, Any]:
             # Only when set: states cached before the setting existed read and compare unchanged.
             **({"physical_draws": True} if s.settings.physical_draws else {}),
         },
-        "counters": [_counter_to_dict(r) for r in s.counters],
+        "counters": snapshots.list_ref(COUNTERS_PART, s.counters, _counter_to_dict),
         "opened_at": _dt(s.opened_at),
         # Lists keep the join order and integer ids through JSON.
         "fighters": [_fighter_to_dict(f) for f in s.fighters.values()],
-        "cards": {uid: face_to_dict(face) for uid, face in s.cards.items()},
+        "faces": faces,
+        "cards": cards,
         "duels": [_duel_to_dict(d) for d in s.duels],
         "instant_attack_used": s.instant_attack_used,
         "last_action_at": _dt(s.last_action_at),
@@ -355,7 +367,17 @@ def _counters_from(rows: list[Mapping[str, Any]]) -> tuple[tuple[CounterRule, ..
 
 
 def from_dict(d: Mapping[str, Any]) -> Situation:
-    counters, table = _counters_from(d["counters"])
+    """The state ``to_dict`` wrote; a state written before snapshots (rules and faces inline) reads too."""
+    snapshots.prefetch(d)
+    if snapshots.is_ref(d["counters"]):
+        counters = snapshots.list_from(COUNTERS_PART, d["counters"], lambda r: CounterRule(**r))
+        table = snapshots.decoded(COUNTERS_PART + ".table", d["counters"], lambda _raw: CounterTable(counters))
+    else:
+        counters, table = _counters_from(d["counters"])
+    if "faces" in d:
+        cards = snapshots.faces_from(FACES_PART, d["faces"], d["cards"], face_from_dict)
+    else:
+        cards = {uid: face_from_dict(face) for uid, face in d["cards"].items()}
     fighters = [
         Fighter(**{**f, "hand": list(f["hand"]), "discards": list(f["discards"]), "set_aside": list(f["set_aside"])})
         for f in d["fighters"]
@@ -365,7 +387,7 @@ def from_dict(d: Mapping[str, Any]) -> Situation:
         counters=list(counters),
         opened_at=_req_dt(d["opened_at"]),
         fighters={f.character_id: f for f in fighters},
-        cards={uid: face_from_dict(face) for uid, face in d["cards"].items()},
+        cards=cards,
         duels=[_duel_from_dict(x) for x in d["duels"]],
         instant_attack_used=d["instant_attack_used"],
         last_action_at=_parse_dt(d["last_action_at"]),

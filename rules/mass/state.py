@@ -11,10 +11,11 @@ replaying the log from the opening state, so everything here round-trips.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Final
 
+from rules import snapshots
 from rules.errors import INPUT, RuleError, gettext_noop
 
 DECKS: Final[tuple[int, ...]] = (2, 4, 5, 6)  # M1
@@ -73,6 +74,10 @@ class MagicFace:
             raise RuleError("M1", gettext_noop("A magic card belongs to deck 2, 4, 5 or 6."))
         if self.magic_type not in MAGIC_TYPES:
             raise RuleError("M2", gettext_noop("Unknown type of magic: %(type)s."), type=self.magic_type)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> MagicFace:
+        # Immutable all through: a deep copy of the battle shares it (and its key, rules/snapshots.py).
+        return self
 
 
 @dataclass
@@ -198,11 +203,18 @@ def open_battle(
     )
 
 
+# Snapshot part (rules/snapshots.py): the magic cards, listed when the battle opened, never change.
+CARDS_PART: Final = "mass.cards"
+
+
 def to_dict(s: MassBattle) -> dict[str, Any]:
-    """A JSON-safe copy: ``from_dict(to_dict(s)) == s`` (lists keep orders and int keys through JSON)."""
+    """A JSON-safe copy: ``from_dict(to_dict(s)) == s`` (lists keep orders and int keys through JSON).
+
+    The magic cards are a reference to a snapshot (written once, rules/snapshots.py).
+    """
     return {
         "settings": {"keepable_decks": list(s.settings.keepable_decks), "printed_decks": s.settings.printed_decks},
-        "cards": [asdict(c) for c in s.cards.values()],
+        "cards": snapshots.list_ref(CARDS_PART, list(s.cards.values()), asdict),
         "warriors": [{**asdict(w), "protections": list(w.protections)} for w in s.warriors.values()],
         "sides": [asdict(side) for side in s.sides.values()],
         "decks": [[deck, list(s.decks[deck])] for deck in DECKS],
@@ -231,12 +243,18 @@ def _face(d: Mapping[str, Any]) -> MagicFace:
 
 
 def from_dict(d: Mapping[str, Any]) -> MassBattle:
+    """The battle ``to_dict`` wrote; one written before snapshots (its cards inline) reads too."""
+    snapshots.prefetch(d)
+    if snapshots.is_ref(d["cards"]):
+        faces: Iterable[MagicFace] = snapshots.list_from(CARDS_PART, d["cards"], _face)
+    else:
+        faces = [_face(c) for c in d["cards"]]
     return MassBattle(
         settings=MagicSettings(
             keepable_decks=tuple(d["settings"]["keepable_decks"]),
             printed_decks=bool(d["settings"].get("printed_decks", False)),
         ),
-        cards={c["uid"]: _face(c) for c in d["cards"]},
+        cards={c.uid: c for c in faces},
         warriors={w["wid"]: Warrior(**{**w, "protections": tuple(w["protections"])}) for w in d["warriors"]},
         sides={s["key"]: Side(**{**s, "kept": [Kept(**k) for k in s["kept"]]}) for s in d["sides"]},
         decks={int(deck): list(order) for deck, order in d["decks"]},

@@ -10,6 +10,7 @@ from duels import services
 from duels.models import LogEntry, Situation
 from duels.services.export import export_situation
 from rules import duel as engine
+from rules import snapshots
 from tests.services.kit import act, arsenal, assert_replays, kinds, knock_out, nonce, uid
 
 # ``shown`` (tests/conftest.py) is built at T0.
@@ -112,7 +113,7 @@ def test_S2_at_the_end_the_hand_restorable_arsenal_focus_and_condition_are_writt
     assert ArsenalCard.objects.filter(character=character).count() == 1
 
 
-def test_export_is_json_with_the_whole_log_and_replays_to_the_state(shown, rival, referee):
+def test_export_is_json_with_the_whole_log_and_replays_to_the_state(shown, rival, referee, monkeypatch):
     act(shown, engine.Answer(duel=0, fighter=rival.pk, card=None), referee)
     situation = Situation.objects.get(pk=shown.pk)
     services.undo_last(shown.pk, user=referee, reason="oops", seen_version=situation.version, nonce=nonce())
@@ -129,4 +130,8 @@ def test_export_is_json_with_the_whole_log_and_replays_to_the_state(shown, rival
         for e in data["log"]
         if not e["undone"] and e["kind"] != "undo"
     ]
-    assert engine.to_dict(engine.replay(engine.from_dict(data["opening"]), entries)) == data["state"]
+    # The document needs nothing else: read where no snapshot is known (its static parts carry their data).
+    snapshots.forget()
+    monkeypatch.setattr(snapshots, "_resolver", None)
+    replayed = engine.replay(engine.from_dict(data["opening"]), entries)
+    assert snapshots.inlined(engine.to_dict(replayed)) == data["state"]

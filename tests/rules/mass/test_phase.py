@@ -9,6 +9,7 @@ and test_mass_chance.py, not here.
 import pytest
 
 import rules.mass as magic
+from rules import snapshots
 from rules.errors import RuleError
 from tests.rules.mass.kit import (
     EDGE_CARDS,
@@ -93,6 +94,8 @@ def test_M3_protection_covers_every_card_of_the_listed_types_only():
 def test_M3_a_battle_stored_before_the_rename_replays_as_it_was_played():
     """[M3] A stored card saying ``negative: false`` acted on protected warriors: it still does."""
     data = magic.to_dict(battle())
+    # Stored before the rename, hence before snapshots too: the cards inline (rules/snapshots.py).
+    data["cards"] = [dict(card) for card in snapshots.data(data["cards"])]
     for card in data["cards"]:
         card["negative"] = not card.pop("acts_on_protected")
     data["cards"][0]["negative"] = False
@@ -100,7 +103,7 @@ def test_M3_a_battle_stored_before_the_rename_replays_as_it_was_played():
     uid = data["cards"][0]["uid"]
     assert back.cards[uid].acts_on_protected is True
     assert sum(face.acts_on_protected for face in back.cards.values()) == 1
-    assert magic.to_dict(back)["cards"][0]["acts_on_protected"] is True
+    assert snapshots.data(magic.to_dict(back)["cards"])[0]["acts_on_protected"] is True
 
 
 def test_M4_higher_roll_wins_a_tie_rolls_again_and_the_winner_chooses():
