@@ -30,7 +30,6 @@ from rules.battle.frames import _check_targets, _combatant, _declared, _hand_car
 from rules.battle.state import ATTACK, MAIN, OPPORTUNITY, STANDARD, Battle, Part
 from rules.cards import CounterTable
 from rules.errors import RuleError, gettext_noop
-from rules.events import EngineEvent, event_type
 
 
 @dataclass(frozen=True)
@@ -54,39 +53,6 @@ class InstantStrike:
     focus_held: bool = True
     drawn: str | None = None
     draw: int | None = None
-
-
-@event_type("battle_converted")
-@dataclass(frozen=True, kw_only=True)
-class Converted(EngineEvent):
-    """IA1 / IA6: the instant attack is an ordinary attack (``rule`` says why)."""
-
-    rule: str
-    attacker: int
-    victim: int
-
-
-@event_type("battle_card_drawn")
-@dataclass(frozen=True, kw_only=True)
-class CardDrawn(EngineEvent):
-    """IA3: the victim's answering card, drawn blind (``draw`` is the index), physically, or their focus (F1)."""
-
-    frame: int
-    combatant: int
-    card: str
-    card_id: int
-    draw: int | None
-    by_focus: bool
-    physical: bool = False
-
-
-@event_type("battle_parry_declined")
-@dataclass(frozen=True, kw_only=True)
-class ParryDeclined(EngineEvent):
-    """IA3: the victim does not try to parry; nothing is drawn."""
-
-    frame: int
-    combatant: int
 
 
 def focused_card(state: Battle, cid: int) -> str | None:
@@ -150,7 +116,7 @@ def instant_strike(state: Battle, cmd: InstantStrike, now: datetime, events: Eve
         # No surprise (IA1) or the situation's one instant attack is spent (IA6): an ordinary attack.
         if cmd.draw is not None or cmd.drawn is not None:
             raise RuleError("IA3", gettext_noop("No card is drawn from %(name)s's arsenal."), name=victim.name)
-        events.append(Converted(rule=rule, attacker=cmd.attacker, victim=cmd.victim))
+        events.append(E.InstantConverted(rule=rule, attacker=cmd.attacker, victim=cmd.victim))
         S.act(state, cmd.attacker, ATTACK, (cmd.card,), (cmd.victim,), (), "", "interrupt", now, events)
         return
     # IA2: an attack card prepared in the attacker's arsenal.
@@ -182,12 +148,12 @@ def instant_strike(state: Battle, cmd: InstantStrike, now: datetime, events: Eve
     answer = focused_card(state, cmd.victim) if by_focus else (None if index is None else victim.hand[index])
     face = None
     if source == shared.ANSWER_BY_DECLINED:
-        events.append(ParryDeclined(frame=frame.number, combatant=cmd.victim))
+        events.append(E.InstantParryDeclined(frame=frame.number, combatant=cmd.victim))
     elif answer is not None:
         victim.hand.remove(answer)
         face = state.cards[answer].face
         events.append(
-            CardDrawn(
+            E.InstantCardDrawn(
                 frame=frame.number,
                 combatant=cmd.victim,
                 card=answer,
