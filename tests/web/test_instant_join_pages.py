@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 
 WORDS = {
     "en": ("is already fighting", "drawn by the server: Mage Shield (IA3)", "Mage Shield"),
-    "ru": ("уже сражается", "сервером: Щит мага (IA3)", "Щит мага"),
+    "ru": ("уже сражается", "сервер вслепую вытянул из арсенала карту Щит мага (IA3)", "Щит мага"),
 }
 
 
