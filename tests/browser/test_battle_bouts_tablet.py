@@ -90,7 +90,9 @@ def test_BP2_D12_a_double_attack_then_a_withdrawal_at_the_bout_s_end(
     ref.locator("#instant-form button[type='submit']").click()
     expect(ref).to_have_url(re.compile(r"/battles/\d+/"))
     expect(ref.locator("#battle-log")).to_contain_text("(IA3)")
-    grown = int(re.search(r"/battles/(\d+)/", ref.url).group(1))
+    found = re.search(r"/battles/(\d+)/", ref.url)
+    assert found is not None
+    grown = int(found.group(1))
     st = state(grown)
     frame = B.top(st)
     assert set(st.combatants) == {striker.pk, duellist.pk, victim.pk} and st.declarer == striker.pk

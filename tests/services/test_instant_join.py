@@ -43,10 +43,20 @@ def duel(armed, bystander, attack_card, spark, referee, clock):
     return declare_aggression(anton.event, zavulon, anton, spark.pk, user=referee, nonce=nonce(), now=at(0)).situation
 
 
-def struck(performed: services.Performed) -> B.Frame:
-    frame = B.top(battle_state(performed.situation))
+def top_of(state: B.Battle) -> B.Frame:
+    frame = B.top(state)
     assert frame is not None
     return frame
+
+
+def struck(performed: services.Performed) -> B.Frame:
+    return top_of(battle_state(performed.situation))
+
+
+def drawn_uid(frame: B.Frame) -> str:
+    uid = frame.parts[0].windows[0].answer_card
+    assert uid is not None
+    return uid
 
 
 def test_IA1_IA3_S2_an_instant_attack_on_a_duellist_grows_the_duel_into_a_battle_with_a_blind_draw(
@@ -66,7 +76,7 @@ def test_IA1_IA3_S2_an_instant_attack_on_a_duellist_grows_the_duel_into_a_battle
     assert frame.instant and frame.actor == bystander.pk and frame.targets == [anton.pk]
     window = frame.parts[0].windows[0]
     assert sizes == [3] and window.answered and window.deadline is None
-    assert st.cards[window.answer_card].face.card_id == defence_card.pk
+    assert st.cards[drawn_uid(frame)].face.card_id == defence_card.pk
     assert window.proposed == "parried"  # the Mage Shield parries fire (CR2)
     # S2, IA6: the duel's situation goes on as the battle; its instant attack is now used.
     assert st.instant_attack_used and st.last_action_at == at(5)
@@ -106,7 +116,7 @@ def test_IA6_a_second_instant_attack_in_the_situation_is_an_ordinary_attack_and_
     anton, zavulon = armed
     record_draws(monkeypatch, lambda n: n - 1)  # the Mage Shield parries: Anton fights on
     battle = instant(bystander, anton, attack_card, referee, 5).situation
-    frame = B.top(battle_state(battle))
+    frame = top_of(battle_state(battle))
     act(battle, B.ConfirmAnswer(frame=frame.number, defender=anton.pk), referee, now=at(6))
     boris = Character.objects.create(event=event, name="Boris", side=Side.LIGHT)
     arm(boris, attack_card)
@@ -117,7 +127,7 @@ def test_IA6_a_second_instant_attack_in_the_situation_is_an_ordinary_attack_and_
     converted = next(e for e in again.events if e.type == "battle_converted")
     assert converted.rule == "IA6"
     # BP4: he joined by attacking - an ordinary attack whose window waits for Zavulon's answer (D8).
-    frame = B.top(battle_state(battle))
+    frame = top_of(battle_state(battle))
     assert frame.newcomer and not frame.instant and frame.actor == boris.pk
     assert frame.parts[0].windows[0].deadline == at(8 + 15) and not frame.parts[0].windows[0].answered
     replays(battle)
@@ -135,7 +145,7 @@ def test_IA1_BP4_an_instant_attack_into_a_running_battle_joins_it_and_strikes_at
     assert done.situation.pk == battle.pk
     st = battle_state(battle)
     assert newcomer.pk in st.combatants and st.turn_of == anna.pk  # BP4: out of turn
-    frame = B.top(st)
+    frame = top_of(st)
     assert frame.instant and frame.newcomer and sizes == [len(st.combatants[vera.pk].hand) + 1]
     assert st.instant_attack_used
     act(battle, B.ConfirmAnswer(frame=frame.number, defender=vera.pk), referee, now=at(4))
@@ -156,7 +166,7 @@ def test_IA1_without_surprise_a_strike_on_a_duellist_is_an_ordinary_attack_and_a
     converted = next(e for e in done.events if e.type == "battle_converted")
     assert converted.rule == "IA1"
     st = battle_state(done.situation)
-    frame = B.top(st)
+    frame = top_of(st)
     assert not frame.instant and frame.actor == bystander.pk and not frame.parts[0].windows[0].answered
     assert not st.instant_attack_used  # IA6: still unused (the duel began by aggression)
     replays(done.situation)
@@ -174,7 +184,7 @@ def test_F1_IA3_a_focused_victim_answers_with_the_focused_card(
     done = instant(bystander, anton, attack_card, referee, 5)
     drawn = next(e for e in done.events if e.type == "battle_card_drawn")
     assert drawn.by_focus and drawn.card_id == defence_card.pk and drawn.draw is None
-    assert B.top(battle_state(done.situation)).parts[0].windows[0].proposed == "parried"
+    assert struck(done).parts[0].windows[0].proposed == "parried"
     replays(done.situation)
 
 
@@ -230,12 +240,12 @@ def test_IA3_S2_undoing_the_growing_instant_attack_gives_the_duel_back_and_a_rep
     assert battle.ended and not battle_state(battle).combatants
     assert not duel.ended and duel.state == before
     replays(duel)
-    assert services.active_situation_for(anton, now=at(6)).pk == duel.pk
+    running = services.active_situation_for(anton, now=at(6))
+    assert running is not None and running.pk == duel.pk
     assert services.active_situation_for(bystander, now=at(6)) is None
     # IA3: the repeat keeps the undone draw (the same card), drawing nothing new.
     monkeypatch.setattr("secrets.randbelow", lambda n: pytest.fail("IA3: a repeat keeps its draw"))
     again = instant(bystander, anton, attack_card, referee, 7).situation
-    window = B.top(battle_state(again)).parts[0].windows[0]
-    assert battle_state(again).cards[window.answer_card].face.card_id == defence_card.pk
+    assert battle_state(again).cards[drawn_uid(top_of(battle_state(again)))].face.card_id == defence_card.pk
     assert {anton.pk, zavulon.pk, bystander.pk} == set(battle_state(again).combatants)
     replays(again)
