@@ -33,6 +33,14 @@ class DuelsConfig(AppConfig):
 
         # States name their static parts by content (rules/snapshots.py); this process reads them here.
         snapshots.set_resolver(read_snapshots)
+
+        # IA1: an instant attack on a duellist or a combatant joins their fight - the battle wing's.
+        from duels.battle.instant import strike_into_battle, strike_into_duel
+        from duels.services.opening import register_strike_in
+
+        register_strike_in(duel_kind.KIND.key, strike_into_duel)
+        register_strike_in(battle_kind.KIND.key, strike_into_battle)
+
         from cards.hooks import register_fight_check
         from duels.services import in_active_situation
 

@@ -1,18 +1,23 @@
 """The battle as a kind of the situation core: three or more Others, opportunity and immediate actions.
 
 What the core asks of it (``duels.services.kinds.SituationKind``), answered by
-the battle's engine (``rules.battle``). A battle takes no chance of its own.
+the battle's engine (``rules.battle``). The only chance a battle takes is the
+blind draw of an instant attack on a combatant (IA1, IA3), chosen here with
+``secrets`` and logged, as a duel's is.
 """
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterable
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 from django.db import models
 
 from duels.models import LogEntry, Situation
+from duels.services.draws import undone_draw
 from duels.services.kinds import FighterResult, Step, is_join_type, stated_reason
 from duels.services.store import named_by_fighters
 from rules import EngineEvent
@@ -46,7 +51,25 @@ class BattleKind:
         return B.expire(state, now)
 
     def chance(self, state: B.Battle, command: Any, situation: Situation | None) -> tuple[Any, int | None]:
-        return command, None
+        """IA3: an instant attack's blind draw, chosen with ``secrets`` and carried in the command (and the log).
+
+        Repeated after an undo, it reuses the undone draw's card while the
+        victim still holds it (duels/services/draws.py).
+        """
+        if not isinstance(command, B.InstantStrike) or command.draw is not None:
+            return command, None
+        size = B.instant_draw_size(state, command)
+        if not size:
+            return command, None
+        draw = None
+        if situation is not None:
+            card_id = undone_draw(situation, command.attacker, command.victim, state.settings.gap_s)
+            hand = [state.cards[uid].face.card_id for uid in state.combatants[command.victim].hand]
+            if card_id is not None and card_id in hand:
+                draw = hand.index(card_id)
+        if draw is None:
+            draw = secrets.randbelow(size)
+        return replace(command, draw=draw), draw
 
     def next_deadline(self, state: B.Battle) -> datetime | None:
         return B.next_deadline(state)
@@ -75,7 +98,9 @@ class BattleKind:
         return stated_reason(command)
 
     def is_join(self, command: dict[str, Any] | None) -> bool:
-        return is_join_type(command)
+        """A join; also the begin of a battle opened by an instant attack (IA1): undone with that strike."""
+        begun_by_strike = bool(command) and command.get("type") == "begin_battle" and bool(command.get("instant"))  # type: ignore[union-attr]
+        return is_join_type(command) or begun_by_strike
 
     def replay_steps(self, opening: B.Battle, steps: list[Step]) -> B.Battle:
         return B.replay(opening, steps)

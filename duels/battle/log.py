@@ -332,3 +332,43 @@ def _situation_closed(w: BattleWords, e: E.SituationClosed) -> str:
 @wording(E.BoutEnded)
 def _bout_ended(w: BattleWords, e: E.BoutEnded) -> str:
     return _("Bout %(bout)s ends: arsenals may change now (D3).") % {"bout": e.bout}
+
+
+# --- an instant attack on someone already fighting (IA1, IA3, rules/battle/instant.py) -------------
+
+
+@wording(E.InstantConverted)
+def _instant_converted(w: BattleWords, e: E.InstantConverted) -> str:
+    params = {"attacker": w.who(e.attacker), "victim": w.who(e.victim), "rule": e.rule}
+    if e.rule == "IA6":
+        return (
+            _(
+                "%(attacker)s's instant attack on %(victim)s is an ordinary attack: "
+                "this situation has used its instant attack (%(rule)s)."
+            )
+            % params
+        )
+    return _("%(attacker)s's instant attack on %(victim)s is an ordinary attack: no surprise (%(rule)s).") % params
+
+
+@wording(E.InstantCardDrawn)
+def _instant_drawn(w: BattleWords, e: E.InstantCardDrawn) -> str:
+    params = {"frame": e.frame, "name": w.who(e.combatant), "card": w.card(e.card, e.card_id)}
+    if e.by_focus:
+        line = _("Action %(frame)s: %(name)s's focused card answers the instant attack: %(card)s (F1).") % params
+        # Never so (a focus held in front draws nothing), but a log is read as it is.
+        return f"{line} {_('(recorded from the real cards)')}" if e.physical else line
+    if e.physical:
+        return (
+            _("Action %(frame)s: blind draw from %(name)s's arsenal, drawn from the real cards: %(card)s (IA3).")
+            % params
+        )
+    return _("Action %(frame)s: blind draw from %(name)s's arsenal, drawn by the server: %(card)s (IA3).") % params
+
+
+@wording(E.InstantParryDeclined)
+def _instant_declined(w: BattleWords, e: E.InstantParryDeclined) -> str:
+    return _("Action %(frame)s: %(name)s does not try to parry the instant attack: nothing is drawn (IA3).") % {
+        "frame": e.frame,
+        "name": w.who(e.combatant),
+    }

@@ -10,7 +10,8 @@ condition; the declarer acts first (D5). Every later change goes through
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -23,7 +24,7 @@ from cards.models import ArsenalCard, Card, PreparedArsenal
 from duels.battle.kind import KIND
 from duels.models import Situation
 from duels.services.active import active_situation_for
-from duels.services.commands import User, perform, state_of
+from duels.services.commands import GROWN_FROM, User, perform, state_of
 from duels.services.errors import (
     BattlesOff,
     InAnotherFight,
@@ -96,6 +97,8 @@ def start_battle(
     sides: dict[int, str] | None = None,
     max_rounds: int | None = None,
     carried: tuple[dt.datetime | None, bool] = (None, False),
+    strike: Callable[[B.Battle], Any] | None = None,
+    grown_from: int | None = None,
     user: User,
     nonce: str,
     now: dt.datetime | None = None,
@@ -103,7 +106,10 @@ def start_battle(
     """Open a battle: join everyone (sides default to the characters' own) and begin round 1 (D5).
 
     ``carried``: a duel grown into this battle hands on its situation (S2): the time of its
-    last combat action and whether its instant attack was used (IA6).
+    last combat action and whether its instant attack was used (IA6). ``strike``: the
+    declarer opens it with an instant attack (IA1), the command built from the battle just
+    begun; the begin goes with it (an undo takes both). ``grown_from``: the duel's row, kept in
+    the opening so that undoing the battle's start gives the duel back (duels/services/commands.py).
     """
     now = now or timezone.now()
     _check(event, combatants)
@@ -121,17 +127,22 @@ def start_battle(
             gap_s=event.situation_gap_s,
             reactions_from_round=event.reactions_from_round,
             every_round_a_bout=event.every_round_a_bout,
+            physical_draws=event.physical_draws,
         )
         last_action_at, instant_attack_used = carried
         opened = B.open_battle(
             settings, counters_of(event), now, last_action_at=last_action_at, instant_attack_used=instant_attack_used
         )
-        situation = new_situation(event, KIND, opened)
+        extra = {} if grown_from is None else {GROWN_FROM: grown_from}
+        situation = new_situation(event, KIND, opened, **extra)
         tx = Transition(situation, now)
         for character in dict.fromkeys(c.pk for c in combatants):
             setup, cards = battle_setup(locked[character])
             tx.command(B.JoinBattle(setup, sides[character], cards), actor=actor_of(user))
-        tx.command(B.BeginBattle(declarer=declarer.pk, max_rounds=max_rounds), actor=actor_of(user), nonce=nonce)
+        begin = B.BeginBattle(declarer=declarer.pk, max_rounds=max_rounds, instant=strike is not None)
+        tx.command(begin, actor=actor_of(user), nonce=nonce)
+        if strike is not None:
+            tx.command(strike(tx.state), actor=actor_of(user))
         tx.save()
         return Performed(situation, tx.events)
 
@@ -250,12 +261,16 @@ def grow_into_battle(
     *,
     declarer: Character,
     side: str | None = None,
+    strike: Callable[[B.Battle], Any] | None = None,
     user: User,
     seen_version: int,
     nonce: str,
     now: dt.datetime | None = None,
 ) -> Performed:
     """A third Other attacks or is attacked in a running duel: it becomes a battle (issue 11).
+
+    ``strike``: the newcomer, the declarer, opens the battle with an instant attack (IA1,
+    duels/battle/instant.py); an undo of it gives the duel back.
 
     In one transaction the duel's situation is closed (EndSituation: open steps go back to
     hand, hands and conditions are written back), and a battle opens with everyone in it,
@@ -298,6 +313,8 @@ def grow_into_battle(
             declarer=declarer,
             sides=sides,
             carried=carried,
+            strike=strike,
+            grown_from=situation.pk if strike is not None else None,
             user=user,
             nonce=battle_nonce,
             now=now,

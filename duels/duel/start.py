@@ -22,8 +22,16 @@ from duels.services.errors import (
     InAnotherFight,
     SeparateSituations,
 )
-from duels.services.opening import counters_of, lock_characters, new_situation, opening, refuse_outsiders, save_or_drop
-from duels.services.store import Performed, Transition, actor_of
+from duels.services.opening import (
+    counters_of,
+    lock_characters,
+    new_situation,
+    opening,
+    refuse_outsiders,
+    save_or_drop,
+    strike_in,
+)
+from duels.services.store import Performed, Transition, actor_of, check_nonce, nonce_used
 from events.models import Character, Event
 from rules import duel as engine
 
@@ -54,7 +62,29 @@ def start_instant_attack(
     the situation kind with ``secrets`` and logged (see ``kinds.draw_for``),
     unless the event draws from real cards: then ``drawn_card_id`` is the
     catalogue card the victim drew, which must be in their hand (IA3).
+
+    IA1: a victim already fighting someone else (a duellist, a battle's combatant)
+    may be struck too; the attacker then joins that fight - through the core's
+    ``strike_in``, to the wing that joins it (a duel grows into a battle).
     """
+    now = now or timezone.now()
+    running = _victims_fight(attacker, victim, now)
+    if running is not None and not nonce_used(check_nonce(nonce)):
+        refuse_outsiders(event, (attacker, victim))
+        return strike_in(
+            running,
+            attacker,
+            victim,
+            card_id=card_id,
+            out_of_sight=out_of_sight,
+            within_reach=within_reach,
+            parry=parry,
+            focus_held=focus_held,
+            drawn_card_id=drawn_card_id,
+            user=user,
+            nonce=nonce,
+            now=now,
+        )
 
     def build(kind: DuelKind, state: Any) -> Any:
         return engine.InstantAttack(
@@ -169,6 +199,20 @@ def _strike(
         raise
     save_or_drop(tx, situation)
     return Performed(situation, tx.events)
+
+
+def _victims_fight(attacker: Character, victim: Character, now: dt.datetime) -> Situation | None:
+    """IA1: the running fight ``victim`` is in with others and ``attacker`` is not: a duel or a battle.
+
+    None when the victim is in no fight, or in a duel situation with no open duel (a new duel
+    opens in it as before), or when the attacker fights too (the usual checks apply).
+    """
+    theirs = active_situation_for(victim, now=now)
+    if theirs is None or active_situation_for(attacker, now=now) is not None:
+        return None
+    if theirs.kind != KIND.key:
+        return theirs
+    return theirs if KIND.busy_with(KIND.from_dict(theirs.state), victim.pk) is not None else None
 
 
 def _situation_for(event: Event, first: Character, second: Character, now: dt.datetime) -> Situation:

@@ -238,6 +238,9 @@ def _already_running(attacker: Character, target: Character) -> Situation | None
     situation = services.active_situation_for(attacker)
     if situation is None:
         return None
+    if situation.kind != Situation.Kind.DUEL:
+        # IA1: the strike joined them in a battle (grown from their duel or running): that fight.
+        return situation if situation.participants.filter(pk=target.pk).exists() else None
     pair = {attacker.pk, target.pk}
     running = any(d.phase != engine.ENDED and {d.a, d.b} == pair for d in services.state_of(situation).duels)
     return situation if running else None
@@ -298,5 +301,7 @@ def start(request: HttpRequest, event_id: int) -> HttpResponse:
         aggression_form=forms["aggression"],
         instant_form=forms["instant"],
         posted=posted,
+        # IA1: the victim fights others and the attacker does not - the strike joins their fight.
+        joins_fight=fighters[1].situation is not None and fighters[0].situation is None,
     )
     return render(request, "duels/duel/start.html", context, status=status)

@@ -265,7 +265,51 @@ def _undo(
             )
             after = expired
         store_state(situation, kind, before, after, now)
+        if kind.is_empty(after):
+            _give_back_grown(situation, user=user, reason=reason, now=now)
     return Performed(situation, state=after)
+
+
+# The opening's note of the duel a battle grew out of by an instant attack (duels/services/opening.py).
+GROWN_FROM = "grown_from"
+
+
+def _give_back_grown(situation: Situation, *, user: User, reason: str, now: dt.datetime) -> None:
+    """IA1: undoing the instant attack that grew a duel into a battle gives the duel back, exactly.
+
+    The battle's start went with its strike (its joins and begin, one start); the duel was
+    closed by that growth (its last command, ``end_situation``), so that command is undone
+    too, with the same reason, and the duel's row opens again at the replay of its log.
+    """
+    opening = Situation.objects.filter(pk=situation.pk).values_list("opening", flat=True).first() or {}
+    grown = opening.get(GROWN_FROM)
+    if grown is None:
+        return
+    duel = lock(int(grown))
+    if not duel.ended:
+        return
+    log = list(duel.log.order_by("seq").defer(*REPLAY_UNNEEDED))
+    live = [e for e in log if not e.undone and e.kind != LogEntry.Kind.UNDO]
+    last = live[-1] if live else None
+    if last is None or last.kind != LogEntry.Kind.COMMAND or (last.command or {}).get("type") != "end_situation":
+        return  # something happened since: the duel stays as it is
+    kind = kind_of(duel)
+    before = kind.from_dict(duel.state)
+    last.undone = True
+    LogEntry.objects.filter(pk=last.pk).update(undone=True)
+    LogEntry.objects.create(
+        situation=duel,
+        seq=log[-1].seq + 1,
+        kind=LogEntry.Kind.UNDO,
+        command={"undid": [last.seq]},
+        actor=actor_of(user),
+        at=now,
+        reason=reason,
+    )
+    duel.opening = Situation.objects.values_list("opening", flat=True).get(pk=duel.pk)
+    after = replay(kind, duel.opening, log)
+    duel.ended, duel.ended_at = False, None
+    store_state(duel, kind, before, after, now)
 
 
 def _undo_targets(log: list[LogEntry], kind: SituationKind) -> list[LogEntry]:

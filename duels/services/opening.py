@@ -94,3 +94,25 @@ def save_or_drop(tx: Transition, situation: Situation) -> None:
     """Save what the opening did; a row opened for it that nothing happened in is dropped."""
     if not tx.save() and not situation.log.exists():
         situation.delete()
+
+
+# --- an instant attack on someone already fighting (IA1) ------------------------------------------
+# IA1: an instant attack may strike a duellist or a battle's combatant; the attacker joins that
+# fight (a duel grows into a battle). The duel's start finds the victim's fight and hands the
+# strike on through here, to whichever wing joins that kind of fight (the battle's, for a duel
+# and a battle: duels/battle/instant.py); the wings never import each other.
+StrikeIn = Callable[..., Performed]
+_STRIKES: dict[str, StrikeIn] = {}
+
+
+def register_strike_in(kind: str, strike: StrikeIn) -> None:
+    """The wing that joins a running fight of ``kind`` by an instant attack (``DuelsConfig.ready``)."""
+    _STRIKES[kind] = strike
+
+
+def strike_in(situation: Situation, attacker: Character, victim: Character, **options: Any) -> Performed:
+    """IA1: ``attacker`` strikes ``victim`` in their running fight and joins it; refused if no wing can."""
+    strike = _STRIKES.get(situation.kind)
+    if strike is None:
+        raise InAnotherFight(name=victim.name)
+    return strike(situation, attacker, victim, **options)

@@ -38,6 +38,8 @@ from rules.battle.commands import (
 )
 from rules.battle.flow import default_order, fit, holds_attack, sides_standing
 from rules.battle.frames import check_immediate, check_opportunity, top, trigger_fits
+from rules.battle.instant import InstantStrike, focused_card
+from rules.battle.instant import draw_size as instant_draw_size
 from rules.battle.stack import grants_double
 from rules.battle.state import (
     ALLY_ATTACKED,
@@ -117,6 +119,7 @@ __all__ = [
     "EndBattle",
     "Frame",
     "Immediate",
+    "InstantStrike",
     "JoinBattle",
     "Leave",
     "NewArsenal",
@@ -136,10 +139,12 @@ __all__ = [
     "default_order",
     "expire",
     "fit",
+    "focused_card",
     "from_dict",
     "gap_deadline",
     "grants_double",
     "holds_attack",
+    "instant_draw_size",
     "is_combat_action",
     "next_deadline",
     "open_battle",

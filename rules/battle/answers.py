@@ -8,7 +8,7 @@ from rules.battle import events as E
 from rules.battle.flow import Events, check_sides
 from rules.battle.frames import _hand_card, _in_turns, _top_frame, finish_part, settle
 from rules.battle.state import Battle, Frame, Part, StepRecord, Window
-from rules.cards import OUTCOMES, CounterTable, effect_of
+from rules.cards import OUTCOMES, PARRIED, SOFTENED, CounterTable, effect_of
 from rules.conditions import apply_effect, can_fight
 from rules.errors import INPUT, RuleError, gettext_noop
 
@@ -89,7 +89,11 @@ def resolve(
     old = defender.condition
     defender.condition = apply_effect(old, effect_of(outcome, state.cards[part.card].face))
     if window.answer_card is not None:
-        defender.discards.append(window.answer_card)
+        if frame.instant and outcome not in (PARRIED, SOFTENED):
+            # IA4's reading: the card drawn for an instant attack is spent only if it parried or softened.
+            defender.hand.append(window.answer_card)
+        else:
+            defender.discards.append(window.answer_card)
     window.outcome = outcome
     window.timed_out = timed_out
     state.records.append(

@@ -42,6 +42,7 @@ from rules.battle.flow import (
     start_round,
 )
 from rules.battle.frames import top
+from rules.battle.instant import InstantStrike, instant_strike
 from rules.battle.referee import ChangeCondition, change_condition
 from rules.battle.state import (
     ATTACK,
@@ -211,7 +212,7 @@ def is_combat_action(command: BattleCommand) -> bool:
     action, a card used, a move that provokes, the declared fight; not the referee's bookkeeping
     ("next turn", a pass, a confirm, "go on", a new round or arsenal, the end)."""
     match command:
-        case BeginBattle() | AnswerAttack() | Opportunity() | Immediate():
+        case BeginBattle() | AnswerAttack() | Opportunity() | Immediate() | InstantStrike():
             return True
         case Act():
             return command.act in (ATTACK, USE) or (command.act == MOVE and bool(command.engaged))
@@ -268,6 +269,8 @@ def _combat(state: Battle, command: BattleCommand, now: datetime, events: Events
             A.confirm(state, command.frame, command.defender, command.outcome, command.reason, now, events)
         case NextTurn():
             _next_turn(state, now, events)
+        case InstantStrike():
+            instant_strike(state, command, now, events)
         case EndBattle():
             if not command.reason.strip():
                 raise RuleError("D2", gettext_noop("Say why the battle ends."))

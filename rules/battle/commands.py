@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
+from rules.battle.instant import InstantStrike
 from rules.battle.referee import ChangeCondition
 from rules.battle.state import BattleCard, card_from_dict, card_to_dict
 from rules.fighters import FighterSetup, setup_from_dict, setup_to_dict
@@ -30,6 +31,9 @@ class BeginBattle:
     declarer: int  # D5: whoever declared the fight acts first
     order: tuple[int, ...] | None = None  # None = the default alternating order
     max_rounds: int | None = None  # D2
+    # IA1: the declarer opens it with an instant attack on someone already fighting (a duel grown into
+    # it): the begin belongs to that strike, and an undo of the strike takes the begin back with it.
+    instant: bool = False
 
 
 @dataclass(frozen=True)
@@ -145,6 +149,7 @@ BattleCommand = (
     | NextTurn
     | EndBattle
     | ChangeCondition
+    | InstantStrike
 )
 
 COMMAND_TYPES: dict[str, type[Any]] = {
@@ -163,6 +168,8 @@ COMMAND_TYPES: dict[str, type[Any]] = {
     "next_turn": NextTurn,
     "end_battle": EndBattle,
     "change_condition": ChangeCondition,  # rules/battle/referee.py
+    # The duel's name for it: the undone draws (IA3) are found by it in every kind's log.
+    "instant_attack": InstantStrike,  # rules/battle/instant.py
 }
 _TYPE_NAMES: dict[type[Any], str] = {cls: name for name, cls in COMMAND_TYPES.items()}
 

@@ -226,3 +226,39 @@ class Ended(EngineEvent):
 @dataclass(frozen=True, kw_only=True)
 class SituationClosed(EngineEvent):
     """S2: the gap passed after the battle ended; the situation is over (arsenals may change again)."""
+
+
+# --- an instant attack on a combatant (IA1, IA3, rules/battle/instant.py) ------------------------
+
+
+@event_type("battle_converted")
+@dataclass(frozen=True, kw_only=True)
+class InstantConverted(EngineEvent):
+    """IA1 / IA6: the instant attack is an ordinary attack (``rule`` says why)."""
+
+    rule: str
+    attacker: int
+    victim: int
+
+
+@event_type("battle_card_drawn")
+@dataclass(frozen=True, kw_only=True)
+class InstantCardDrawn(EngineEvent):
+    """IA3: the victim's answering card, drawn blind (``draw`` is the index), physically, or their focus (F1)."""
+
+    frame: int
+    combatant: int
+    card: str
+    card_id: int
+    draw: int | None
+    by_focus: bool
+    physical: bool = False
+
+
+@event_type("battle_parry_declined")
+@dataclass(frozen=True, kw_only=True)
+class InstantParryDeclined(EngineEvent):
+    """IA3: the victim does not try to parry; nothing is drawn."""
+
+    frame: int
+    combatant: int

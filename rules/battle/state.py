@@ -122,6 +122,7 @@ class BattleSettings:
     gap_s: int = 180  # S2
     reactions_from_round: int = 2  # R0
     every_round_a_bout: bool = False  # D3 reading: off = a bout lasts until nobody fit holds an attack card
+    physical_draws: bool = False  # IA3: an instant attack's draw is the card the victim drew from their real cards
 
     def __post_init__(self) -> None:
         if self.answer_window_s <= 0 or self.gap_s <= 0 or self.reactions_from_round < 1:
@@ -170,6 +171,7 @@ class Frame:
     readied: bool = False
     lost: bool = False  # R6: negated by an interrupt
     newcomer: bool = False  # BP4: a newcomer's strike out of turn, not the turn's own action
+    instant: bool = False  # IA1: an instant attack (rules/battle/instant.py); IA4: a card that did not parry stays
     queue: list[Frame] = field(default_factory=list)  # responses waiting (R7, R8)
 
     @property

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from rules import instant as shared
 from rules.duel.commands import InstantAttack
 from rules.duel.core import get_fighter, require_attack_card
 from rules.duel.events import CardDrawn, ConvertedToAggression, ParryDeclined, ResultProposed
@@ -18,7 +19,6 @@ from rules.duel.state import (
     Situation,
 )
 from rules.duel.steps import begin_round, propose_for, show_attack
-from rules.errors import RuleError, gettext_noop
 from rules.events import EngineEvent
 
 
@@ -36,23 +36,12 @@ def answer_source(state: Situation, cmd: InstantAttack) -> str:
     the referee's checklist records; otherwise the draw is blind.
     """
     victim = get_fighter(state, cmd.victim)
-    if not cmd.parry:
-        return ANSWER_BY_DECLINED
-    if victim.focus is not None and cmd.focus_held:
-        return ANSWER_BY_FOCUS
-    return ANSWER_BY_DRAW
+    return shared.answer_source(cmd.parry, victim.focus is not None, cmd.focus_held)
 
 
 def conversion_rule(state: Situation, cmd: InstantAttack) -> str | None:
-    """Why this instant attack is an ordinary attack instead, or None if it is a real one.
-
-    IA1: no surprise without both conditions; IA6: only one per situation.
-    """
-    if not (cmd.out_of_sight and cmd.within_reach):
-        return "IA1"
-    if state.instant_attack_used:
-        return "IA6"
-    return None
+    """Why this instant attack is an ordinary attack instead, or None if it is a real one (IA1, IA6)."""
+    return shared.conversion_rule(cmd.out_of_sight, cmd.within_reach, state.instant_attack_used)
 
 
 def draw_size_for(state: Situation, cmd: InstantAttack) -> int:
@@ -67,32 +56,6 @@ def draw_size_for(state: Situation, cmd: InstantAttack) -> int:
     if state.settings.physical_draws:
         return 0  # the victim draws from their real cards; the referee records the card (``cmd.drawn``)
     return len(get_fighter(state, cmd.victim).hand)
-
-
-def _physical_draw(
-    state: Situation, cmd: InstantAttack, source: str, name: str, hand: list[str], draw: int | None
-) -> int | None:
-    """IA3 "draws from real cards": the index of the recorded card in the victim's hand, or None (a server draw).
-
-    With the setting on, a draw needs the recorded card, which must be in the
-    victim's hand; with it off (the default), the server draws and a recorded
-    card is refused. A focus (F1) or a declined parry draws nothing either way.
-    """
-    if source != ANSWER_BY_DRAW:
-        return None
-    if not state.settings.physical_draws:
-        if cmd.drawn is not None:
-            raise RuleError("IA3", gettext_noop("This event's draws are the server's: no drawn card is recorded."))
-        return None
-    if draw is not None:
-        raise RuleError("IA3", gettext_noop("This event draws from real cards: the server draws nothing."))
-    if cmd.drawn is None and not hand:
-        return None  # nothing to draw from: not parried (IA3)
-    if cmd.drawn is None:
-        raise RuleError("IA3", gettext_noop("Record the card %(name)s drew from their real cards."), name=name)
-    if cmd.drawn not in hand:
-        raise RuleError("IA3", gettext_noop("The recorded card is not in %(name)s's hand."), name=name)
-    return hand.index(cmd.drawn)
 
 
 def instant_attack(
@@ -113,14 +76,8 @@ def instant_attack(
         return
 
     source = answer_source(state, cmd)
-    physical = _physical_draw(state, cmd, source, victim.name, victim.hand, draw)
-    size = draw_size_for(state, cmd)
-    if size == 0 and draw is not None:
-        raise RuleError("IA3", gettext_noop("No card is drawn from %(name)s's arsenal."), name=victim.name)
-    if size > 0 and (draw is None or not 0 <= draw < size):
-        raise RuleError(
-            "IA3", gettext_noop("The blind draw must be a number from 0 to %(top)s."), top=size - 1, draw=draw
-        )
+    physical = shared.physical_draw(source, state.settings.physical_draws, cmd.drawn, victim.hand, draw, victim.name)
+    shared.check_draw(draw_size_for(state, cmd), draw, victim.name)
     if physical is not None:
         draw = physical
 

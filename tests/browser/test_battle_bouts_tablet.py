@@ -1,16 +1,20 @@
 """The changed battle flow on the tablet (issue 25): a double attack from a card that grants it (BP2),
-a round that does not stop the bout (D11), and a withdrawal at a bout's end (D12)."""
+a round that does not stop the bout (D11), a withdrawal at a bout's end (D12), and an instant attack
+on a duellist that turns the duel into a battle (IA1, IA3, BP4)."""
 
 import re
 
 import pytest
 from playwright.sync_api import expect
 
+from cards.models import Card
 from duels import services
+from duels.duel.start import declare_aggression
 from duels.models import Situation
 from events.models import Event
 from rules import battle as B
 from tests.services.battle_kit import begin, party
+from tests.services.kit import nonce
 
 pytestmark = pytest.mark.browser
 
@@ -71,3 +75,27 @@ def test_BP2_D12_a_double_attack_then_a_withdrawal_at_the_bout_s_end(
     done(lambda: ref.locator("#start-round").click())
     assert boris.pk not in state(sid).order and state(sid).bout == 2
     assert re.search(r"/battles/\d+/", ref.url)
+
+    # IA1: an instant attack may strike someone already fighting. Extra 5 and Extra 6 fight a duel;
+    # Extra 4, unseen and close, strikes Extra 6 from the start page: the duel becomes a battle of
+    # three whose first action is the strike, answered at once by a blind draw (IA3).
+    striker, duellist, victim = party(event, 3, first=4)
+    duel = declare_aggression(event, victim, duellist, None, user=referee, nonce=nonce()).situation
+    ref.goto(url("duels:start", event.pk) + f"?a={striker.pk}&b={victim.pk}")
+    expect(ref.locator("#ia-joins-fight")).to_be_visible()
+    blade = Card.objects.get(catalogue=event.catalogue, name_en="Blade")
+    ref.locator("label[for='sight-yes']").click()
+    ref.locator("label[for='reach-yes']").click()
+    ref.locator(f"label[for='ia-card-{blade.pk}']").click()
+    ref.locator("#instant-form button[type='submit']").click()
+    expect(ref).to_have_url(re.compile(r"/battles/\d+/"))
+    expect(ref.locator("#battle-log")).to_contain_text("(IA3)")
+    found = re.search(r"/battles/(\d+)/", ref.url)
+    assert found is not None
+    grown = int(found.group(1))
+    st = state(grown)
+    frame = B.top(st)
+    assert set(st.combatants) == {striker.pk, duellist.pk, victim.pk} and st.declarer == striker.pk
+    assert frame is not None and frame.instant and frame.parts[0].windows[0].answered
+    assert Situation.objects.get(pk=duel.pk).ended
+    screenshot(ref, "instant-attack-grows-battle")

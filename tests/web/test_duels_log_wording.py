@@ -224,11 +224,21 @@ def battle_events() -> tuple[list[EngineEvent], BattleWords]:
             winner="light",
             conditions={str(ANNA): "fit", str(GLEB): "dead"},
         ),
+        # IA1, IA3: an instant attack on a combatant (rules/battle/instant.py).
+        BE.InstantConverted(rule="IA1", attacker=GLEB, victim=ANNA),
+        BE.InstantConverted(rule="IA6", attacker=GLEB, victim=ANNA),
+        BE.InstantCardDrawn(
+            frame=6, combatant=GLEB, card=shield, card_id=BATTLE_SHIELD.face.card_id, draw=2, by_focus=False
+        ),
+        BE.InstantCardDrawn(
+            frame=6, combatant=GLEB, card=shield, card_id=BATTLE_SHIELD.face.card_id, draw=None, by_focus=True
+        ),
+        BE.InstantParryDeclined(frame=6, combatant=VERA),
     ]
     return events, BattleWords(f.state, {})
 
 
-BATTLE_FIGHTERS = ("combatant", "declarer", "actor", "attacker", "defender", "by")
+BATTLE_FIGHTERS = ("combatant", "declarer", "actor", "attacker", "defender", "by", "victim")
 
 
 def battle_expected(words: BattleWords, event: EngineEvent, name: str, value: Any) -> list[str]:
@@ -262,6 +272,8 @@ def battle_expected(words: BattleWords, event: EngineEvent, name: str, value: An
         return [value] if value else []
     if name == "conditions":
         return [part for cid, cond in value.items() for part in (words.who(int(cid)), condition_label(cond))]
+    if name == "rule":  # IA1 / IA6: why an instant attack is an ordinary one
+        return [value]
     raise AssertionError(f"say how the field {name!r} of {event.type!r} shows in the log (or why it does not)")
 
 
