@@ -7,11 +7,15 @@ A spectator sees no hand; a fighter sees their own hand only.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from duels.duel.presenters import card_ids, card_names, present
+from duels.web.oob import Part
 from duels.web.viewers import PLAYER, SPECTATOR_VIEW, Viewer
 from rules import duel as engine
+from rules.duel import events as engine_events
+from rules.events import ConditionChanged
 
 
 def watch_context(state: engine.Situation) -> dict[str, Any]:
@@ -33,3 +37,45 @@ def player_context(character_id: int, state: engine.Situation) -> dict[str, Any]
         # F1: a focus is set on a defence card of the hand, also during the fight (SetFocus).
         "can_focus": me is not None,
     }
+
+
+# --- The referee's tablet after a step: the regions its events changed (duels/web/oob.py) ---------
+#
+# templates/duels/duel/tablet.html's regions: fight-notes (conversions, the alert), fight-status
+# (the situation's end or S2 gap), one ``duel-<n>`` card per duel (its controls, both fighters with
+# their hands, its steps), the undo box, the condition controls, fight-log. A step inside duels
+# changes those duels' cards, the notes, the status and the log; a card of another duel that shares a
+# fighter goes too (it shows the same fighter's condition and focus). A fighter or duel added, a
+# conversion, the situation's end, an event of no duel: the whole fragment.
+
+TABLET = "duels/duel/tablet.html"
+_WHOLE = (engine_events.FighterJoined, engine_events.DuelOpened, engine_events.ConvertedToAggression)
+
+
+def tablet_parts(context: Mapping[str, Any], events: Sequence[Any]) -> list[Part] | None:
+    view = context["view"]
+    if view.ended or not events:
+        return None
+    duels: set[int] = set()
+    fighters: set[int] = set()
+    for event in events:
+        if isinstance(event, _WHOLE) or isinstance(event, engine_events.SituationEnded):
+            return None
+        if isinstance(event, engine_events.FocusSet | ConditionChanged):
+            fighters.add(event.fighter)
+        elif isinstance(getattr(event, "duel", None), int):
+            duels.add(event.duel)
+        else:
+            return None
+    known = {d.number: d for d in view.duels}
+    if not duels <= known.keys():
+        return None
+    for number in duels:
+        fighters |= {f.id for f in known[number].fighters}
+    touched = [d for d in reversed(view.duels) if d.number in duels or fighters & {f.id for f in d.fighters}]
+    return [
+        Part(f"{TABLET}#fight-notes"),
+        Part(f"{TABLET}#fight-status"),
+        *(Part(f"{TABLET}#duel", {"duel": d}) for d in touched),
+        Part(f"{TABLET}#fight-log"),
+    ]

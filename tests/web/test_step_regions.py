@@ -1,0 +1,92 @@
+"""A step answers with the regions it changed, and the page it patches is what a reload shows (issue 24).
+
+For each kind a sequence of real taps goes through the tablet's own forms
+(their version and nonce read off the page, as a tablet sends them) with the
+htmx header. Each answer's out-of-band swaps are applied to the page as htmx
+and sumrak.js do (tests/web/oob_kit.py) and the result must equal a fresh
+full render of the fragment at the new version, with only the per-response
+marks blanked (CSRF token, nonces, server clock). A region the kind forgets
+to send, an id the page lacks, a form left with the old version: each fails
+here. The next poll with the patched page's ETag is a 304.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from duels.models import Situation
+from rules import duel as engine
+from tests.web.duels_kit import state_of
+from tests.web.oob_kit import Dom
+
+pytestmark = pytest.mark.django_db
+HX = {"HX-Request": "true"}
+
+
+class Tablet:
+    """A referee's tablet page: its live fragment as the browser holds it, patched by each answer."""
+
+    def __init__(self, client: Client, situation: Situation, url_name: str) -> None:
+        self.client = client
+        self.situation = situation
+        self.url = reverse(url_name, args=[situation.pk])
+        self.dom = Dom(self._fresh())
+
+    def _fresh(self) -> str:
+        response = self.client.get(self.url, headers=HX)
+        assert response.status_code == 200
+        return response.content.decode()
+
+    def tap(self, action: str, match: dict[str, Any] | None = None, *, whole: bool = False, **extra: Any) -> list[str]:
+        """Send the page's ``action`` form (``match``: its hidden fields) with ``extra``; check the patched page.
+
+        ``whole``: the answer must be the whole fragment (what the kind cannot cut into regions).
+        """
+        post_to, fields = self.dom.form(action, **(match or {}))
+        before = self.situation.version
+        response = self.client.post(post_to, {**fields, **extra}, headers=HX)
+        assert response.status_code == 200, response.content[:400]
+        if whole:
+            assert "HX-Reswap" not in response and "hx-swap-oob" not in response.content.decode()
+            self.dom = Dom(response.content.decode())
+            self.situation.refresh_from_db()
+            assert self.dom.normalized() == Dom(self._fresh()).normalized()
+            return []
+        assert response["HX-Reswap"] == "none", response.content[:400]
+        assert response["X-Sumrak-Base-Version"] == str(before)
+        swapped = self.dom.apply_oob(response.content.decode())
+        self.situation.refresh_from_db()
+        assert self.situation.version == before + 1
+        assert self.dom.normalized() == Dom(self._fresh()).normalized()
+        # The tapped form went with its region: its nonce is not left on the page to be sent again.
+        assert fields["nonce"] not in self.dom.html()
+        # The next poll sends the patched page's ETag: unchanged, a 304 (not the fragment again).
+        etag = self.dom.live_root().get("data-etag")
+        assert etag == response["ETag"]
+        assert self.client.get(self.url, headers={**HX, "If-None-Match": etag}).status_code == 304
+        return swapped
+
+
+def test_a_duels_steps_send_their_regions_and_patch_the_page_to_a_fresh_render(as_user, referee, fight):
+    """D6-D8, CR2: attack, no answer, confirm, and again, each answered with its regions only."""
+    tablet = Tablet(as_user(referee), fight, "duels:situation")
+    for step in range(2):
+        st = state_of(fight)
+        duel = st.duels[-1]
+        card = engine.attack_cards(st, duel.attacker)[0]
+        swapped = tablet.tap("attack", {"duel": duel.number}, card=card)
+        assert swapped == ["fight-notes", "fight-status", f"duel-{duel.number}", "fight-log", "fight-mark"]
+        # The parts no step touches stay as they were: not sent (their forms get the new version).
+        assert "undo-box" not in swapped and "condition-controls" not in swapped
+        tablet.tap("answer", {"duel": duel.number}, card="")
+        if step < 1:
+            # CR2 overridden: parried, so the duel goes on (the attacks change sides, D6).
+            tablet.tap("override", {"duel": duel.number}, outcome="parried", reason="a good block")
+        else:
+            # Not parried: a condition changes (CR1), and the duel may end (D11).
+            tablet.tap("confirm", {"duel": duel.number})
+    assert len(state_of(fight).duels[-1].records) == 2
