@@ -20,6 +20,9 @@ from django.urls import reverse
 
 from duels.models import Situation
 from rules import duel as engine
+from tests.services.battle_kit import battle_state, buid, top
+from tests.services.mass_kit import armies, in_catalogue_order, start
+from tests.services.mass_kit import state as mass_state
 from tests.web.duels_kit import state_of
 from tests.web.oob_kit import Dom
 
@@ -74,6 +77,7 @@ class Tablet:
 def test_a_duels_steps_send_their_regions_and_patch_the_page_to_a_fresh_render(as_user, referee, fight):
     """D6-D8, CR2: attack, no answer, confirm, and again, each answered with its regions only."""
     tablet = Tablet(as_user(referee), fight, "duels:situation")
+    first = fight.version
     for step in range(2):
         st = state_of(fight)
         duel = st.duels[-1]
@@ -89,4 +93,41 @@ def test_a_duels_steps_send_their_regions_and_patch_the_page_to_a_fresh_render(a
         else:
             # Not parried: a condition changes (CR1), and the duel may end (D11).
             tablet.tap("confirm", {"duel": duel.number})
-    assert len(state_of(fight).duels[-1].records) == 2
+    assert tablet.situation.version == first + 6
+
+
+def test_a_battles_steps_send_their_regions_and_patch_the_page_to_a_fresh_render(as_user, referee, battle, people):
+    """BP1-BP3, CR2: an attack, its answer, the result, the next turn; each answered with its regions."""
+    anna, _, vera, _ = people
+    tablet = Tablet(as_user(referee), battle, "duels:battle")
+    swapped = tablet.tap(
+        "act", {"who": anna.pk}, act="attack", cards=[buid(battle, anna, "Blade")], targets=[vera.pk]
+    )
+    assert "battle-main" in swapped and "turn-strip" in swapped and "battle-log" in swapped
+    assert "undo-box" not in swapped and "end-box" not in swapped and "condition-controls" not in swapped
+    frame = top(battle)
+    tablet.tap("answer", {"frame": frame.number, "who": vera.pk}, card=buid(battle, vera, "Shield"))
+    tablet.tap("confirm", {"frame": frame.number, "who": vera.pk})
+    tablet.tap("next_turn")
+    assert battle_state(battle).turn_of == vera.pk
+    tablet.tap("act", {"who": vera.pk}, act="pass")
+    tablet.tap("next_turn")
+
+
+def test_a_mass_battles_steps_send_their_regions_and_patch_the_page_to_a_fresh_render(
+    as_user, referee, event, cards, monkeypatch
+):
+    """M4-M5: a cycle's initiative, the starter, each side's turn and the next cycle, each with its regions."""
+    in_catalogue_order(monkeypatch)
+    red, blue = armies(event)
+    situation = start(event, referee, red, blue)
+    tablet = Tablet(as_user(referee), situation, "duels:mass")
+    for _ in range(2):
+        swapped = tablet.tap("roll_entered", dice_a="5", dice_b="4")
+        assert "mass-action" in swapped and "mass-log" in swapped and "mass-undo" not in swapped
+        tablet.tap("choose", {"side": "a"}, starts="yes")
+        for side in ("a", "b"):
+            tablet.tap("points", {"side": side}, take="no")
+            tablet.tap("end_turn", {"side": side})
+        tablet.tap("next_cycle")
+    assert mass_state(situation).cycle == 3
