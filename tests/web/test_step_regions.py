@@ -18,8 +18,13 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from duels import services
+from duels.duel import live as duel_live
 from duels.models import Situation
+from duels.web.live import new_nonce
+from duels.web.submit import step_answer
 from rules import duel as engine
+from rules.duel import events as engine_events
 from tests.services.battle_kit import battle_state, buid, top
 from tests.services.mass_kit import armies, in_catalogue_order, start
 from tests.services.mass_kit import state as mass_state
@@ -131,3 +136,59 @@ def test_a_mass_battles_steps_send_their_regions_and_patch_the_page_to_a_fresh_r
             tablet.tap("end_turn", {"side": side})
         tablet.tap("next_cycle")
     assert mass_state(situation).cycle == 3
+
+
+def _attack(client: Client, fight: Situation, *, htmx: bool = True, nonce: str | None = None) -> Any:
+    st = state_of(fight)
+    duel = st.duels[-1]
+    data = {
+        "action": "attack",
+        "duel": duel.number,
+        "fighter": duel.attacker,
+        "card": engine.attack_cards(st, duel.attacker)[0],
+        "version": fight.version,
+        "nonce": nonce or new_nonce(),
+    }
+    return client.post(reverse("duels:act", args=[fight.pk]), data, headers=HX if htmx else {})
+
+
+def test_a_version_jump_gets_the_whole_fragment(as_user, referee, fight, rf):
+    """A step whose new version is not the page's + 1 (a concurrent step came between): the whole fragment."""
+    client = as_user(referee)
+    response = _attack(client, fight)
+    assert response["HX-Reswap"] == "none"
+    fight.refresh_from_db()
+    st = services.state_of(fight)
+    performed = services.Performed(fight, [], state=st, recent=list(fight.log.order_by("-seq")[:20]))
+    request = rf.post("/", headers=HX)
+    request.user = referee
+    request.htmx = True  # type: ignore[attr-defined]
+    assert step_answer(request, performed, fight.version - 2) is None
+    # The same step seen from the version just before it is cut into regions.
+    events = [engine_events.AttackShown(duel=st.duels[-1].number, fighter=1, card="x", card_id=1, deadline=None)]
+    assert step_answer(request, services.Performed(fight, events, state=st, recent=performed.recent), fight.version - 1)
+
+
+def test_a_repeat_and_a_page_without_javascript_get_what_they_got_before(as_user, referee, fight):
+    """A repeated tap (its nonce used) gets the whole fragment; a POST without htmx the redirect to the page."""
+    client = as_user(referee)
+    nonce = new_nonce()
+    plain = _attack(client, fight, htmx=False, nonce=nonce)
+    assert plain.status_code == 302 and plain["Location"] == reverse("duels:situation", args=[fight.pk])
+    again = client.post(
+        reverse("duels:act", args=[fight.pk]),
+        {"action": "attack", "duel": 0, "fighter": 0, "card": "x", "version": fight.version, "nonce": nonce},
+        headers=HX,
+    )
+    assert again.status_code == 200 and "HX-Reswap" not in again
+    assert 'id="fight"' in again.content.decode() and "hx-swap-oob" not in again.content.decode()
+
+
+def test_events_a_duel_cannot_cut_into_regions_get_the_whole_fragment(as_user, referee, fight):
+    """A fighter joining (a new card on the page), the situation's end: the duel wing answers None."""
+    client = as_user(referee)
+    context = client.get(reverse("duels:situation", args=[fight.pk]), headers=HX).context
+    joined = engine_events.FighterJoined(fighter=1, name="x", condition="fit", focus=None)
+    assert duel_live.tablet_parts(context, [joined]) is None
+    assert duel_live.tablet_parts(context, []) is None
+    assert duel_live.tablet_parts(context, [engine_events.SituationEnded(at="", conditions={})]) is None
