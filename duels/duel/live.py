@@ -49,7 +49,12 @@ def player_context(character_id: int, state: engine.Situation) -> dict[str, Any]
 # conversion, the situation's end, an event of no duel: the whole fragment.
 
 TABLET = "duels/duel/tablet.html"
-_WHOLE = (engine_events.FighterJoined, engine_events.DuelOpened, engine_events.ConvertedToAggression)
+_WHOLE = (
+    engine_events.FighterJoined,
+    engine_events.DuelOpened,
+    engine_events.ConvertedToAggression,
+    engine_events.SituationEnded,
+)
 
 
 def tablet_parts(context: Mapping[str, Any], events: Sequence[Any]) -> list[Part] | None:
@@ -59,7 +64,7 @@ def tablet_parts(context: Mapping[str, Any], events: Sequence[Any]) -> list[Part
     duels: set[int] = set()
     fighters: set[int] = set()
     for event in events:
-        if isinstance(event, _WHOLE) or isinstance(event, engine_events.SituationEnded):
+        if isinstance(event, _WHOLE):
             return None
         if isinstance(event, engine_events.FocusSet | ConditionChanged):
             fighters.add(event.fighter)

@@ -19,13 +19,15 @@ pytestmark = pytest.mark.browser
 # The live part as a reload would draw it: per-response values and what the page's clock writes blanked.
 NORMALIZED = """() => {
   const root = document.querySelector('#fight').cloneNode(true);
-  root.querySelectorAll('input[name=nonce], input[name=csrfmiddlewaretoken]').forEach(i => i.setAttribute('value', '*'));
+  root.querySelectorAll('input[name=nonce], input[name=csrfmiddlewaretoken]')
+    .forEach(i => i.setAttribute('value', '*'));
   [root, ...root.querySelectorAll('*')].forEach(e => {
     ['data-server-now', 'data-server-skew'].forEach(a => { if (e.hasAttribute(a)) e.setAttribute(a, '*'); });
     e.classList.remove('htmx-settling', 'htmx-request', 'htmx-swapping', 'htmx-added');
     if (e.getAttribute('class') === '') e.removeAttribute('class');
   });
-  root.querySelectorAll('.countdown, [data-deadline]').forEach(e => { e.textContent = ''; e.removeAttribute('class'); });
+  root.querySelectorAll('.countdown, [data-deadline]')
+    .forEach(e => { e.textContent = ''; e.removeAttribute('class'); });
   return root.outerHTML.replace(/>\\s+</g, '><');
 }"""
 
@@ -42,11 +44,17 @@ def test_two_taps_answered_with_regions_leave_the_page_as_a_reload_draws_it(
     page = tablet()
     log_in_as(page, referee)
     answers: list[str] = []
-    page.on("response", lambda r: answers.append(r.headers.get("hx-reswap", "")) if r.request.method == "POST" else None)
+
+    def note(response) -> None:
+        if response.request.method == "POST":
+            answers.append(response.headers.get("hx-reswap", ""))
+
+    page.on("response", note)
     page.goto(url("duels:situation", fight.pk))
     live = page.locator("#fight")
+    card = _attack_uid(fight.pk, anton.pk, attack_card.pk)
     for tap in (
-        lambda: page.locator(f'#duel-0 button[name=card][value="{_attack_uid(fight.pk, anton.pk, attack_card.pk)}"]').click(),
+        lambda: page.locator(f'#duel-0 button[name=card][value="{card}"]').click(),
         lambda: page.locator("#duel-0 form[data-action=answer] button[name=card][value='']").click(),
     ):
         version = Situation.objects.get(pk=fight.pk).version

@@ -12,6 +12,7 @@ a page patched by the answers can be compared with a fresh full render.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from html import escape
 from html.parser import HTMLParser
@@ -42,7 +43,7 @@ class Element:
     def drop(self, name: str) -> None:
         self.attrs = [(k, v) for k, v in self.attrs if k != name]
 
-    def walk(self):  # type: ignore[no-untyped-def]
+    def walk(self) -> Iterator[Element]:
         yield self
         for child in self.children:
             if isinstance(child, Element):

@@ -105,9 +105,7 @@ def test_a_battles_steps_send_their_regions_and_patch_the_page_to_a_fresh_render
     """BP1-BP3, CR2: an attack, its answer, the result, the next turn; each answered with its regions."""
     anna, _, vera, _ = people
     tablet = Tablet(as_user(referee), battle, "duels:battle")
-    swapped = tablet.tap(
-        "act", {"who": anna.pk}, act="attack", cards=[buid(battle, anna, "Blade")], targets=[vera.pk]
-    )
+    swapped = tablet.tap("act", {"who": anna.pk}, act="attack", cards=[buid(battle, anna, "Blade")], targets=[vera.pk])
     assert "battle-main" in swapped and "turn-strip" in swapped and "battle-log" in swapped
     assert "undo-box" not in swapped and "end-box" not in swapped and "condition-controls" not in swapped
     frame = top(battle)
@@ -162,10 +160,12 @@ def test_a_version_jump_gets_the_whole_fragment(as_user, referee, fight, rf):
     performed = services.Performed(fight, [], state=st, recent=list(fight.log.order_by("-seq")[:20]))
     request = rf.post("/", headers=HX)
     request.user = referee
-    request.htmx = True  # type: ignore[attr-defined]
+    request.htmx = True
     assert step_answer(request, performed, fight.version - 2) is None
     # The same step seen from the version just before it is cut into regions.
-    events = [engine_events.AttackShown(duel=st.duels[-1].number, fighter=1, card="x", card_id=1, deadline=None)]
+    events: list[Any] = [
+        engine_events.AttackShown(duel=st.duels[-1].number, fighter=1, card="x", card_id=1, deadline=None)
+    ]
     assert step_answer(request, services.Performed(fight, events, state=st, recent=performed.recent), fight.version - 1)
 
 
