@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from django.http import HttpRequest, HttpResponse
+from django.template import RequestContext
 from django.template.loader import get_template
 from django.utils import timezone
 
@@ -79,8 +80,14 @@ def oob_response(
 ) -> HttpResponse:
     """The regions and the live mark, each swapped out of band; nothing swapped in the form's target."""
     full = {**context, "etag": etag, "server_now": iso(timezone.now()), "new_nonce": new_nonce}
-    pieces = [as_oob(get_template(p.template).render({**full, **p.context}, request)) for p in parts]
-    pieces.append(as_oob(get_template(MARK_TEMPLATE).render(full, request)))
+    # One context for every region: the context processors run once, not once per region.
+    templates = [(get_template(p.template).template, p.context) for p in (*parts, Part(MARK_TEMPLATE))]
+    shared = RequestContext(request, full)
+    pieces = []
+    with shared.bind_template(templates[0][0]):
+        for template, extra in templates:
+            with shared.push(extra):
+                pieces.append(as_oob(template.render(shared)))
     response = live_headers(HttpResponse("\n".join(pieces)), etag)
     response["HX-Reswap"] = "none"
     response[BASE_HEADER] = str(base_version)
