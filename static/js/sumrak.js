@@ -99,7 +99,8 @@
     initSignalSwitch();
     initChoiceFilters();
   });
-  document.addEventListener("htmx:afterSwap", function (evt) { calibrate(evt.target); tick(); });
+  // applyMarks first (below): after a step's out-of-band answer the root gets its new server clock.
+  document.addEventListener("htmx:afterSwap", function (evt) { applyMarks(); calibrate(evt.target); tick(); });
 
   // After a tap (a POST, not a poll) the tablet shows what changed: the newest step ([data-newest]:
   // a battle's action resolving now, a mass battle's action) is scrolled into view and flashed.
