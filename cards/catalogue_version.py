@@ -10,8 +10,9 @@ old value, so a cache that lost it (a restart, an eviction) can never give
 an old version back. It changes after the commit of every ``Card`` save or
 delete (the signals below: admin, forms, imports row by row), so a reader
 between the write and its commit cannot keep the old names under the new
-token (it changes at once too, for the writer's own reads). Writes that send no signal - ``QuerySet.update``, ``bulk_create``,
-``bulk_update``, raw SQL, ``loaddata`` - must call ``bump()`` themselves;
+token (it changes at once too, for the writer's own reads). Writes that
+send no signal - ``QuerySet.update``, ``bulk_create``, ``bulk_update``, raw
+SQL, ``loaddata`` - must call ``bump()`` themselves;
 as a bound for one that does not, what is cached under a token is
 forgotten after ``NAMES_TTL`` seconds.
 """

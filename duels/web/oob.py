@@ -81,7 +81,8 @@ def oob_response(
     """The regions and the live mark, each swapped out of band; nothing swapped in the form's target."""
     full = {**context, "etag": etag, "server_now": iso(timezone.now()), "new_nonce": new_nonce}
     # One context for every region: the context processors run once, not once per region.
-    templates = [(get_template(p.template).template, p.context) for p in (*parts, Part(MARK_TEMPLATE))]
+    # The Django engine's templates (their ``template``: what renders with a shared context).
+    templates = [(get_template(p.template).template, p.context) for p in (*parts, Part(MARK_TEMPLATE))]  # type: ignore[attr-defined]
     shared = RequestContext(request, full)
     pieces = []
     with shared.bind_template(templates[0][0]):

@@ -21,7 +21,7 @@ LOOP = """{% load i18n tz %}
   {% empty %}
     <li class="text-muted">{% translate "Nothing yet." %}</li>
   {% endfor %}
-"""
+"""  # noqa: E501
 AT = dt.datetime(2026, 6, 1, 21, 59, 7, tzinfo=dt.UTC)
 LINES = [
     LogLine(3, AT, "Referee <b>", "command", False, ["Anton attacks: «Fireball» & more", "second"]),
