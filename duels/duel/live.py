@@ -78,9 +78,32 @@ def tablet_parts(context: Mapping[str, Any], events: Sequence[Any]) -> list[Part
     for number in duels:
         fighters |= {f.id for f in known[number].fighters}
     touched = [d for d in reversed(view.duels) if d.number in duels or fighters & {f.id for f in d.fighters}]
+    cuttable = all(isinstance(e, _CUT) for e in events)
+    cards: list[Part] = []
+    for duel in touched:
+        cut = _cut(duel, [e for e in events if e.duel == duel.number]) if cuttable else None
+        cards += cut if cut is not None else [Part(f"{TABLET}#duel", {"duel": duel})]
+    return [Part(f"{TABLET}#fight-notes"), Part(f"{TABLET}#fight-status"), *cards, Part(f"{TABLET}#fight-log")]
+
+
+# The steps that change a duel's card only in its header, its controls and the hands of the
+# fighters they name (the card's phase goes by its mark): a card shown (D6) leaves the attacker's
+# hand, an answer (D7) the defender's, and the result is proposed (CR2). When the step holds any
+# other event - a result applied, a round's end, a draw, a time-out, a focus, a condition, the
+# duel's end - every touched card goes whole.
+_CUT = (engine_events.AttackShown, engine_events.Answered, engine_events.ResultProposed)
+CARD = "duels/duel/_card.html"
+
+
+def _cut(duel: Any, events: list[Any]) -> list[Part] | None:
+    """The regions of one duel's card its own events changed, or None: the whole card."""
+    if not events or not duel.is_open:
+        return None
+    named = {e.fighter for e in events if isinstance(e, engine_events.AttackShown | engine_events.Answered)}
+    here = {"duel": duel, "controls": True}
     return [
-        Part(f"{TABLET}#fight-notes"),
-        Part(f"{TABLET}#fight-status"),
-        *(Part(f"{TABLET}#duel", {"duel": d}) for d in touched),
-        Part(f"{TABLET}#fight-log"),
+        Part(f"{CARD}#duel-mark", here),
+        Part(f"{CARD}#duel-head", here),
+        Part(f"{CARD}#duel-action", here),
+        *(Part(f"{CARD}#duel-fighter", {**here, "fighter": f}) for f in duel.fighters if f.id in named),
     ]

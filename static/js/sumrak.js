@@ -530,6 +530,16 @@
   // same mark as its root, so nothing changes then. An answer cut for another version than the page
   // shows (X-Sumrak-Base-Version) is not swapped: the page asks for its whole fragment instead.
   function applyMarks() {
+    // A region's own mark ([data-mark-for]: a duel card's phase) onto the element it names.
+    document.querySelectorAll("[data-mark-for]").forEach(function (mark) {
+      var region = document.getElementById(mark.getAttribute("data-mark-for"));
+      if (!region) { return; }
+      Array.prototype.forEach.call(mark.attributes, function (a) {
+        if (a.name.indexOf("data-") === 0 && a.name !== "data-mark-for" && region.getAttribute(a.name) !== a.value) {
+          region.setAttribute(a.name, a.value);
+        }
+      });
+    });
     document.querySelectorAll("[data-live-mark]").forEach(function (mark) {
       var root = mark.closest("[data-live]");
       if (!root || root.getAttribute("data-server-now") === mark.getAttribute("data-server-now") &&

@@ -126,7 +126,12 @@ class Dom:
         return swapped
 
     def apply_marks(self) -> None:
-        """sumrak.js ``applyMarks``: each live mark onto its live root and into the forms' version fields."""
+        """sumrak.js ``applyMarks``: region marks onto their regions, live marks onto their roots and forms."""
+        for mark in [e for e in self.root.walk() if e.has("data-mark-for")]:
+            for region in self.by_id(mark.get("data-mark-for") or ""):
+                for name, value in mark.attrs:
+                    if name.startswith("data-") and name != "data-mark-for":
+                        region.set(name, value)
         for mark in [e for e in self.root.walk() if e.has("data-live-mark")]:
             root = mark.parent
             while root is not None and not root.has("data-live"):

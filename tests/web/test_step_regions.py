@@ -87,17 +87,23 @@ def test_a_duels_steps_send_their_regions_and_patch_the_page_to_a_fresh_render(a
         st = state_of(fight)
         duel = st.duels[-1]
         card = engine.attack_cards(st, duel.attacker)[0]
+        defender = duel.b if duel.attacker == duel.a else duel.a
+        card_of = [f"duel-{duel.number}-{part}" for part in ("mark", "head", "action")]
+        # D6: the card shown leaves the attacker's hand; the defender's block, the steps and the
+        # end form are not sent, nor the parts no step touches (their forms get the new version).
         swapped = tablet.tap("attack", {"duel": duel.number}, card=card)
-        assert swapped == ["fight-notes", "fight-status", f"duel-{duel.number}", "fight-log", "fight-mark"]
-        # The parts no step touches stay as they were: not sent (their forms get the new version).
-        assert "undo-box" not in swapped and "condition-controls" not in swapped
-        tablet.tap("answer", {"duel": duel.number}, card="")
+        attacker_block = f"duel-{duel.number}-fighter-{duel.attacker}"
+        assert swapped == ["fight-notes", "fight-status", *card_of, attacker_block, "fight-log", "fight-mark"]
+        # D7, CR2: no answer, the result proposed: the defender's block, not the attacker's.
+        swapped = tablet.tap("answer", {"duel": duel.number}, card="")
+        assert f"duel-{duel.number}-fighter-{defender}" in swapped and attacker_block not in swapped
         if step < 1:
-            # CR2 overridden: parried, so the duel goes on (the attacks change sides, D6).
-            tablet.tap("override", {"duel": duel.number}, outcome="parried", reason="a good block")
+            # CR2 overridden: parried, so the duel goes on (the attacks change sides, D6): the whole card.
+            swapped = tablet.tap("override", {"duel": duel.number}, outcome="parried", reason="a good block")
         else:
             # Not parried: a condition changes (CR1), and the duel may end (D11).
-            tablet.tap("confirm", {"duel": duel.number})
+            swapped = tablet.tap("confirm", {"duel": duel.number})
+        assert f"duel-{duel.number}" in swapped
     assert tablet.situation.version == first + 6
 
 
