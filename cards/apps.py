@@ -27,6 +27,11 @@ class CardsConfig(AppConfig):
         for module in (resources, resources_mass, arsenal_import):
             module.register_kinds()
 
+        # Names cached per catalogue version (cards/catalogue_version.py): any card save or delete bumps it.
+        from cards import catalogue_version
+
+        catalogue_version.connect()
+
         from cards.models_mass import check_keepable_decks
         from events.models import EVENT_CHECKS
 

@@ -15,14 +15,16 @@ from the model choices that store them.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 from typing import Any, Protocol
 
 from django.utils.functional import Promise
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
 import rules as engine
+from cards import catalogue_version
 from cards.models import Card, Effect
 from events.models import Condition, condition_set_label
 from helpers.ids import is_id
@@ -53,11 +55,43 @@ def condition_label(condition: str) -> str:
     return condition_set_label(condition)
 
 
+# Catalogue names kept per process: {catalogue version: (when filled, {card id: (name_ru, name_en) or None})}.
+_NAMES: dict[str, tuple[float, dict[int, tuple[str, str] | None]]] = {}
+NAMES_TTL = 300.0  # the bound for a write that skipped catalogue_version.bump() (cards/catalogue_version.py)
+_NAMES_MAX = 50_000
+
+
 def card_names(ids: Iterable[int]) -> dict[int, str]:
-    """Catalogue names in the active language, in one query (a fight's faces keep the language they joined in)."""
+    """Catalogue names in the active language (a fight's faces keep the language they joined in).
+
+    Kept per catalogue version (cards/catalogue_version.py): a page asks the
+    cache for the version, and the database only for ids this process has not
+    seen under it (at most one query).
+    """
     # A refused request may name an id no row can have (a hand-edited uid).
     wanted = {card_id for card_id in ids if is_id(card_id)}
-    return {card.pk: card.name for card in Card.objects.filter(pk__in=wanted).only("name_ru", "name_en")}
+    if not wanted:
+        return {}
+    version = catalogue_version.current()
+    now = time.monotonic()
+    filled, known = _NAMES.get(version, (now, {}))
+    if now - filled > NAMES_TTL or sum(len(k) for _, k in _NAMES.values()) > _NAMES_MAX:
+        _NAMES.clear()
+        filled, known = now, {}
+    if version not in _NAMES:
+        _NAMES.clear()  # an older version's names are never read again
+        _NAMES[version] = (filled, known)
+    missing = wanted - known.keys()
+    if missing:
+        found = {c.pk: (c.name_ru, c.name_en) for c in Card.objects.filter(pk__in=missing).only("name_ru", "name_en")}
+        known.update({card_id: found.get(card_id) for card_id in missing})
+    english = (get_language() or "ru").startswith("en")
+    names: dict[int, str] = {}
+    for card_id in wanted:
+        pair = known.get(card_id)
+        if pair is not None:
+            names[card_id] = pair[1] if english and pair[1] else pair[0]
+    return names
 
 
 class Refusal(Protocol):

@@ -8,13 +8,16 @@ A spectator sees no hand and no reaction bar; a combatant sees their own hand.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.core.paginator import Paginator
 
 from duels.battle.presenters import present_battle, record_rows
+from duels.web.oob import Part
 from duels.web.viewers import PLAYER, SPECTATOR_VIEW, Viewer
 from rules import battle as B
+from rules.battle import events as BE
 
 RECORD_PAGE = 50
 
@@ -44,3 +47,24 @@ def record_context(state: B.Battle, page: str | None) -> dict[str, Any]:
         "rows": record_rows(state, steps.object_list),
         "played": played,
     }
+
+
+# --- The referee's tablet after a step: the regions its events changed (duels/web/oob.py) ---------
+#
+# templates/duels/battle/tablet.html's regions: battle-notes (the alert), battle-head (round,
+# reactions, the S2 countdown), turn-strip (every combatant: turn, condition, hand count, reaction
+# flags), battle-main (the turn's controls and the reaction bar: the hand that acts, the answer
+# windows and their countdowns), the undo and end boxes, the condition controls, battle-join (the
+# join form, whose strike button depends on the phase), battle-log. A command of the turn changes
+# any of the first four, the join form and the log: those are sent; the boxes and the condition
+# controls only take the new version. A combatant joining or leaving, the battle's end: the whole.
+
+TABLET = "duels/battle/tablet.html"
+_WHOLE = (BE.Joined, BE.Left, BE.Begun, BE.Ended, BE.SituationClosed)
+REGIONS = ("battle-notes", "battle-head", "turn-strip", "battle-main", "battle-join", "battle-log")
+
+
+def tablet_parts(context: Mapping[str, Any], events: Sequence[Any]) -> list[Part] | None:
+    if context["view"].ended or not events or any(isinstance(e, _WHOLE) for e in events):
+        return None
+    return [Part(f"{TABLET}#{region}") for region in REGIONS]

@@ -7,7 +7,7 @@ path (duels/web/submit.py); the engine decides.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,6 +40,7 @@ from duels.web.alerts import Alert, conflict, form_problem, refusal
 from duels.web.live import new_nonce
 from duels.web.log import LogLine
 from duels.web.notes import Note, clock_says, gap_ended
+from duels.web.oob import Part
 from duels.web.pages import FightSummary, Person, Wing, refuse_other_kinds
 from duels.web.submit import act_on, submit
 from duels.web.viewers import REFEREE_VIEW, SPECTATOR_VIEW
@@ -75,7 +76,13 @@ class BattlePages(Wing):
             "round_break": _round_break(situation, view),
             "situation_over": over,
             "ended_note": gap_ended(state.settings.gap_s) if over else None,
+            # The live root's id and its data attributes, for the regions a step sends alone (live.py).
+            "live_id": "battle",
+            "live_marks": [("phase", view.phase)],
         }
+
+    def tablet_parts(self, context: Mapping[str, Any], events: Sequence[Any]) -> list[Part] | None:
+        return live.tablet_parts(context, events)
 
     def clock_note(self, state: B.Battle, command: Any, err: Exception | None) -> Note | None:
         """S2 for any tap on a battle the gap closed; D8 for a target's answer its window's clock overtook.

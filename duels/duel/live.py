@@ -7,11 +7,15 @@ A spectator sees no hand; a fighter sees their own hand only.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from duels.duel.presenters import card_ids, card_names, present
+from duels.web.oob import Part
 from duels.web.viewers import PLAYER, SPECTATOR_VIEW, Viewer
 from rules import duel as engine
+from rules.duel import events as engine_events
+from rules.events import ConditionChanged
 
 
 def watch_context(state: engine.Situation) -> dict[str, Any]:
@@ -33,3 +37,73 @@ def player_context(character_id: int, state: engine.Situation) -> dict[str, Any]
         # F1: a focus is set on a defence card of the hand, also during the fight (SetFocus).
         "can_focus": me is not None,
     }
+
+
+# --- The referee's tablet after a step: the regions its events changed (duels/web/oob.py) ---------
+#
+# templates/duels/duel/tablet.html's regions: fight-notes (conversions, the alert), fight-status
+# (the situation's end or S2 gap), one ``duel-<n>`` card per duel (its controls, both fighters with
+# their hands, its steps), the undo box, the condition controls, fight-log. A step inside duels
+# changes those duels' cards, the notes, the status and the log; a card of another duel that shares a
+# fighter goes too (it shows the same fighter's condition and focus). A fighter or duel added, a
+# conversion, the situation's end, an event of no duel: the whole fragment.
+
+TABLET = "duels/duel/tablet.html"
+_WHOLE = (
+    engine_events.FighterJoined,
+    engine_events.DuelOpened,
+    engine_events.ConvertedToAggression,
+    engine_events.SituationEnded,
+)
+
+
+def tablet_parts(context: Mapping[str, Any], events: Sequence[Any]) -> list[Part] | None:
+    view = context["view"]
+    if view.ended or not events:
+        return None
+    duels: set[int] = set()
+    fighters: set[int] = set()
+    for event in events:
+        if isinstance(event, _WHOLE):
+            return None
+        if isinstance(event, engine_events.FocusSet | ConditionChanged):
+            fighters.add(event.fighter)
+        elif isinstance(getattr(event, "duel", None), int):
+            duels.add(event.duel)
+        else:
+            return None
+    known = {d.number: d for d in view.duels}
+    if not duels <= known.keys():
+        return None
+    for number in duels:
+        fighters |= {f.id for f in known[number].fighters}
+    touched = [d for d in reversed(view.duels) if d.number in duels or fighters & {f.id for f in d.fighters}]
+    cuttable = all(isinstance(e, _CUT) for e in events)
+    cards: list[Part] = []
+    for duel in touched:
+        cut = _cut(duel, [e for e in events if e.duel == duel.number]) if cuttable else None
+        cards += cut if cut is not None else [Part(f"{TABLET}#duel", {"duel": duel})]
+    return [Part(f"{TABLET}#fight-notes"), Part(f"{TABLET}#fight-status"), *cards, Part(f"{TABLET}#fight-log")]
+
+
+# The steps that change a duel's card only in its header, its controls and the hands of the
+# fighters they name (the card's phase goes by its mark): a card shown (D6) leaves the attacker's
+# hand, an answer (D7) the defender's, and the result is proposed (CR2). When the step holds any
+# other event - a result applied, a round's end, a draw, a time-out, a focus, a condition, the
+# duel's end - every touched card goes whole.
+_CUT = (engine_events.AttackShown, engine_events.Answered, engine_events.ResultProposed)
+CARD = "duels/duel/_card.html"
+
+
+def _cut(duel: Any, events: list[Any]) -> list[Part] | None:
+    """The regions of one duel's card its own events changed, or None: the whole card."""
+    if not events or not duel.is_open:
+        return None
+    named = {e.fighter for e in events if isinstance(e, engine_events.AttackShown | engine_events.Answered)}
+    here = {"duel": duel, "controls": True}
+    return [
+        Part(f"{CARD}#duel-mark", here),
+        Part(f"{CARD}#duel-head", here),
+        Part(f"{CARD}#duel-action", here),
+        *(Part(f"{CARD}#duel-fighter", {**here, "fighter": f}) for f in duel.fighters if f.id in named),
+    ]

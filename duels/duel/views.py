@@ -7,7 +7,7 @@ refusal changes nothing and comes back as a message over the fresh state.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,6 +35,7 @@ from duels.web.alerts import Alert, form_problem, refusal
 from duels.web.live import new_nonce
 from duels.web.log import LogLine
 from duels.web.notes import Note, gap_ended
+from duels.web.oob import Part
 from duels.web.pages import FightSummary, Person, Wing
 from duels.web.submit import act_on
 from duels.web.viewers import REFEREE_VIEW, SPECTATOR_VIEW, CardView, arsenal_hand
@@ -97,6 +98,9 @@ class DuelPages(Wing):
 
     def clock_note(self, state: engine.Situation, command: Any, err: Exception | None) -> Note | None:
         return notes.clock_note(state, command, err)
+
+    def tablet_parts(self, context: Mapping[str, Any], events: Sequence[Any]) -> list[Part] | None:
+        return live.tablet_parts(context, events)
 
     def watch_context(self, situation: Situation, state: engine.Situation) -> dict[str, Any]:
         return live.watch_context(state)

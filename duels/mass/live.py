@@ -10,6 +10,7 @@ the army's side in its running mass battle.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -26,6 +27,7 @@ from duels.models import LogEntry, Situation
 from duels.web.access import public_situation
 from duels.web.live import not_modified, quoted_hash, render_live, situation_etag
 from duels.web.log import read_events
+from duels.web.oob import Part
 from events.access import is_referee
 from helpers.requests import HtmxRequest
 from rules import mass as magic
@@ -123,3 +125,28 @@ def record_context(situation: Situation, state: magic.MassBattle, page: str | No
         "sides": sides,
         "steps": Paginator(rows, RECORD_PAGE).get_page(page),
     }
+
+
+# --- The referee's tablet after a step: the regions its events changed (duels/web/oob.py) ---------
+#
+# templates/duels/mass/tablet.html's regions: mass-notes (the alert), mass-status (cycle, stage,
+# whose turn, the rolls), mass-action (the stage's controls), mass-effects, mass-decks, the undo box,
+# mass-log, and one ``side-<key>`` per side (warriors, kept cards, points). Every step changes the
+# status, the controls, the sides (the initiative gives the points) and the log; a card drawn, kept
+# or carried out, a warrior moved, a cycle begun also the effects and the decks. The undo box only
+# takes the new version. The battle's end: the whole fragment.
+
+TABLET = "duels/mass/tablet.html"
+_STAGE_ONLY = (M.InitiativeRolled, M.InitiativeTied, M.InitiativeWon, M.StarterChosen)
+
+
+def tablet_parts(context: Mapping[str, Any], events: Sequence[Any]) -> list[Part] | None:
+    view = context["view"]
+    if view.ended or not events or any(isinstance(e, M.BattleEnded) for e in events):
+        return None
+    parts = [Part(f"{TABLET}#mass-notes"), Part(f"{TABLET}#mass-status"), Part(f"{TABLET}#mass-action")]
+    if not all(isinstance(e, _STAGE_ONLY) for e in events):
+        parts += [Part(f"{TABLET}#mass-effects"), Part(f"{TABLET}#mass-decks")]
+    # Every step moves a side's points (the initiative gives them) or its warriors and kept cards.
+    parts += [Part("duels/mass/_side.html", {"side": side}) for side in view.sides.values()]
+    return [*parts, Part(f"{TABLET}#mass-log")]

@@ -8,7 +8,7 @@ services through the one submit path (duels/web/submit.py): 400 malformed,
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -34,6 +34,7 @@ from duels.web.alerts import Alert, form_problem, refusal
 from duels.web.live import new_nonce
 from duels.web.log import LogLine
 from duels.web.notes import Note
+from duels.web.oob import Part
 from duels.web.pages import FightSummary, Person, Wing
 from duels.web.submit import act_on
 from events.access import event_for_referee
@@ -70,7 +71,13 @@ class MassPages(Wing):
                 (view.sides[key].name, reverse("duels:mass-commander", args=[situation.pk, key]))
                 for key in view.sides
             ],
+            # The live root's id and its data attributes, for the regions a step sends alone (live.py).
+            "live_id": "mass",
+            "live_marks": [("stage", view.stage), ("cycle", view.cycle)],
         }
+
+    def tablet_parts(self, context: Mapping[str, Any], events: Sequence[Any]) -> list[Part] | None:
+        return live.tablet_parts(context, events)
 
     def clock_note(self, state: magic.MassBattle, command: Any, err: Exception | None) -> Note | None:
         return None  # the magic phase keeps no clock (M1-M8): only a person moves it on

@@ -33,6 +33,7 @@ from duels.web.alerts import Alert, conflict, form_problem, refusal
 from duels.web.forms import UndoForm
 from duels.web.live import cached_fragment, not_modified, polled, render_live, shared_fragment, situation_etag
 from duels.web.notes import Note
+from duels.web.oob import KindParts, oob_response, parts_for
 from duels.web.pages import pages_for, pages_of, refuse_other_kinds
 from duels.web.viewers import REFEREE_VIEW
 from helpers.requests import HtmxRequest
@@ -132,17 +133,41 @@ def note_alert(note: Note) -> Alert:
     return Alert(note.level, note.text, note.rule)
 
 
+def step_answer(request: HtmxRequest, performed: services.Performed, base_version: int) -> HttpResponse | None:
+    """A step's htmx answer as the regions it changed (duels/web/oob.py), or None: the whole fragment.
+
+    Only for the version right after the one the page showed: any jump (a
+    concurrent step, a deadline applied in between) and the page may show an
+    older state than the regions were cut from.
+    """
+    situation = performed.situation
+    if performed.repeated or performed.state is None or situation.version != base_version + 1:
+        return None
+    pages = pages_of(situation)
+    if not isinstance(pages, KindParts):
+        return None
+    context = tablet_context(situation, state=performed.state, recent=performed.recent)
+    parts = parts_for(pages, context, performed.events)
+    if parts is None:
+        return None
+    return oob_response(request, parts, context, tablet_etag(situation, pages.key), base_version)
+
+
 def submit(
     request: HtmxRequest,
     situation: Situation,
     form: Any,
     call: Callable[[dict[str, Any]], object],
     command: Callable[[], object] | None = None,
+    *,
+    regions: bool = False,
 ) -> HttpResponse:
     """Check the form, then run one service call with its data; a refusal changes nothing.
 
     ``command``: the engine command the tap carries, if any, so that a tap the
-    clock overtook is told with the rule that decided.
+    clock overtook is told with the rule that decided. ``regions``: an htmx
+    answer may be the regions the command changed (``step_answer``); else the
+    whole fragment.
     """
     if not form.is_valid():
         return render_tablet(request, fresh(situation), form_problem(form), 400)
@@ -162,6 +187,8 @@ def submit(
         return redirect(pages_of(situation).tablet_url_name, situation.pk)
     known = isinstance(performed, services.Performed) and performed.state is not None
     if known and isinstance(performed, services.Performed) and performed.situation.pk == situation.pk:
+        if regions and (answer := step_answer(request, performed, form.cleaned_data["version"])) is not None:
+            return answer
         # The locked row as saved, with the state the command produced: no
         # second load of the row, no second decoding of its state.
         return render_tablet(request, performed.situation, state=performed.state, recent=performed.recent)
@@ -192,6 +219,7 @@ def act_on(request: HtmxRequest, situation_id: int, form_for: Callable[[Situatio
             lag_ms=d.get("lag_ms"),
         ),
         form.command,
+        regions=True,
     )
 
 

@@ -99,7 +99,8 @@
     initSignalSwitch();
     initChoiceFilters();
   });
-  document.addEventListener("htmx:afterSwap", function (evt) { calibrate(evt.target); tick(); });
+  // applyMarks first (below): after a step's out-of-band answer the root gets its new server clock.
+  document.addEventListener("htmx:afterSwap", function (evt) { applyMarks(); calibrate(evt.target); tick(); });
 
   // After a tap (a POST, not a poll) the tablet shows what changed: the newest step ([data-newest]:
   // a battle's action resolving now, a mass battle's action) is scrolled into view and flashed.
@@ -353,7 +354,14 @@
         // (400, 422) will not get better by sending it again either.
         dropped = !(r.ok || r.status === 400 || r.status === 422);
         var target = next.page === here() ? document.querySelector(next.target) : null;
-        if (target && html && window.htmx) { window.htmx.swap(target, html, {swapStyle: "outerHTML"}); }
+        var base = r.headers.get("X-Sumrak-Base-Version");
+        if (target && base !== null && misfit(target, base)) {
+          window.htmx.trigger(target, "sumrak:refresh");  // cut for another version: the whole fragment instead
+        } else if (target && html && window.htmx) {
+          // An answer of regions swaps nothing in place (HX-Reswap: none), only out of band.
+          window.htmx.swap(target, html, {swapStyle: r.headers.get("HX-Reswap") || "outerHTML"});
+          applyMarks();
+        }
         flushing = false;
         showTaps();
         flush();  // the next kept tap, in the order they were made
@@ -514,6 +522,49 @@
     if (evt.detail.formData && evt.detail.formData.set) { evt.detail.formData.set("lag_ms", lag); }
     else { evt.detail.parameters.lag_ms = lag; }
   });
+
+  // --- A step answered with what it changed (issue 24, duels/web/oob.py): htmx swaps the regions
+  // out of band, then the live part's mark ([data-live-mark]) is copied onto its live root - the
+  // ETag the next poll sends, the version, the server clock, the kind's data attributes - and into
+  // every form's version field, so the page is what a reload shows. A full fragment carries the
+  // same mark as its root, so nothing changes then. An answer cut for another version than the page
+  // shows (X-Sumrak-Base-Version) is not swapped: the page asks for its whole fragment instead.
+  function applyMarks() {
+    // A region's own mark ([data-mark-for]: a duel card's phase) onto the element it names.
+    document.querySelectorAll("[data-mark-for]").forEach(function (mark) {
+      var region = document.getElementById(mark.getAttribute("data-mark-for"));
+      if (!region) { return; }
+      Array.prototype.forEach.call(mark.attributes, function (a) {
+        if (a.name.indexOf("data-") === 0 && a.name !== "data-mark-for" && region.getAttribute(a.name) !== a.value) {
+          region.setAttribute(a.name, a.value);
+        }
+      });
+    });
+    document.querySelectorAll("[data-live-mark]").forEach(function (mark) {
+      var root = mark.closest("[data-live]");
+      if (!root || root.getAttribute("data-server-now") === mark.getAttribute("data-server-now") &&
+          root.getAttribute("data-etag") === mark.getAttribute("data-etag")) { return; }
+      Array.prototype.forEach.call(mark.attributes, function (a) {
+        if (a.name.indexOf("data-") === 0 && a.name !== "data-live-mark") { root.setAttribute(a.name, a.value); }
+      });
+      var version = mark.getAttribute("data-version");
+      root.querySelectorAll("input[name=version]").forEach(function (input) { input.setAttribute("value", version); input.value = version; });
+      calibrate(root);
+      tick();
+    });
+  }
+  function misfit(root, baseVersion) {
+    return baseVersion !== null && (!root || root.getAttribute("data-version") !== baseVersion);
+  }
+  document.addEventListener("htmx:beforeSwap", function (evt) {
+    var xhr = evt.detail.xhr;
+    var base = xhr && xhr.getResponseHeader && xhr.getResponseHeader("X-Sumrak-Base-Version");
+    if (base === null || base === undefined || !misfit(evt.detail.target, base)) { return; }
+    evt.detail.shouldSwap = false;
+    if (evt.detail.target && window.htmx) { window.htmx.trigger(evt.detail.target, "sumrak:refresh"); }
+  });
+  document.addEventListener("htmx:afterSettle", applyMarks);
+  document.addEventListener("htmx:afterRequest", function () { setTimeout(applyMarks, 0); });
 
   // A live poll asks "changed since the fragment I show?" itself: the server
   // never lets a browser keep a live fragment (a hand must not stay on a

@@ -1,0 +1,50 @@
+"""The log's lines written in Python (issue 24): the markup ``duels/_log.html``'s loop rendered (tested).
+
+Every step's answer carries the log's newest lines (twenty entries of a few
+lines each): as template nodes ~2.7 ms of a duel step's rendering, here one
+line of Python per entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django import template
+from django.utils.dateformat import time_format
+from django.utils.html import conditional_escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.timezone import is_aware, localtime
+from django.utils.translation import gettext
+
+register = template.Library()
+
+
+def _at(at: Any) -> str:
+    """``{{ at|time:"H:i:s" }}``: in the current time zone."""
+    if at is None or at == "":
+        return ""
+    return time_format(localtime(at) if is_aware(at) else at, "H:i:s")
+
+
+def log_item(entry: Any) -> str:
+    """One ``LogLine`` (duels/web/log.py) as ``<li>``, escaped."""
+    undone = " undone" if entry.undone else ""
+    actor = f" · {conditional_escape(entry.actor)}" if entry.actor else ""
+    crossed = f" · {conditional_escape(gettext('undone'))}" if entry.undone else ""
+    lines = "".join(f'<span class="d-block">{conditional_escape(line)}</span>' for line in entry.lines)
+    return (
+        f'\n    <li class="log-line{undone}" data-seq="{conditional_escape(entry.seq)}">\n'
+        f'      <span class="text-muted small">{conditional_escape(_at(entry.at))}{actor}{crossed}</span>\n'
+        f"      {lines}\n"
+        "    </li>\n  "
+    )
+
+
+@register.simple_tag
+def log_items(entries: Iterable[Any] | None) -> SafeString:
+    """Every entry's ``<li>``, or the one "Nothing yet." line."""
+    items = [log_item(entry) for entry in entries or ()]
+    if not items:
+        return mark_safe(f'\n    <li class="text-muted">{conditional_escape(gettext("Nothing yet."))}</li>\n  ')
+    return mark_safe("".join(items))  # escaped in log_item
