@@ -94,6 +94,7 @@ def start_red_against_blue(event: Event, referee) -> Situation:
     """A mass battle of two armies of three Salamanders, a fire card in deck 2 (the one drawn)."""
     Event.objects.filter(pk=event.pk).update(mass_battles_on=True)
     event.refresh_from_db()
+    assert event.catalogue is not None  # the event fixture's
     MagicCard.objects.create(catalogue=event.catalogue, name_ru="Огненный дождь", deck=2, magic_type="fire")
     kind = WarriorType.objects.create(event=event, name_ru="Саламандра")
     armies = [Army.objects.create(event=event, name=name) for name in ("Red", "Blue")]
