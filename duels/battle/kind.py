@@ -17,7 +17,7 @@ from typing import Any
 from django.db import models
 
 from duels.models import LogEntry, Situation
-from duels.services.draws import undone_draw
+from duels.services.draws import figures, related_undone, undone_draw
 from duels.services.kinds import FighterResult, Step, is_join_type, stated_reason
 from duels.services.store import named_by_fighters
 from rules import EngineEvent
@@ -106,7 +106,8 @@ class BattleKind:
         return B.replay(opening, steps)
 
     def review(self, situation: Situation, log: list[LogEntry]) -> dict[str, Any]:
-        return {}
+        # IA3: the blind draws of instant attacks on combatants - made, undone, reused, redrawn.
+        return {"figures": figures(log, related_undone(situation).exclude(situation=situation))}
 
     # --- who is in it ----------------------------------------------------------------------------
     def participants(self, state: B.Battle) -> list[int]:

@@ -12,6 +12,7 @@ from cards.models import ArsenalCard
 from duels import services
 from duels.duel.start import declare_aggression
 from duels.models import LogEntry, Situation
+from duels.services.export import export_situation
 from events.models import Character, Condition, Side
 from rules import RuleError
 from rules import battle as B
@@ -248,4 +249,6 @@ def test_IA3_S2_undoing_the_growing_instant_attack_gives_the_duel_back_and_a_rep
     again = instant(bystander, anton, attack_card, referee, 7).situation
     assert battle_state(again).cards[drawn_uid(top_of(battle_state(again)))].face.card_id == defence_card.pk
     assert {anton.pk, zavulon.pk, bystander.pk} == set(battle_state(again).combatants)
+    figures = export_situation(again)["figures"]
+    assert figures == {"blind_draws": 1, "undone_draws": 0, "reused_draws": 1, "redraws": 0}
     replays(again)
