@@ -25,9 +25,9 @@ def test_D7_CR2_answer_then_confirm_through_the_page(as_user, referee, shown, ri
     )
     assert response.status_code == 200
     html = response.content.decode()
-    # What the step changed, not the whole page (issue 24: the duel's card and the log, out of
+    # What the step changed, not the whole page (issue 24: the duel's controls and the log, out of
     # band; tests/web/test_step_regions.py): the proposal is on it (CR2).
-    assert 'id="duel-0"' in html and 'hx-swap-oob="true"' in html and "<html" not in html
+    assert 'id="duel-0-action"' in html and 'hx-swap-oob="true"' in html and "<html" not in html
     assert 'data-outcome="parried"' in html
     assert state_of(shown).duels[0].phase == engine.AWAIT_RESULT
 
