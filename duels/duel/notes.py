@@ -12,7 +12,7 @@ from django.utils.translation import gettext
 
 from duels.duel.presenters import FighterView, SituationView
 from duels.models import LogEntry
-from duels.web.notes import Note, clock_says
+from duels.web.notes import Note, clock_says, gap_ended
 from rules import duel as engine
 
 
@@ -20,7 +20,21 @@ def clock_note(state: engine.Situation, command: Any, err: Exception | None) -> 
     """Any tap on a situation the gap ended gets S2; an answer for a step whose window has since closed, D8."""
     overtaken = isinstance(command, engine.Answer) and engine.answer_overtaken(state, command.duel, command.fighter)
     window_s = state.settings.answer_window_s
+    if state.closed_by_referee:
+        return went_on_as_battle()
     return clock_says(err, gap_s=state.settings.gap_s, window_s=window_s, gap_ended_it=state.ended, overtaken=overtaken)
+
+
+def went_on_as_battle() -> Note:
+    """A situation the referee closed because it grew into a battle: not the S2 gap, which did not pass."""
+    return Note("secondary", gettext("This combat situation went on as a battle."), "S2")
+
+
+def ended_note(state: engine.Situation) -> Note | None:
+    """Why the situation is over, if it is: the S2 gap, or its growing into a battle."""
+    if not state.ended:
+        return None
+    return went_on_as_battle() if state.closed_by_referee else gap_ended(state.settings.gap_s)
 
 
 def conversions(entries: Iterable[LogEntry], view: SituationView) -> list[Note]:

@@ -34,7 +34,7 @@ from duels.models import LogEntry, Situation
 from duels.web.alerts import Alert, form_problem, refusal
 from duels.web.live import new_nonce
 from duels.web.log import LogLine
-from duels.web.notes import Note, gap_ended
+from duels.web.notes import Note
 from duels.web.oob import Part
 from duels.web.pages import FightSummary, Person, Wing
 from duels.web.submit import act_on
@@ -91,7 +91,7 @@ class DuelPages(Wing):
             # outside these lines; the fight page keeps its fixed number of queries.
             "log_lines": describe(entries, state, names),
             "notes": notes.conversions(entries, view),
-            "ended_note": gap_ended(state.settings.gap_s) if state.ended else None,
+            "ended_note": notes.ended_note(state),
             "outcomes": list(OUTCOME_LABELS.items()),
             "act_url": reverse("duels:act", args=[situation.pk]),
         }

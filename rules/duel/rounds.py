@@ -116,3 +116,4 @@ def end_situation_command(state: Situation, cmd: EndSituation, now: datetime, ev
         if duel.phase != ENDED:
             end_duel_command(state, EndDuel(duel=duel.number, reason=reason), now, events)
     end_situation(state, now, events)
+    state.closed_by_referee = True

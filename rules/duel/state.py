@@ -164,6 +164,8 @@ class Situation:
     last_action_at: datetime | None = None
     ended: bool = False
     ended_at: datetime | None = None
+    # The referee closed the situation (EndSituation: it grows into a battle), not the S2 gap.
+    closed_by_referee: bool = False
     # CR2 lookups, built once per counters snapshot and shared by clones (the
     # snapshot is never changed, see ``clone``). Not part of the state.
     _table: CounterTable | None = field(default=None, init=False, compare=False, repr=False)
@@ -344,6 +346,8 @@ def to_dict(s: Situation) -> dict[str, Any]:
         "last_action_at": _dt(s.last_action_at),
         "ended": s.ended,
         "ended_at": _dt(s.ended_at),
+        # Written only when set, so a state stored before the field is written back byte for byte.
+        **({"closed_by_referee": True} if s.closed_by_referee else {}),
     }
 
 
@@ -393,6 +397,7 @@ def from_dict(d: Mapping[str, Any]) -> Situation:
         last_action_at=_parse_dt(d["last_action_at"]),
         ended=d["ended"],
         ended_at=_parse_dt(d["ended_at"]),
+        closed_by_referee=d.get("closed_by_referee", False),
     )
     state._table = table
     return state

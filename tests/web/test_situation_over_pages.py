@@ -14,6 +14,7 @@ import pytest
 from django.urls import reverse
 
 from duels import services
+from duels.battle.start import grow_into_battle
 from duels.duel.start import declare_aggression
 from duels.models import Situation
 from duels.services.kinds import kind_of
@@ -146,3 +147,16 @@ def test_S2_a_mass_battle_over_is_a_situation_over_gap_or_not(clock, as_user, re
         assert 'id="mass-undo"' not in shown and 'id="end-form"' not in shown
         row = Situation.objects.get(pk=mass.pk)
         assert row.ended and kind_of(row).is_ended(services.state_of(row))
+
+
+def test_S2_a_duel_grown_into_a_battle_is_not_told_the_gap_passed(clock, as_user, referee, event, people):
+    """The referee closes a duel's situation when it grows into a battle (AG1): no 3 minutes passed (S2)."""
+    anna, boris, vera, _gleb = people
+    duel = declare_aggression(event, anna, vera, None, user=referee, nonce=nonce()).situation  # T0
+    clock.move_to(at(5))
+    duel.refresh_from_db()
+    grow_into_battle(duel, boris, declarer=boris, user=referee, seen_version=duel.version, nonce=nonce(), now=at(5))
+    assert Situation.objects.get(pk=duel.pk).ended
+    grown = page(as_user(referee), "duels:situation", duel)
+    assert "This combat situation went on as a battle." in grown
+    assert GAP_OVER not in grown
