@@ -49,12 +49,12 @@ step ruff "$VENV/bin/ruff" check .
 step mypy "$VENV/bin/mypy"
 step layers "$VENV/bin/lint-imports"
 step migrations "$VENV_PY" manage.py makemigrations --check --dry-run
-step pytest "$VENV_PY" -m pytest "$@"
+step pytest "$VENV_PY" -m pytest --durations=30 "$@"
 if [[ "$CI" == true && $# -eq 0 ]]; then
     # Raw SQL and fast paths behave differently on SQLite (a zone-less datetime once gave a 500
     # there while PostgreSQL passed). ~4 minutes; left out: what needs PostgreSQL or a browser,
     # and the pure rules engine's tests, which never touch a database.
-    step pytest-embedded env -u DATABASE_URL -u REDIS_URL "$VENV_PY" -m pytest -q tests \
+    step pytest-embedded env -u DATABASE_URL -u REDIS_URL "$VENV_PY" -m pytest -q --durations=30 tests \
         --ignore=tests/browser --ignore=tests/concurrency --ignore=tests/rules \
         --ignore=tests/timers/test_celery_worker.py --ignore=tests/timers/test_launcher_restarts.py
 fi
