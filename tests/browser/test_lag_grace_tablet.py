@@ -1,6 +1,8 @@
 """D8 lag grace from the tablet (issue 23): a tap made in time, held by an injected network delay.
 
-The window is short (3 s) so the test runs quickly: the referee taps the answer about half a
+The window is 8 s: long enough that a loaded machine still draws the page and the button before
+the tap is due (with 3 s, a slow page load once left the tap after the deadline, the button
+hidden), short enough to stay quick. The referee taps the answer about half a
 second before the deadline, the request is held 1.5 s on its way (Playwright's route), so it
 arrives about a second late. With a grace of 2 s it is accepted and the log shows the lag;
 with none it is refused (D8). The tablet's elapsed time is measured by sumrak.js itself.
@@ -21,7 +23,7 @@ from tests.services.battle_kit import begin, buid, party
 from tests.services.kit import nonce
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("secret_hands")]
-WINDOW_S = 3
+WINDOW_S = 8
 HELD_S = 1.5
 
 
@@ -50,8 +52,8 @@ def test_D8_lag_grace_a_late_arrival_of_a_tap_made_in_time(
     page.route(re.compile(r"/fights/\d+/act/$"), held)
     # Tap about half a second before the server's deadline, on this machine's clock.
     wait = (deadline.timestamp() - 0.5) - time.time()
-    if wait > 0:
-        page.wait_for_timeout(wait * 1000)
+    assert wait > 0, f"the page took longer than the {WINDOW_S} s window to draw"
+    page.wait_for_timeout(wait * 1000)
     button.click()
     duel = page.locator("#duel-0")
     if accepted:
