@@ -5,7 +5,7 @@ from __future__ import annotations
 from rules import HEAVILY_WOUNDED
 from rules import battle as B
 from rules.battle import events as E
-from tests.rules.battle.kit import ANNA, BOLT, BORIS, FIRE, GLEB, SHIELD, VERA, Fight
+from tests.rules.battle.kit import ANNA, BLADE, BOLT, BORIS, FIRE, GLEB, SHIELD, VERA, Fight
 
 
 def _everyone_spends_their_one_attack() -> Fight:
@@ -36,3 +36,19 @@ def test_D11_a_defender_put_out_by_the_result_is_announced_out_of_the_fight():
     assert fight.state.combatants[VERA].condition == HEAVILY_WOUNDED
     out = [e for e in fight.events if isinstance(e, E.CombatantOut)]
     assert [(e.combatant, e.condition) for e in out] == [(VERA, HEAVILY_WOUNDED)]
+
+
+def test_D3_a_new_arsenal_for_someone_not_in_the_battle_is_refused():
+    fight = _everyone_spends_their_one_attack()
+    err = fight.refused("INPUT", B.NewArsenal(combatant=99, arsenal=(BOLT,)))
+    assert err.params == {"who": 99}
+
+
+def test_D6_BP2_a_double_attack_shows_two_cards_not_one_card_twice():
+    fight = Fight().begin()
+    blade = fight.uid(ANNA, BLADE)
+    err = fight.refused("D6", B.Act(actor=ANNA, act=B.ATTACK, cards=(blade, blade), targets=(VERA,)))
+    assert "once" in err.message
+    two = (blade, fight.uid(ANNA, BLADE, 1))
+    fight.do(B.Act(actor=ANNA, act=B.ATTACK, cards=two, targets=(VERA,)))  # two Blades: BP2's double attack
+    assert [p.card for p in fight.top().parts] == list(two)
