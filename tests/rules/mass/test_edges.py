@@ -17,3 +17,19 @@ def test_M4_an_initiative_roll_is_one_die_for_each_side(dice):
         magic.apply(state, magic.RollInitiative(magic.REFEREE, dice))
     assert caught.value.rule_id == "M4" and "one die" in caught.value.message
     assert magic.to_dict(state) == before
+
+
+@pytest.mark.parametrize(
+    ("points", "use"),
+    [
+        (1, magic.DIES),
+        (2, magic.DRAW),
+        (3, magic.RETURNS),
+        (4, magic.MAY_DRAW),
+        (5, magic.MAY_DRAW),
+        (6, magic.MAY_DRAW),
+    ],
+)
+def test_M5_what_each_number_of_magic_points_does(points, use):
+    """The pages ask the engine (``points_use``); every die face has its one answer."""
+    assert magic.points_use(points) == use
