@@ -5,7 +5,7 @@ from __future__ import annotations
 from rules import HEAVILY_WOUNDED
 from rules import battle as B
 from rules.battle import events as E
-from tests.rules.battle.kit import ANNA, BLADE, BOLT, BORIS, FIRE, GLEB, SHIELD, VERA, Fight
+from tests.rules.battle.kit import ANNA, BLADE, BOLT, BORIS, FIRE, GLEB, SHIELD, SNAP, VERA, ZAP, Fight, at
 
 
 def _everyone_spends_their_one_attack() -> Fight:
@@ -52,3 +52,21 @@ def test_D6_BP2_a_double_attack_shows_two_cards_not_one_card_twice():
     two = (blade, fight.uid(ANNA, BLADE, 1))
     fight.do(B.Act(actor=ANNA, act=B.ATTACK, cards=two, targets=(VERA,)))  # two Blades: BP2's double attack
     assert [p.card for p in fight.top().parts] == list(two)
+
+
+def test_R6_an_interrupt_cannot_cut_into_an_action_that_waits_under_another_reaction():
+    """The bolt waits for Vera's opportunity attack (R3); only the top of the stack can be interrupted."""
+    fight = Fight().begin().to_round(2)
+    bolt = fight.attack(ANNA, BOLT, VERA, engaged=(VERA,))
+    fight.do(B.Opportunity(reactor=VERA, frame=bolt.number, card=fight.uid(VERA, SNAP)))
+    assert fight.top().number != bolt.number
+    zap = fight.uid(GLEB, ZAP)
+    fight.refused("R6", B.Immediate(reactor=GLEB, frame=bolt.number, mode=B.INTERRUPT, card=zap, target=ANNA))
+    top = fight.top()
+    fight.do(B.Immediate(reactor=GLEB, frame=top.number, mode=B.INTERRUPT, card=zap, target=VERA))
+
+
+def test_S2_IA6_a_battle_opened_afresh_has_no_instant_attack_used_one_grown_from_a_duel_carries_it():
+    assert not B.open_battle(B.BattleSettings(), [], at(0)).instant_attack_used
+    grown = B.open_battle(B.BattleSettings(), [], at(5), last_action_at=at(3), instant_attack_used=True)
+    assert grown.instant_attack_used and grown.last_action_at == at(3)
