@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
+import pytest
+
 from rules import HEAVILY_WOUNDED
 from rules import battle as B
 from rules.battle import events as E
-from tests.rules.battle.kit import ANNA, BLADE, BOLT, BORIS, FIRE, GLEB, SHIELD, SNAP, VERA, ZAP, Fight, at
+from rules.battle.reactions import MOVEMENT, RESPONSE, BattleRound, Trigger, immediate_action
+from rules.errors import RuleError
+from tests.rules.battle.kit import ANNA, BLADE, BOLT, BORIS, FIRE, GLEB, SHIELD, SNAP, VERA, ZAP, Fight, at, part_of
 
 
 def _everyone_spends_their_one_attack() -> Fight:
@@ -70,3 +76,45 @@ def test_S2_IA6_a_battle_opened_afresh_has_no_instant_attack_used_one_grown_from
     assert not B.open_battle(B.BattleSettings(), [], at(0)).instant_attack_used
     grown = B.open_battle(B.BattleSettings(), [], at(5), last_action_at=at(3), instant_attack_used=True)
     assert grown.instant_attack_used and grown.last_action_at == at(3)
+
+
+def test_D8_apply_itself_refuses_an_answer_1_ms_late_and_takes_one_exactly_at_the_deadline():
+    """Without an ``expire`` first (a caller that forgets it): the engine's own D8 check, not the kit's order."""
+    fight = Fight(window=15).begin()
+    frame = fight.attack(ANNA, BLADE, VERA)
+    answer = B.AnswerAttack(frame=frame.number, defender=VERA, card=fight.uid(VERA, SHIELD))
+    deadline = part_of(frame).windows[0].deadline
+    assert deadline is not None
+    new, _ = B.apply(fight.state, answer, deadline)
+    assert part_of(B.top(new)).windows[0].answered
+    before = B.to_dict(fight.state)
+    with pytest.raises(RuleError) as caught:
+        B.apply(fight.state, answer, deadline + timedelta(milliseconds=1))
+    assert caught.value.rule_id == "D8" and caught.value.params == {"seconds": 0.1}
+    assert B.to_dict(fight.state) == before
+
+
+def test_no_next_turn_before_the_battle_begins_or_between_its_bouts():
+    fight = Fight()
+    fight.refused("INPUT", B.NextTurn())
+    fight = _everyone_spends_their_one_attack()
+    fight.refused("INPUT", B.NextTurn())
+
+
+def test_an_attack_card_is_not_used_as_a_turn_s_card_action():
+    fight = Fight().begin()
+    err = fight.refused("INPUT", B.Act(actor=ANNA, act=B.USE, cards=(fight.uid(ANNA, BLADE),)))
+    assert err.params == {"name": "Blade"}
+
+
+def test_R7_a_response_to_a_move_whose_steps_are_not_given_waits_for_the_first_step():
+    state = BattleRound(round=2, combatants=[ANNA, BORIS, VERA], turn_of=ANNA, turn_seq=1)
+    with pytest.raises(RuleError) as caught:
+        immediate_action(state, BORIS, RESPONSE, Trigger(ANNA, MOVEMENT), trigger_met=True)
+    assert caught.value.rule_id == "R7"
+
+
+@pytest.mark.parametrize("bad", [{"answer_window_s": 0}, {"gap_s": 0}, {"reactions_from_round": 0}])
+def test_every_battle_setting_must_be_positive_on_its_own(bad):
+    with pytest.raises(ValueError):
+        B.BattleSettings(**bad)
