@@ -118,3 +118,15 @@ def test_R7_a_response_to_a_move_whose_steps_are_not_given_waits_for_the_first_s
 def test_every_battle_setting_must_be_positive_on_its_own(bad):
     with pytest.raises(ValueError):
         B.BattleSettings(**bad)
+
+
+def test_S2_a_closed_situation_says_a_new_one_must_be_opened_not_only_that_the_battle_ended():
+    fight = Fight().begin()
+    fight.do(B.EndBattle(reason="dusk"))
+    err = fight.refused("S2", B.NextTurn())
+    assert err.message == "This battle has ended."
+    fight.tick(fight.state.settings.gap_s + 1)
+    fight.expire()
+    assert fight.state.closed
+    err = fight.refused("S2", B.NextTurn())
+    assert "a new one must be opened" in err.message
