@@ -11,7 +11,22 @@ from rules import battle as B
 from rules.battle import events as E
 from rules.battle.reactions import MOVEMENT, RESPONSE, BattleRound, Trigger, immediate_action
 from rules.errors import RuleError
-from tests.rules.battle.kit import ANNA, BLADE, BOLT, BORIS, FIRE, GLEB, SHIELD, SNAP, VERA, ZAP, Fight, at, part_of
+from tests.rules.battle.kit import (
+    ANNA,
+    BLADE,
+    BOLT,
+    BORIS,
+    FIRE,
+    GLEB,
+    NOVA,
+    SHIELD,
+    SNAP,
+    VERA,
+    ZAP,
+    Fight,
+    at,
+    part_of,
+)
 
 
 def _everyone_spends_their_one_attack() -> Fight:
@@ -130,3 +145,27 @@ def test_S2_a_closed_situation_says_a_new_one_must_be_opened_not_only_that_the_b
     assert fight.state.closed
     err = fight.refused("S2", B.NextTurn())
     assert "a new one must be opened" in err.message
+
+
+def test_D2_a_battle_s_maximum_of_rounds_is_at_least_one_and_a_battle_begins_once():
+    fight = Fight()
+    err = fight.refused("D2", B.BeginBattle(declarer=ANNA, max_rounds=0))
+    assert "at least 1" in err.message
+    fight.do(B.BeginBattle(declarer=ANNA, max_rounds=1))
+    assert fight.state.max_rounds == 1
+    fight.refused("INPUT", B.BeginBattle(declarer=VERA))
+    assert fight.state.declarer == ANNA
+
+
+def test_D8_an_answer_is_overtaken_only_for_the_defender_who_timed_out_in_that_frame_after_it_left_the_stack():
+    fight = Fight().begin()
+    frame = fight.attack(ANNA, NOVA, VERA, GLEB)
+    fight.answer(VERA, SHIELD)
+    fight.tick(16)
+    fight.expire()  # Gleb never answered (D8)
+    assert B.answer_overtaken(fight.state, frame.number, GLEB)  # still on the stack: its window says so
+    fight.next_turn()
+    assert not fight.state.stack  # from here on only the records know
+    assert B.answer_overtaken(fight.state, frame.number, GLEB)
+    assert not B.answer_overtaken(fight.state, frame.number, VERA)  # answered in time
+    assert not B.answer_overtaken(fight.state, frame.number + 1, GLEB)  # another action
