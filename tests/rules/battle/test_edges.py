@@ -169,3 +169,15 @@ def test_D8_an_answer_is_overtaken_only_for_the_defender_who_timed_out_in_that_f
     assert B.answer_overtaken(fight.state, frame.number, GLEB)
     assert not B.answer_overtaken(fight.state, frame.number, VERA)  # answered in time
     assert not B.answer_overtaken(fight.state, frame.number + 1, GLEB)  # another action
+
+
+def test_D8_CR2_an_answer_given_in_time_waits_for_the_referee_past_the_deadline_without_timing_out():
+    fight = Fight(window=15).begin()
+    frame = fight.attack(ANNA, BLADE, VERA)
+    fight.tick(5)
+    fight.do(B.AnswerAttack(frame=frame.number, defender=VERA, card=fight.uid(VERA, SHIELD)))
+    fight.tick(20)  # the window's 15 s are long past; the referee has not confirmed yet
+    assert fight.expire() == [] and B.running_windows(fight.state) == []
+    fight.do(B.ConfirmAnswer(frame=frame.number, defender=VERA))
+    record = fight.state.records[-1]
+    assert not record.timed_out and record.answer_card is not None
