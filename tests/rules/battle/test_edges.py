@@ -181,3 +181,10 @@ def test_D8_CR2_an_answer_given_in_time_waits_for_the_referee_past_the_deadline_
     fight.do(B.ConfirmAnswer(frame=frame.number, defender=VERA))
     record = fight.state.records[-1]
     assert not record.timed_out and record.answer_card is not None
+
+
+def test_R3_an_action_not_on_the_stack_at_all_is_not_in_progress_rather_than_waiting():
+    fight = Fight().begin()
+    frame = fight.attack(ANNA, BLADE, VERA)
+    err = fight.refused("INPUT", B.AnswerAttack(frame=frame.number + 50, defender=VERA, card=None))
+    assert err.message == "That action is not in progress."
