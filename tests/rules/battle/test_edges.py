@@ -188,3 +188,9 @@ def test_R3_an_action_not_on_the_stack_at_all_is_not_in_progress_rather_than_wai
     frame = fight.attack(ANNA, BLADE, VERA)
     err = fight.refused("INPUT", B.AnswerAttack(frame=frame.number + 50, defender=VERA, card=None))
     assert err.message == "That action is not in progress."
+
+
+def test_an_act_of_an_unknown_kind_is_refused_not_a_crash():
+    fight = Fight().begin()
+    err = fight.refused("INPUT", B.Act(actor=ANNA, act="dance"))
+    assert err.message == "Unknown action."
