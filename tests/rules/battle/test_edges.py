@@ -194,3 +194,9 @@ def test_an_act_of_an_unknown_kind_is_refused_not_a_crash():
     fight = Fight().begin()
     err = fight.refused("INPUT", B.Act(actor=ANNA, act="dance"))
     assert err.message == "Unknown action."
+
+
+def test_D5_out_of_turn_the_refusal_names_whose_turn_it_is():
+    fight = Fight().begin()  # Anna's turn
+    err = fight.refused("D5", B.Act(actor=VERA, act=B.PASS))
+    assert err.params == {"name": "Anna"}

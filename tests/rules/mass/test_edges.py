@@ -6,7 +6,7 @@ import pytest
 
 import rules.mass as magic
 from rules.errors import RuleError
-from tests.rules.mass.kit import edge_battle
+from tests.rules.mass.kit import edge_battle, edge_ready, edge_run
 
 
 @pytest.mark.parametrize("dice", [None, (), (4,), (4, 5, 6)])
@@ -33,3 +33,11 @@ def test_M4_an_initiative_roll_is_one_die_for_each_side(dice):
 def test_M5_what_each_number_of_magic_points_does(points, use):
     """The pages ask the engine (``points_use``); every die face has its one answer."""
     assert magic.points_use(points) == use
+
+
+def test_M6_a_card_carried_out_by_an_unknown_side_is_refused_as_such():
+    state = edge_run(edge_ready(edge_battle(), 2, 1), magic.UsePoints("a"))
+    assert state.pending is not None
+    with pytest.raises(RuleError) as caught:
+        magic.apply(state, magic.CarryOut("c", targets=()))
+    assert caught.value.rule_id == "INPUT" and caught.value.message == "Unknown side."
