@@ -41,3 +41,10 @@ def test_M6_a_card_carried_out_by_an_unknown_side_is_refused_as_such():
     with pytest.raises(RuleError) as caught:
         magic.apply(state, magic.CarryOut("c", targets=()))
     assert caught.value.rule_id == "INPUT" and caught.value.message == "Unknown side."
+
+
+def test_M5_a_side_uses_its_magic_points_once_a_cycle():
+    state = edge_run(edge_ready(edge_battle(), 5, 1), magic.UsePoints("a", take=False))  # 5: a draw declined
+    with pytest.raises(RuleError) as caught:
+        magic.apply(state, magic.UsePoints("a", take=False))
+    assert caught.value.rule_id == "M5" and "already used" in caught.value.message
