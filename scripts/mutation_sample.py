@@ -308,7 +308,8 @@ def main() -> None:
     works = [_scratch() for _ in range(args.workers)]
     points = sample(args.sample, args.seed, works[0])
     if args.only:
-        points = [p for p in points if p.id in set(args.only)]
+        # By name among all the points: an edit of one module changes the sample, not the other modules' names.
+        points = [p for p in all_points(works[0]) if p.id in set(args.only)]
     elif args.out.exists():
         # Resume: a mutant already in the results file is not run again.
         done = {json.loads(line)["id"] for line in args.out.read_text().splitlines() if line.strip()}

@@ -272,15 +272,6 @@ class Battle:
         """R0: reactions apply from the event's round (default 2)."""
         return self.phase == TURNS and self.round >= self.settings.reactions_from_round
 
-    def frame(self, number: int) -> Frame | None:
-        for frame in self.stack:
-            if frame.number == number:
-                return frame
-            found = next((q for q in frame.queue if q.number == number), None)
-            if found is not None:
-                return found
-        return None
-
 
 # --- JSON-safe form ------------------------------------------------------------------------------
 
