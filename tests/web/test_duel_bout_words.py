@@ -7,6 +7,7 @@ files carry it: docs/duel-rules.md); what a person reads says bouts.
 from __future__ import annotations
 
 import pytest
+from django.urls import reverse
 from django.utils.translation import override
 
 from duels.duel.forms import StartForm
@@ -45,3 +46,16 @@ def test_D2_the_engine_refuses_a_maximum_below_one_in_bouts():
     with pytest.raises(RuleError) as caught:
         check_max_rounds(0)
     assert caught.value.rule_id == "D2" and "bouts" in caught.value.message
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "heading", "ends"), [("en", "Bouts", "A bout ends when"), ("ru", "Заходы", "Заход заканчивается")]
+)
+def test_D1_D11_the_referee_help_calls_a_duel_s_stages_bouts(client, language, heading, ends):
+    body = client.get(reverse("help-role", args=["referee"]), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    section = body[body.index('id="rounds"') :]
+    section = section[: section.index("</section>")]
+    assert heading in section and ends in section
+    if language == "en":
+        assert "round" not in section.lower().replace('id="rounds"', "")
