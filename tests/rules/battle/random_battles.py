@@ -18,7 +18,7 @@ def _choose[T](data: st.DataObject, items: Sequence[T]) -> T:
     return items[data.draw(st.integers(0, len(items) - 1))]
 
 
-def _candidate(fight: Fight, data: st.DataObject) -> object | None:
+def _candidate(fight: Fight, data: st.DataObject) -> B.BattleCommand | None:
     state = fight.state
     ids = list(state.combatants)
     if state.phase == B.BETWEEN_ROUNDS:

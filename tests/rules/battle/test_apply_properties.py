@@ -32,7 +32,7 @@ def _snapshot(state: B.Battle) -> str:
     return json.dumps(B.to_dict(state), sort_keys=True)
 
 
-def _command(fight: Fight, data: st.DataObject) -> object | None:
+def _command(fight: Fight, data: st.DataObject) -> B.BattleCommand | None:
     """Mostly the random battles' commands; sometimes the referee's condition change or a late newcomer."""
     choice = data.draw(st.integers(0, 11))
     ids = list(fight.state.combatants)

@@ -154,7 +154,7 @@ def test_R6_a_negating_interrupt_keeps_an_action_lost_and_a_plain_one_does_not_l
 
 def test_every_battle_command_goes_through_json_and_back_unchanged():
     """DESIGN §4: the log stores commands as JSON; a replayed log must give back the very commands."""
-    commands = [
+    commands: list[B.BattleCommand] = [
         B.JoinBattle(FighterSetup(ANNA, "Anna", (BLADE.face, SHIELD.face)), "light", (BLADE, SHIELD), strike=True),
         B.NewArsenal(combatant=ANNA, arsenal=(BLADE, COUNTER), label="night"),
         B.BeginBattle(declarer=ANNA, order=(ANNA, VERA, BORIS), max_rounds=3),

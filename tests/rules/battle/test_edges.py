@@ -97,11 +97,13 @@ def test_D8_apply_itself_refuses_an_answer_1_ms_late_and_takes_one_exactly_at_th
     """Without an ``expire`` first (a caller that forgets it): the engine's own D8 check, not the kit's order."""
     fight = Fight(window=15).begin()
     frame = fight.attack(ANNA, BLADE, VERA)
+    assert frame is not None
     answer = B.AnswerAttack(frame=frame.number, defender=VERA, card=fight.uid(VERA, SHIELD))
     deadline = part_of(frame).windows[0].deadline
     assert deadline is not None
     new, _ = B.apply(fight.state, answer, deadline)
-    assert part_of(B.top(new)).windows[0].answered
+    top = B.top(new)
+    assert top is not None and part_of(top).windows[0].answered
     before = B.to_dict(fight.state)
     with pytest.raises(RuleError) as caught:
         B.apply(fight.state, answer, deadline + timedelta(milliseconds=1))
