@@ -31,6 +31,7 @@ from duels.duel.presenters import ChoiceView, SituationView, card_ids, card_name
 from duels.duel.record import fight_record
 from duels.duel.start import declare_aggression, start_instant_attack
 from duels.models import LogEntry, Situation
+from duels.services.kinds import kind_of
 from duels.web.alerts import Alert, form_problem, refusal
 from duels.web.live import new_nonce
 from duels.web.log import LogLine
@@ -38,7 +39,7 @@ from duels.web.notes import Note
 from duels.web.oob import Part
 from duels.web.pages import FightSummary, Person, Wing
 from duels.web.submit import act_on
-from duels.web.viewers import REFEREE_VIEW, SPECTATOR_VIEW, CardView, arsenal_hand
+from duels.web.viewers import REFEREE_VIEW, SPECTATOR_VIEW, CardView, arsenal_hand, catalogue_hand
 from events.access import event_for_referee
 from events.models import Character, Event
 from helpers.requests import HtmxRequest
@@ -192,6 +193,14 @@ def _starting_fighter(character: Character) -> StartingFighter:
         if character.pk in state.fighters:
             view = present(state, REFEREE_VIEW, card_names(card_ids(state))).by_id[character.pk]
             fighter.hand, fighter.focus = view.hand or [], view.focus
+            return fighter
+    elif situation is not None:
+        # IA1: a combatant of another kind of fight (a battle) holds the hand that fight left them, not
+        # their saved arsenal: what "draws from real cards" offers (IA3) and the focus (F1) come from it.
+        held = kind_of(situation).results(services.state_of(situation)).get(character.pk)
+        if held is not None:
+            fighter.hand = catalogue_hand(held.hand, held.focus_card_id)
+            fighter.focus = next((card for card in fighter.hand if card.focused), None)
             return fighter
     fighter.hand = arsenal_hand(character)
     fighter.focus = next((card for card in fighter.hand if card.focused), None)

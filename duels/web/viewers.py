@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 import rules
-from cards.models import ArsenalCard
+from cards.models import ArsenalCard, Card
 from cards.words import condition_label
 from events.models import Character
 
@@ -94,6 +94,24 @@ def arsenal_hand(character: Character) -> list[CardView]:
         )
         hand.extend([card] * row.copies)
     return hand
+
+
+def catalogue_hand(card_ids: list[int], focus_card_id: int | None) -> list[CardView]:
+    """A hand given as catalogue ids (one per copy, as a kind's ``results`` gives it), as ``arsenal_hand`` shows one."""
+    cards = Card.objects.in_bulk(set(card_ids))
+    hand = [
+        CardView(
+            uid=str(card.pk),
+            card_id=card.pk,
+            name=card.name,
+            kind=card.kind,
+            full_effect=card.full_effect,
+            softened_effect=card.softened_effect,
+            focused=card.pk == focus_card_id,
+        )
+        for card in (cards[i] for i in card_ids if i in cards)
+    ]
+    return sorted(hand, key=lambda c: (c.kind, c.card_id))
 
 
 REFEREE_VIEW = Viewer(REFEREE)

@@ -10,9 +10,11 @@ never with a server error, and changes nothing.
 import pytest
 from django.urls import reverse
 
+from cards.models import ArsenalCard, Card
 from duels.duel.start import declare_aggression
 from duels.models import LogEntry, Situation
 from events.models import Side
+from tests.services.battle_kit import begin, party
 from tests.services.kit import arm, nonce, record_draws
 
 pytestmark = pytest.mark.django_db
@@ -96,3 +98,26 @@ def test_IA1_a_stale_battle_page_after_the_strike_is_a_conflict_not_an_error(
     again = _strike(client, event, bystander, anton, attack_card)
     assert again.status_code == 409 and 'id="running-fight-link"' in again.content.decode()
     assert Situation.objects.filter(kind=Situation.Kind.BATTLE).count() == 1
+
+
+def test_IA1_IA3_the_start_page_offers_a_combatant_s_battle_hand_not_their_saved_arsenal(
+    as_user, referee, event, defence_card
+):
+    """A combatant's hand is the battle's (IA3 "draws from real cards"): a card gone from their saved arsenal since
+    the battle began is still offered, and their saved arsenal's new card is not."""
+
+    event.physical_draws = True
+    event.save()
+    people = party(event, count=5)
+    olga, combatants = people[4], people[:4]
+    vera = combatants[2]
+    begin(event, combatants, referee)
+    ArsenalCard.objects.filter(character=vera, card__name_en="Blade").delete()  # after the battle took her hand
+    extra = defence_card  # not in the battle's hands
+    ArsenalCard.objects.create(character=vera, card=extra, copies=1)
+    page = _client(as_user, referee, "en").get(reverse("duels:start", args=[event.pk]), {"a": olga.pk, "b": vera.pk})
+    html = page.content.decode()
+    assert 'id="ia-joins-fight"' in html
+    blade = Card.objects.get(catalogue=event.catalogue, name_en="Blade")
+    assert f'id="drawn-{blade.pk}"' in html
+    assert f'id="drawn-{extra.pk}"' not in html
