@@ -36,6 +36,7 @@ ACT_LABELS = {
     B.READY: _("readies an action"),
     B.PASS: _("passes"),
 }
+INSTANT_LABEL = _("instant attack")
 RESULT_LABELS = {
     "one_side_left": _("one side is left"),
     "ended_by_referee": _("ended by the referee"),
@@ -116,6 +117,7 @@ class FrameView:
     parts: int
     trigger: str
     queued: list[FrameView] = field(default_factory=list)
+    instant: bool = False  # IA1: an instant attack's blow (rules/battle/instant.py)
 
     @property
     def role_label(self) -> str:
@@ -123,6 +125,8 @@ class FrameView:
 
     @property
     def act_label(self) -> str:
+        if self.instant:
+            return str(INSTANT_LABEL)
         return str(ACT_LABELS.get(self.act, self.act))
 
     @property
@@ -262,6 +266,7 @@ def present_battle(state: B.Battle, viewer: Viewer, *, reactions: bool = True, r
             parts=len(frame.parts),
             trigger=frame.trigger,
             queued=[frame_view(q, False) for q in frame.queue],
+            instant=frame.instant,
         )
 
     frames = [frame_view(f, i == len(state.stack) - 1) for i, f in enumerate(state.stack)]

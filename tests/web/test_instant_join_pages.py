@@ -20,8 +20,13 @@ from tests.services.kit import arm, nonce, record_draws
 pytestmark = pytest.mark.django_db
 
 WORDS = {
-    "en": ("is already fighting", "drawn by the server: Mage Shield (IA3)", "Mage Shield"),
-    "ru": ("уже сражается", "сервер вслепую вытянул из арсенала карту Щит мага (IA3)", "Щит мага"),
+    "en": ("is already fighting", "drawn by the server: Mage Shield (IA3)", "Mage Shield", "— instant attack"),
+    "ru": (
+        "уже сражается",
+        "сервер вслепую вытянул из арсенала карту Щит мага (IA3)",
+        "Щит мага",
+        "— мгновенная атака",
+    ),
 }
 
 
@@ -52,7 +57,7 @@ def test_IA1_IA3_the_start_page_offers_the_strike_on_a_duellist_and_the_battle_s
 ):
     anton, _zavulon = armed
     client = _client(as_user, referee, language)
-    offered, drawn_line, shield = WORDS[language]
+    offered, drawn_line, shield, blow = WORDS[language]
     page = client.get(reverse("duels:start", args=[event.pk]), {"a": bystander.pk, "b": anton.pk}).content.decode()
     assert 'id="ia-joins-fight"' in page and offered in page
     record_draws(monkeypatch, lambda n: n - 1)  # the Mage Shield
@@ -62,6 +67,7 @@ def test_IA1_IA3_the_start_page_offers_the_strike_on_a_duellist_and_the_battle_s
     assert client.get(response.url, follow=True).status_code == 200
     html = client.get(reverse("duels:battle", args=[battle.pk])).content.decode()
     assert shield in html and drawn_line in html
+    assert blow in html  # the tablet names the blow an instant attack, not a turn's attack
     assert battle.participants.count() == 3
 
 
