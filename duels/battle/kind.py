@@ -30,6 +30,7 @@ class BattleKind:
     """Battles of three or more Others (R0-R8, BP)."""
 
     key = Situation.Kind.BATTLE
+    trims_record = False  # for now: the battle keeps every record
 
     # --- state ---------------------------------------------------------------------------------
     def open(self, settings: B.BattleSettings, counters: Iterable[CounterRule], now: datetime) -> B.Battle:
@@ -102,7 +103,7 @@ class BattleKind:
         begun_by_strike = bool(command) and command.get("type") == "begin_battle" and bool(command.get("instant"))  # type: ignore[union-attr]
         return is_join_type(command) or begun_by_strike
 
-    def replay_steps(self, opening: B.Battle, steps: list[Step]) -> B.Battle:
+    def replay_steps(self, opening: B.Battle, steps: list[Step], *, whole_record: bool = False) -> B.Battle:
         return B.replay(opening, steps)
 
     def review(self, situation: Situation, log: list[LogEntry]) -> dict[str, Any]:

@@ -300,7 +300,7 @@ class _Builder:
             choices=choices,
             result=duel.result,
             end_reason=duel.end_reason,
-            records_total=len(duel.steps_done),
+            records_total=duel.steps_total,
         )
 
     def record(self, r: engine.StepRecord, by_id: dict[int, FighterView]) -> RecordView:
