@@ -30,7 +30,7 @@ class BattleKind:
     """Battles of three or more Others (R0-R8, BP)."""
 
     key = Situation.Kind.BATTLE
-    trims_record = False  # for now: the battle keeps every record
+    trims_record = True  # the battle keeps its newest records; the record page replays the log
 
     # --- state ---------------------------------------------------------------------------------
     def open(self, settings: B.BattleSettings, counters: Iterable[CounterRule], now: datetime) -> B.Battle:
@@ -104,7 +104,7 @@ class BattleKind:
         return is_join_type(command) or begun_by_strike
 
     def replay_steps(self, opening: B.Battle, steps: list[Step], *, whole_record: bool = False) -> B.Battle:
-        return B.replay(opening, steps)
+        return B.replay(opening, steps, whole_record=whole_record)
 
     def review(self, situation: Situation, log: list[LogEntry]) -> dict[str, Any]:
         # IA3: the blind draws of instant attacks on combatants - made, undone, reused, redrawn.

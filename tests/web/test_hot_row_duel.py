@@ -11,7 +11,6 @@ both as an old stored state that must still load and as what the pages showed.
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 from django.core.cache import cache
@@ -24,21 +23,16 @@ from duels import services
 from duels.archive import replays
 from duels.duel.presenters import LIVE_RECENT
 from duels.models import Situation
-from duels.services.commands import ReplayRow
 from duels.services.export import export_situation
-from duels.services.kinds import kind_of, replay
+from duels.services.kinds import kind_of
 from rules import duel as engine
 from rules import snapshots
 from rules.duel import state as duel_state
 from tests.services.kit import nonce
+from tests.web.hot_row_kit import same_text, whole
 
 pytestmark = pytest.mark.django_db
 HX = {"HX-Request": "true"}
-
-
-def _whole(situation: Situation) -> engine.Situation:
-    rows = situation.log.order_by("seq").values_list(*ReplayRow._fields)
-    return replay(kind_of(situation), situation.opening, [ReplayRow(*r) for r in rows], whole_record=True)
 
 
 @pytest.fixture
@@ -50,14 +44,6 @@ def long_fight(fight, referee):
 
 def _steps(state: dict) -> int:
     return sum(len(d["steps_done"]) for d in state["duels"])
-
-
-def _same_text(html: str) -> str:
-    """A response without what differs per response: nonces, the CSRF token, the server clock."""
-    html = re.sub(r'name="nonce" value="[0-9a-f]{32}"', 'name="nonce"', html)
-    html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", html)
-    html = re.sub(r'"X-CSRFToken": "[^"]+"', "", html)
-    return re.sub(r'data-now="[^"]*"|data-server-now="[^"]*"|"now": "[^"]*"', "", html)
 
 
 def _pages(client, referee_client, situation: Situation) -> dict[str, str]:
@@ -77,16 +63,16 @@ def _pages(client, referee_client, situation: Situation) -> dict[str, str]:
     for name, (who, url, headers) in urls.items():
         response = who.get(url, headers=headers)
         assert response.status_code == 200, name
-        shown[name] = _same_text(response.content.decode())
+        shown[name] = same_text(response.content.decode())
     return shown
 
 
 def test_the_row_keeps_the_newest_steps_and_counts_them_all(long_fight):
-    whole = kind_of(long_fight).to_dict(_whole(long_fight))
-    total = _steps(whole)
+    every_step = kind_of(long_fight).to_dict(whole(long_fight))
+    total = _steps(every_step)
     assert total > engine.RECORDS_KEPT
     assert engine.RECORDS_KEPT >= LIVE_RECENT  # the live pages show no step the row does not keep
-    for kept, every in zip(long_fight.state["duels"], whole["duels"], strict=True):
+    for kept, every in zip(long_fight.state["duels"], every_step["duels"], strict=True):
         assert kept["steps_done"] == every["steps_done"][-engine.RECORDS_KEPT :]
         assert kept.get("steps_total", len(kept["steps_done"])) == len(every["steps_done"])
     assert services.replayed(long_fight).duels == services.state_of(long_fight).duels
@@ -97,7 +83,7 @@ def test_the_pages_show_what_they_showed_when_the_row_held_every_step(
 ):
     """The pages of the new row, and of the old row (every step inline) read as before (nothing dropped)."""
     after = _pages(client, as_user(referee), long_fight)
-    legacy = kind_of(long_fight).to_dict(_whole(long_fight))
+    legacy = kind_of(long_fight).to_dict(whole(long_fight))
     assert "steps_total" not in json.dumps(legacy) and _steps(legacy) > engine.RECORDS_KEPT
     Situation.objects.filter(pk=long_fight.pk).update(state=legacy)
     long_fight.refresh_from_db()
@@ -124,7 +110,7 @@ def test_the_record_page_is_the_whole_replay_and_reads_the_log_once(client, long
 
 
 def test_the_export_writes_every_step_as_it_did_before(long_fight):
-    legacy = kind_of(long_fight).to_dict(_whole(long_fight))
+    legacy = kind_of(long_fight).to_dict(whole(long_fight))
     exported = export_situation(long_fight)["state"]
     assert exported == snapshots.inlined(legacy)
     Situation.objects.filter(pk=long_fight.pk).update(state=legacy)
@@ -133,7 +119,7 @@ def test_the_export_writes_every_step_as_it_did_before(long_fight):
 
 
 def test_an_old_row_with_every_step_loads_replays_and_goes_on(referee, long_fight):
-    legacy = kind_of(long_fight).to_dict(_whole(long_fight))
+    legacy = kind_of(long_fight).to_dict(whole(long_fight))
     Situation.objects.filter(pk=long_fight.pk).update(state=legacy)
     long_fight.refresh_from_db()
     assert replays(long_fight)  # the event file's check: compared as the old row reads
