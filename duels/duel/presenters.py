@@ -332,7 +332,9 @@ def present(
     """The situation as ``viewer`` may see it. ``names``: card id -> name in the viewer's language.
 
     ``recent``: how many finished steps per duel and played cards per
-    fighter to include (the newest); None for all.
+    fighter to include (the newest); None for all the state holds (a stored
+    state keeps a duel's newest ``RECORDS_KEPT`` steps; the record page
+    presents a whole replay, duels/services/record.py).
     """
     builder = _Builder(state, viewer, names, recent)
     fighters = [builder.fighter(f) for f in state.fighters.values()]
