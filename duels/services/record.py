@@ -2,7 +2,8 @@
 
 The row a step rewrites keeps only what the rules and the live pages need now:
 a duel its newest finished steps and their count (``rules.duel.RECORDS_KEPT``),
-not the whole past. The past is durable in the append-only log, and the
+a battle its newest records, their count and the windows the clock closed
+(``rules.battle.RECORDS_KEPT``), not the whole past. The past is durable in the append-only log, and the
 engine rebuilds it exactly: ``state = replay(opening, log)`` (DESIGN §4), here
 with ``whole_record`` so that no finished step is dropped. The log's stored
 events alone could not: a step's record (attacker, cards, how the answer was
