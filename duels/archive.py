@@ -335,12 +335,14 @@ def replays(situation: Situation) -> bool:
     """DESIGN §4: the fight's log, replayed, gives its stored state."""
     kind = kind_of(situation)
     try:
-        state = replay(kind, situation.opening, situation.log.order_by("seq"))
-        # A state written before snapshots (an older file) holds its rules inline: compared as it reads.
-        stored = situation.state if snapshots.refs(situation.state) else kind.to_dict(kind.from_dict(situation.state))
+        written = kind.to_dict(replay(kind, situation.opening, situation.log.order_by("seq")))
+        if written == situation.state:
+            return True
+        # A state written before snapshots (rules inline) or before issue 24 (every finished step
+        # inline: the row keeps the newest now) is compared as it reads.
+        return written == kind.to_dict(kind.from_dict(situation.state))
     except Exception:  # a log the engine refuses is as broken as one that replays to another state
         return False
-    return kind.to_dict(state) == stored
 
 
 def _reset_sequences() -> None:

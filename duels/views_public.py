@@ -23,6 +23,7 @@ from django.views.decorators.http import require_GET
 from duels import services
 from duels.models import LogEntry, Situation
 from duels.services.live import Meta, meta_from_db, remember
+from duels.services.record import whole_state
 from duels.web.access import public_situation
 from duels.web.live import cached_fragment, not_modified, polled, quoted_hash, render_live, shared_fragment
 from duels.web.pages import FightSummary, pages_for, pages_of, refuse_other_kinds
@@ -91,7 +92,8 @@ def record(request: HttpRequest, situation_id: int) -> HttpResponse:
     context = {
         "situation": situation,
         "event": situation.event,
-        **pages.record_context(situation, services.state_of(situation), request.GET.get("page")),
+        # Every finished step: the stored state keeps only the newest, the log has them all.
+        **pages.record_context(situation, whole_state(situation), request.GET.get("page")),
     }
     return render(request, pages.templates.record, context)
 

@@ -138,6 +138,7 @@ def play(a: Arsenal, b: Arsenal, counters: Iterable[CounterRule], settings: LabS
     tally = Tally(duels=1)
     opening = engine.Settings(answer_window_s=settings.answer_window_s, gap_s=settings.gap_s)
     state = engine.open_situation(opening, rules, clock[0])
+    state.whole_record = True  # the tally reads every finished step, not only the newest a stored state keeps
     instant = rng.random() < settings.instant_share
     focused = instant and rng.random() < settings.focus_share
     # F1: only a defence spell can be focused (the lab plays the rule's default, no abilities).

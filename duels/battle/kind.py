@@ -30,6 +30,7 @@ class BattleKind:
     """Battles of three or more Others (R0-R8, BP)."""
 
     key = Situation.Kind.BATTLE
+    trims_record = True  # the battle keeps its newest records; the record page replays the log
 
     # --- state ---------------------------------------------------------------------------------
     def open(self, settings: B.BattleSettings, counters: Iterable[CounterRule], now: datetime) -> B.Battle:
@@ -102,8 +103,8 @@ class BattleKind:
         begun_by_strike = bool(command) and command.get("type") == "begin_battle" and bool(command.get("instant"))  # type: ignore[union-attr]
         return is_join_type(command) or begun_by_strike
 
-    def replay_steps(self, opening: B.Battle, steps: list[Step]) -> B.Battle:
-        return B.replay(opening, steps)
+    def replay_steps(self, opening: B.Battle, steps: list[Step], *, whole_record: bool = False) -> B.Battle:
+        return B.replay(opening, steps, whole_record=whole_record)
 
     def review(self, situation: Situation, log: list[LogEntry]) -> dict[str, Any]:
         # IA3: the blind draws of instant attacks on combatants - made, undone, reused, redrawn.

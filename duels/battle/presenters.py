@@ -213,7 +213,13 @@ class BattleView:
         return self.phase == B.TURNS and (main is None or (len(self.frames) == 1 and not main.queued and main.finished))
 
 
-def present_battle(state: B.Battle, viewer: Viewer, *, reactions: bool = True, records: int = 12) -> BattleView:
+# The newest answers a live page shows; the state keeps B.RECORDS_KEPT of them, the record page all.
+LIVE_RECORDS = 12
+
+
+def present_battle(
+    state: B.Battle, viewer: Viewer, *, reactions: bool = True, records: int = LIVE_RECORDS
+) -> BattleView:
     """The battle as ``viewer`` may see it; the reaction bar only for the referee (or a player's own)."""
     turn_of = state.turn_of
     people: dict[int, CombatantView] = {}

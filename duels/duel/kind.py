@@ -26,6 +26,7 @@ class DuelKind:
     """Combat situations of instant attacks, aggression and duels."""
 
     key = Situation.Kind.DUEL
+    trims_record = True  # each duel keeps its newest steps; the record page replays the log
 
     # --- state ---------------------------------------------------------------------------------
     def open(self, settings: engine.Settings, counters: Iterable[rules.CounterRule], now: datetime) -> engine.Situation:
@@ -95,8 +96,10 @@ class DuelKind:
     def is_join(self, command: dict[str, Any] | None) -> bool:
         return is_join_type(command)
 
-    def replay_steps(self, opening: engine.Situation, steps: list[Step]) -> engine.Situation:
-        return engine.replay(opening, steps)
+    def replay_steps(
+        self, opening: engine.Situation, steps: list[Step], *, whole_record: bool = False
+    ) -> engine.Situation:
+        return engine.replay(opening, steps, whole_record=whole_record)
 
     def review(self, situation: Situation, log: list[LogEntry]) -> dict[str, Any]:
         # IA3: blind draws made, undone, reused after an undo, and redrawn.

@@ -300,7 +300,7 @@ class _Builder:
             choices=choices,
             result=duel.result,
             end_reason=duel.end_reason,
-            records_total=len(duel.steps_done),
+            records_total=duel.steps_total,
         )
 
     def record(self, r: engine.StepRecord, by_id: dict[int, FighterView]) -> RecordView:
@@ -332,7 +332,9 @@ def present(
     """The situation as ``viewer`` may see it. ``names``: card id -> name in the viewer's language.
 
     ``recent``: how many finished steps per duel and played cards per
-    fighter to include (the newest); None for all.
+    fighter to include (the newest); None for all the state holds (a stored
+    state keeps a duel's newest ``RECORDS_KEPT`` steps; the record page
+    presents a whole replay, duels/services/record.py).
     """
     builder = _Builder(state, viewer, names, recent)
     fighters = [builder.fighter(f) for f in state.fighters.values()]

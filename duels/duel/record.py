@@ -2,8 +2,10 @@
 
 Live fragments show only the newest steps and played cards (presenters.LIVE_RECENT);
 this is where the rest is, a page at a time, for referees, players and
-spectators alike. Steps are paginated from the engine's records and only the
-page shown is turned into views; played cards are counted per fighter, so a
+spectators alike. The state given here has every step (the stored row keeps
+the newest; duels/services/record.py replays the log with the whole record).
+Steps are paginated from the engine's records and only the page shown is
+turned into views; played cards are counted per fighter, so a
 long fight's record page stays small.
 """
 

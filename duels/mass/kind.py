@@ -43,6 +43,7 @@ def shuffled(uids: list[str]) -> tuple[str, ...]:
 
 class MassBattleKind:
     key = Situation.Kind.MASS_BATTLE
+    trims_record = False  # its record is its state (rolls, casualties): small, bounded by the armies
 
     # --- state ---------------------------------------------------------------------------------
     def to_dict(self, state: mass.MassBattle) -> dict[str, Any]:
@@ -109,7 +110,9 @@ class MassBattleKind:
         # The shuffle is the battle's start: undo never takes it back (M1).
         return bool(command) and command.get("type") == "shuffle_decks"  # type: ignore[union-attr]
 
-    def replay_steps(self, opening: mass.MassBattle, steps: list[Step]) -> mass.MassBattle:
+    def replay_steps(
+        self, opening: mass.MassBattle, steps: list[Step], *, whole_record: bool = False
+    ) -> mass.MassBattle:
         return mass.replay(opening, [step[1] for step in steps if step[0] == "command"])
 
     def review(self, situation: Situation, log: list[LogEntry]) -> dict[str, Any]:

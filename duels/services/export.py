@@ -18,6 +18,7 @@ from typing import Any
 
 from duels.models import LogEntry, Situation
 from duels.services.kinds import kind_of
+from duels.services.record import whole_state
 from rules import LagGraceUsed, snapshots
 
 FORMAT = "sumrak-situation/1"
@@ -46,6 +47,11 @@ def _in_grace(entry: LogEntry) -> bool:
     return any(event.get("type") == LagGraceUsed.type for event in entry.events or [])
 
 
+def _whole(situation: Situation) -> dict[str, Any]:
+    kind = kind_of(situation)
+    return kind.to_dict(whole_state(situation)) if kind.trims_record else situation.state
+
+
 def export_situation(situation: Situation) -> dict[str, Any]:
     """JSON-safe: ``json.dumps(export_situation(s))`` always works."""
     participants = situation.participants.order_by("pk").values_list("pk", "name")
@@ -64,7 +70,8 @@ def export_situation(situation: Situation) -> dict[str, Any]:
         },
         "opening": snapshots.inlined(situation.opening),
         "log": [_entry(e) for e in log],
-        "state": snapshots.inlined(situation.state),
+        # With every finished step, as the state was stored before issue 24 (the row keeps the newest).
+        "state": snapshots.inlined(_whole(situation)),
         # D8 lag grace: answers accepted after the deadline because the tablet showed them tapped in time.
         "lag_grace": {"answers_in_grace": sum(1 for e in log if not e.undone and _in_grace(e))},
         # What the kind adds for a review (a duel: the blind draws' figures, IA3).

@@ -48,6 +48,11 @@ class SituationKind(Protocol):
         """Its ``Situation.Kind`` value."""
         ...
 
+    @property
+    def trims_record(self) -> bool:
+        """Its stored state keeps only the newest finished steps; the whole record is a replay (issue 24)."""
+        ...
+
     # --- the state ------------------------------------------------------------------------------
     def to_dict(self, state: Any) -> dict[str, Any]: ...
 
@@ -99,8 +104,11 @@ class SituationKind(Protocol):
         """A logged command that belongs to the start it was logged with: undone only with it."""
         ...
 
-    def replay_steps(self, opening: Any, steps: list[Step]) -> Any:
-        """The state the live log steps lead to from the opening state (``replay`` in the core)."""
+    def replay_steps(self, opening: Any, steps: list[Step], *, whole_record: bool = False) -> Any:
+        """The state the live log steps lead to from the opening state (``replay`` in the core).
+
+        ``whole_record``: keep every finished step, not only those the stored state keeps.
+        """
         ...
 
     def review(self, situation: Situation, log: list[LogEntry]) -> dict[str, Any]:
@@ -158,10 +166,11 @@ def kind_of(situation: Situation) -> SituationKind:
     return KINDS[situation.kind]
 
 
-def replay(kind: SituationKind, opening: dict[str, Any], entries: Iterable[Any]) -> Any:
+def replay(kind: SituationKind, opening: dict[str, Any], entries: Iterable[Any], *, whole_record: bool = False) -> Any:
     """The state a log leads to: its live entries (not undone, no undo rows) in order, for every kind.
 
     ``entries`` are ``LogEntry`` rows or rows of the same fields (``ReplayRow``).
+    ``whole_record``: every finished step kept (the record page, the export; ``kind.trims_record``).
     """
     steps: list[Step] = []
     for entry in entries:
@@ -171,7 +180,7 @@ def replay(kind: SituationKind, opening: dict[str, Any], entries: Iterable[Any])
             steps.append(("expire", entry.at))
         else:
             steps.append(("command", kind.decode(entry.command or {}), entry.at, entry.draw))
-    return kind.replay_steps(kind.from_dict(opening), steps)
+    return kind.replay_steps(kind.from_dict(opening), steps, whole_record=whole_record)
 
 
 def stated_reason(command: Any) -> str:

@@ -7,7 +7,7 @@ from datetime import datetime
 from rules.battle import events as E
 from rules.battle.flow import Events, check_sides
 from rules.battle.frames import _hand_card, _in_turns, _top_frame, finish_part, settle
-from rules.battle.state import Battle, Frame, Part, StepRecord, Window
+from rules.battle.state import Battle, Frame, Part, StepRecord, Window, record_answer
 from rules.cards import OUTCOMES, PARRIED, SOFTENED, CounterTable, effect_of
 from rules.conditions import apply_effect, can_fight
 from rules.errors import INPUT, RuleError, gettext_noop
@@ -96,7 +96,8 @@ def resolve(
             defender.discards.append(window.answer_card)
     window.outcome = outcome
     window.timed_out = timed_out
-    state.records.append(
+    record_answer(
+        state,
         StepRecord(
             round=state.round,
             frame=frame.number,
@@ -109,7 +110,7 @@ def resolve(
             proposed=window.proposed,
             override_reason=reason,
             timed_out=timed_out,
-        )
+        ),
     )
     events.append(
         E.ResultApplied(
@@ -154,4 +155,4 @@ def answer_overtaken(state: Battle, frame: int, defender: int) -> bool:
                     latest = next((w for w in part.windows if w.defender == defender), latest)
     if latest is not None:
         return latest.timed_out
-    return any(r.frame == frame and r.defender == defender and r.timed_out for r in reversed(state.records))
+    return (frame, defender) in state.timed_out

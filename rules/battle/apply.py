@@ -395,13 +395,15 @@ def _next_turn(state: Battle, now: datetime, events: Events) -> None:
     end_turn(state, now, events)
 
 
-def replay(opening: Battle, entries: Iterable[tuple[Any, ...]]) -> Battle:
+def replay(opening: Battle, entries: Iterable[tuple[Any, ...]], *, whole_record: bool = False) -> Battle:
     """Apply ("command", cmd, at, draw) and ("expire", at) entries in order; a refusal means a corrupt log.
 
     ``opening`` is not changed: the entries are applied in place to one private clone of it, so a
-    replay is linear in the log's length (a copy per entry made it quadratic).
+    replay is linear in the log's length (a copy per entry made it quadratic). ``whole_record``:
+    keep every record (the record page, the export), not only the newest the stored state keeps.
     """
     state = clone(opening)
+    state.whole_record = whole_record
     for entry in entries:
         if entry[0] == "command":
             _apply_in_place(state, entry[1], utc(entry[2]))

@@ -11,6 +11,12 @@ bottom frame is the action of the combatant whose turn it is; an opportunity
 attack or an immediate interrupt is pushed on top of what it interrupts
 (last in, first out); responses wait in the ``queue`` of the frame they answer
 and run, in the order they were called, once that frame's current part is done.
+
+Finished answers: the battle keeps its newest ``RECORDS_KEPT`` records, the
+count of all (``records_total``) and which windows closed on the clock
+(``timed_out``, D8); the whole record is rebuilt from the log (a replay with
+``Battle.whole_record`` set keeps every record), so the row rewritten on every
+step does not grow with the fight's record (issue 24).
 """
 
 from __future__ import annotations
@@ -190,6 +196,11 @@ class Frame:
         return self.lost or all(p.done for p in self.parts)
 
 
+# How many finished answers a battle keeps in its state: the live pages show the newest twelve
+# (duels/battle/presenters.present_battle), the rules read ``timed_out`` instead.
+RECORDS_KEPT: Final = 12
+
+
 @dataclass(frozen=True)
 class StepRecord:
     """A resolved answer window, in the order results were applied (the fight's record)."""
@@ -251,7 +262,10 @@ class Battle:
     immediate_spent: list[int] = field(default_factory=list)  # R5, since the end of their last turn
     readied: dict[int, Readied] = field(default_factory=dict)  # R4
     striker: int | None = None  # BP4: a newcomer who joined by attacking and strikes at once
+    # The newest RECORDS_KEPT resolved answers (all of them with ``whole_record``), oldest first.
     records: list[StepRecord] = field(default_factory=list)
+    records_total: int = 0  # every resolved answer of the battle, kept or not
+    timed_out: list[tuple[int, int]] = field(default_factory=list)  # D8: (frame, defender) closed on the clock
     last_action_at: datetime | None = None  # S2: the last combat action (carried from a duel grown into this)
     instant_attack_used: bool = False  # IA6: the situation's instant attack (carried from a duel grown into this)
     ended: bool = False  # the battle is over (BP5); the situation stays open until ``closed``
@@ -260,6 +274,9 @@ class Battle:
     closed_at: datetime | None = None
     result: str | None = None
     end_reason: str = ""
+    # Keep every record, not only the newest RECORDS_KEPT: set on a replay for the record
+    # page or the export. Not part of the state.
+    whole_record: bool = field(default=False, compare=False, repr=False)
 
     @property
     def turn_of(self) -> int | None:
@@ -271,6 +288,16 @@ class Battle:
     def reactions_on(self) -> bool:
         """R0: reactions apply from the event's round (default 2)."""
         return self.phase == TURNS and self.round >= self.settings.reactions_from_round
+
+
+def record_answer(state: Battle, record: StepRecord) -> None:
+    """A resolved answer joins the record; the state keeps the newest RECORDS_KEPT."""
+    state.records.append(record)
+    state.records_total += 1
+    if record.timed_out:
+        state.timed_out.append((record.frame, record.defender))
+    if not state.whole_record and len(state.records) > RECORDS_KEPT:
+        del state.records[:-RECORDS_KEPT]
 
 
 # --- JSON-safe form ------------------------------------------------------------------------------
@@ -380,6 +407,12 @@ def to_dict(s: Battle) -> dict[str, Any]:
         "readied": [[k, r.mode, r.trigger] for k, r in s.readied.items()],
         "striker": s.striker,
         "records": [r.__dict__.copy() for r in s.records],
+        # Only when some are not kept: a whole record (and a state written before) reads and writes as before.
+        **(
+            {}
+            if s.records_total == len(s.records)
+            else {"records_total": s.records_total, "timed_out": [list(p) for p in s.timed_out]}
+        ),
         "last_action_at": _dt(s.last_action_at),
         "instant_attack_used": s.instant_attack_used,
         "ended": s.ended,
@@ -408,6 +441,12 @@ def from_dict(d: Mapping[str, Any]) -> Battle:
     ]
     opened_at = _parse_dt(d["opened_at"])
     assert opened_at is not None
+    # A state written before issue 24 kept every record: it reads as a new one.
+    records = [StepRecord(**r) for r in d["records"]]
+    if "timed_out" in d:
+        timed_out = [(int(f), int(w)) for f, w in d["timed_out"]]
+    else:
+        timed_out = [(r.frame, r.defender) for r in records if r.timed_out]
     return Battle(
         settings=BattleSettings(**d["settings"]),
         counters=counters,
@@ -428,7 +467,9 @@ def from_dict(d: Mapping[str, Any]) -> Battle:
         immediate_spent=list(d["immediate_spent"]),
         readied={int(k): Readied(mode=m, trigger=t) for k, m, t in d["readied"]},
         striker=d.get("striker"),
-        records=[StepRecord(**r) for r in d["records"]],
+        records=records[-RECORDS_KEPT:],
+        records_total=d.get("records_total", len(records)),
+        timed_out=timed_out,
         last_action_at=_parse_dt(d["last_action_at"]),
         instant_attack_used=bool(d.get("instant_attack_used", False)),
         ended=d["ended"],

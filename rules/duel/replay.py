@@ -16,7 +16,7 @@ ExpireEntry = tuple[Literal["expire"], datetime]
 LogEntry = CommandEntry | ExpireEntry
 
 
-def replay(opening: Situation, entries: Iterable[LogEntry]) -> Situation:
+def replay(opening: Situation, entries: Iterable[LogEntry], *, whole_record: bool = False) -> Situation:
     """Apply the logged entries in order, in one pass.
 
     The log must hold an ``("expire", now)`` entry wherever ``expire`` changed
@@ -25,8 +25,13 @@ def replay(opening: Situation, entries: Iterable[LogEntry]) -> Situation:
     propagates. ``opening`` is not changed: the entries are applied to one
     private clone of it, in place, so the cost is linear in the log's length
     (a copy per entry made it quadratic).
+
+    ``whole_record``: keep every finished step (the record page, the export),
+    not only the newest ``RECORDS_KEPT`` the stored state holds; ``to_dict``
+    of such a state writes them all, as states were written before issue 24.
     """
     state = clone(opening)
+    state.whole_record = whole_record
     for entry in entries:
         if entry[0] == "command" and len(entry) == 4:
             _, command, now, draw = entry

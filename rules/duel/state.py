@@ -7,6 +7,12 @@ it by replaying the command log.
 Card conservation: every uid in ``Situation.cards`` is in exactly one place -
 a fighter's ``hand``, ``discards`` or ``set_aside``, or an open step of a duel
 (``attack_card`` / ``answer_card``).
+
+Finished steps: a duel keeps its newest ``RECORDS_KEPT`` records and the count
+of all (``steps_total``). The rules read only the last (D10, D8), the live
+pages the newest few; the whole record is rebuilt from the log (a replay with
+``Situation.whole_record`` set keeps every record), so the row rewritten on
+every step does not grow with the fight (issue 24).
 """
 
 from __future__ import annotations
@@ -108,6 +114,11 @@ class StepRecord:
     answer_by: str = ""
 
 
+# How many finished steps a duel keeps in its state: the rules need the last
+# (D8, D10), the live pages the newest five (duels/duel/presenters.LIVE_RECENT).
+RECORDS_KEPT: Final = 5
+
+
 @dataclass
 class Duel:
     number: int
@@ -121,7 +132,9 @@ class Duel:
     attacker: int = 0  # whose step it is (in await_attack) or was (in a step)
     first_attacker_this_round: int = 0
     step: Step | None = None
+    # The newest RECORDS_KEPT finished steps (all of them with ``Situation.whole_record``), oldest first.
     steps_done: list[StepRecord] = field(default_factory=list)
+    steps_total: int = 0  # every finished step of the duel, kept or not
     round_choices: dict[int, RoundChoice] = field(default_factory=dict)
     result: str | None = None
     end_reason: str = ""
@@ -166,9 +179,20 @@ class Situation:
     ended_at: datetime | None = None
     # The referee closed the situation (EndSituation: it grows into a battle), not the S2 gap.
     closed_by_referee: bool = False
+    # Keep every finished step, not only the newest RECORDS_KEPT: set on a replay
+    # for the record page, the export or the lab. Not part of the state.
+    whole_record: bool = field(default=False, compare=False, repr=False)
     # CR2 lookups, built once per counters snapshot and shared by clones (the
     # snapshot is never changed, see ``clone``). Not part of the state.
     _table: CounterTable | None = field(default=None, init=False, compare=False, repr=False)
+
+
+def record_step(state: Situation, duel: Duel, record: StepRecord) -> None:
+    """A finished step joins the duel's record; the state keeps the newest RECORDS_KEPT."""
+    duel.steps_done.append(record)
+    duel.steps_total += 1
+    if not state.whole_record and len(duel.steps_done) > RECORDS_KEPT:
+        del duel.steps_done[:-RECORDS_KEPT]
 
 
 def counter_table(state: Situation) -> CounterTable:
@@ -257,6 +281,8 @@ def _duel_to_dict(d: Duel) -> dict[str, Any]:
         "first_attacker_this_round": d.first_attacker_this_round,
         "step": None if d.step is None else _step_to_dict(d.step),
         "steps_done": [_record_to_dict(r) for r in d.steps_done],
+        # Only when some are not kept: a whole record (and a state written before) reads and writes as before.
+        **({} if d.steps_total == len(d.steps_done) else {"steps_total": d.steps_total}),
         # A list, not a dict: JSON object keys would turn the ids into strings.
         "round_choices": [command_to_dict(c) for c in d.round_choices.values()],
         "result": d.result,
@@ -283,7 +309,9 @@ def _duel_from_dict(d: Mapping[str, Any]) -> Duel:
         attacker=d["attacker"],
         first_attacker_this_round=d["first_attacker_this_round"],
         step=None if d["step"] is None else _step_from_dict(d["step"]),
-        steps_done=[StepRecord(**r) for r in d["steps_done"]],
+        # A state written before kept every step: it reads as a new one (the newest kept, all counted).
+        steps_done=[StepRecord(**r) for r in d["steps_done"][-RECORDS_KEPT:]],
+        steps_total=d.get("steps_total", len(d["steps_done"])),
         round_choices=choices,
         result=d["result"],
         end_reason=d["end_reason"],

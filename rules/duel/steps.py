@@ -48,6 +48,7 @@ from rules.duel.state import (
     Step,
     StepRecord,
     counter_table,
+    record_step,
 )
 from rules.duel.state import (
     FIGHTER_OUT as RESULT_FIGHTER_OUT,
@@ -218,7 +219,9 @@ def resolve_step(
             events.append(CardKept(duel=duel.number, fighter=defender.character_id, card=step.answer_card))
         else:
             discard(defender, step.answer_card)
-    duel.steps_done.append(
+    record_step(
+        state,
+        duel,
         StepRecord(
             round=duel.round,
             attacker=step.attacker,
@@ -231,7 +234,7 @@ def resolve_step(
             timed_out=timed_out,
             instant=step.instant,
             answer_by=step.answer_by,
-        )
+        ),
     )
     duel.step = None
     events.append(
