@@ -8,6 +8,8 @@ of three by attacking (BP4) and strikes Anna, who holds a Bolt and a Shield.
 
 from __future__ import annotations
 
+import pytest
+
 from rules import NOT_PARRIED, PARRIED, FighterSetup
 from rules import battle as B
 from rules.battle import events as E
@@ -23,13 +25,13 @@ def joined(*, used: bool = False) -> Fight:
     return fight
 
 
-def strike(fight: Fight, *, sight: bool = True, draw: int | None = None, **kw) -> B.InstantStrike:
+def strike(fight: Fight, *, sight: bool = True, reach: bool = True, draw: int | None = None, **kw) -> B.InstantStrike:
     return B.InstantStrike(
         attacker=GLEB,
         victim=ANNA,
         card=fight.uid(GLEB, BOLT),
         out_of_sight=sight,
-        within_reach=True,
+        within_reach=reach,
         draw=draw,
         **kw,
     )
@@ -61,9 +63,11 @@ def test_IA4_a_drawn_card_that_does_not_parry_is_proposed_not_parried():
     assert fight.top().parts[0].windows[0].proposed == NOT_PARRIED
 
 
-def test_IA1_without_surprise_the_strike_is_an_ordinary_attack_nothing_drawn():
+@pytest.mark.parametrize(("sight", "reach"), [(False, True), (True, False), (False, False)])
+def test_IA1_without_surprise_the_strike_is_an_ordinary_attack_nothing_drawn(sight, reach):
+    """IA1: seen by the victim, or farther than the event's distance: no surprise."""
     fight = joined()
-    command = strike(fight, sight=False)
+    command = strike(fight, sight=sight, reach=reach)
     assert B.instant_draw_size(fight.state, command) == 0
     events = fight.do(command)
     assert [e.rule for e in events if isinstance(e, E.InstantConverted)] == ["IA1"]
