@@ -48,6 +48,7 @@ QUICK = {
         "tests/rules/battle/test_situation_clock.py",
         "tests/rules/battle/test_checks.py",
         "tests/rules/battle/test_edges.py",
+        "tests/rules/battle/test_instant.py",
     ],
     "rules/mass": [
         "tests/rules/mass/test_phase.py",

@@ -15,7 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 from django.views.decorators.http import require_POST
 
 from cards.arsenal import CARD_ORDER
@@ -111,7 +111,7 @@ class BattlePages(Wing):
         elif view.turn_of is not None:
             line = gettext("Round %(round)s, %(name)s's turn") % {"round": view.round, "name": view.turn_of.name}
         else:
-            line = gettext("Round %(round)s") % {"round": view.round}
+            line = pgettext("battle", "Round %(round)s") % {"round": view.round}
         return FightSummary(
             kind_label=gettext("battle"),
             title=gettext("Battle %(number)s") % {"number": situation.pk},

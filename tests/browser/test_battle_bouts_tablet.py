@@ -1,4 +1,4 @@
-"""The changed battle flow on the tablet (issue 25): a double attack from a card that grants it (BP2),
+"""The changed battle flow on the tablet (issue 25): a double attack from a talent that grants it (BP2),
 a round that does not stop the bout (D11), a withdrawal at a bout's end (D12), and an instant attack
 on a duellist that turns the duel into a battle (IA1, IA3, BP4)."""
 
@@ -14,7 +14,7 @@ from duels.models import Situation
 from events.models import Event
 from rules import battle as B
 from tests.services.battle_kit import begin, party
-from tests.services.kit import nonce
+from tests.services.kit import arm, nonce
 
 pytestmark = pytest.mark.browser
 
@@ -34,19 +34,39 @@ def test_BP2_D12_a_double_attack_then_a_withdrawal_at_the_bout_s_end(
     Event.objects.filter(pk=event.pk).update(every_round_a_bout=True)  # a round of turns reaches a bout's end
     event.refresh_from_db()
     anna, boris, vera, gleb = party(event)
+    # BP2: "or a character's talent" - Anna's talent, an ability card of the catalogue, grants the double
+    # attack; the Blades themselves do not.
+    Card.objects.filter(catalogue=event.catalogue, name_en="Blade").update(double_attack=False)
+    twin = Card.objects.create(
+        catalogue=event.catalogue,
+        name_ru="Двойной удар",
+        name_en="Twin strike",
+        category=Card.Category.ABILITY,
+        kind=Card.Kind.DEFENCE,
+        double_attack=True,
+        rules_text="Talent: two attacks in one action.",
+    )
+    arm(anna, twin)
     situation = begin(event, [anna, boris, vera, gleb], referee)
     sid = situation.pk
     ref = tablet()
     log_in_as(ref, referee)
+    ru = tablet(locale="ru-RU")
+    log_in_as(ru, referee)
     ref.goto(url("duels:battle", sid))
     battle = ref.locator("#battle")
+
+    def in_russian(suffix: str) -> None:
+        ru.goto(url("duels:battle", sid))
+        expect(ru.locator("html")).to_have_attribute("lang", "ru")
+        screenshot(ru, suffix + "-ru")
 
     def done(click) -> None:
         version = battle.get_attribute("data-version")
         click()
         expect(battle).not_to_have_attribute("data-version", version or "")
 
-    # BP2: Anna's two Blades (the Blade grants a double attack) in one action against Vera.
+    # BP2: Anna's two Blades in one action against Vera (her talent grants the double attack).
     first, second = uids(sid, anna.pk, "Blade")
     ref.locator(f"label[for='card-{first}']").click()
     ref.locator(f"label[for='card-{second}']").click()
@@ -55,6 +75,7 @@ def test_BP2_D12_a_double_attack_then_a_withdrawal_at_the_bout_s_end(
     frame = B.top(state(sid))
     assert frame is not None and len(frame.parts) == 2
     screenshot(ref, "double-attack")
+    in_russian("double-attack")
     window = ref.locator(f".answer-window[data-defender='{vera.pk}']")
     for _ in range(2):  # each blade answered and resolved in turn
         done(lambda: window.locator("button[value='']").first.click())
@@ -70,6 +91,7 @@ def test_BP2_D12_a_double_attack_then_a_withdrawal_at_the_bout_s_end(
     # D12: at the bout's end Boris is not ready to go on and leaves.
     expect(ref.locator("#bout-break-leave")).to_be_visible()
     screenshot(ref, "bout-break")
+    in_russian("bout-break")
     done(lambda: ref.locator(f"#leave-{boris.pk}").click())
     expect(ref.locator("#battle-log")).to_contain_text("leaves the battle")
     done(lambda: ref.locator("#start-round").click())
@@ -99,3 +121,5 @@ def test_BP2_D12_a_double_attack_then_a_withdrawal_at_the_bout_s_end(
     assert frame is not None and frame.instant and frame.parts[0].windows[0].answered
     assert Situation.objects.get(pk=duel.pk).ended
     screenshot(ref, "instant-attack-grows-battle")
+    sid = grown
+    in_russian("instant-attack-grows-battle")

@@ -16,6 +16,7 @@ from duels.battle.start import grow_into_battle
 from duels.models import Situation
 from rules import RuleError
 from rules import battle as B
+from rules import duel as rules_duel
 from tests.services.battle_kit import battle_state, begin, buid, top
 from tests.services.kit import act, instant_attack, nonce
 
@@ -100,3 +101,40 @@ def test_S2_IA6_a_duel_grown_into_a_battle_carries_its_clock_and_its_instant_att
     assert opening.last_action_at == at(0)
     st = battle_state(made.situation)
     assert st.instant_attack_used
+
+
+def test_S2_IA6_after_a_grown_battle_ends_a_second_instant_attack_in_the_gap_is_not_a_real_one(
+    armed, bystander, attack_card, defence_card, referee, event, monkeypatch
+):
+    """Issue 25 item 3: a parried instant attack at 0 s, the duel grown into a battle at 5 s, the battle
+    ended at 10 s; at 30 s the situation still lasts, so IA6 still counts: nothing is drawn."""
+    from events.models import Character, Side
+    from tests.services.kit import arm
+
+    anton, zavulon = armed
+    Character.objects.filter(pk=zavulon.pk).update(focus_card=defence_card)  # F1: the shield parries
+    duel = instant_attack(anton, zavulon, attack_card, referee, at(0)).situation
+    act(duel, rules_duel.ConfirmResult(duel=0), referee, now=at(1))
+    Character.objects.filter(pk=bystander.pk).update(side=Side.DARK)
+    bystander.refresh_from_db()
+    arm(bystander, attack_card)
+    grown = instant_attack(bystander, anton, attack_card, referee, at(5))
+    battle = grown.situation
+    assert battle.kind == Situation.Kind.BATTLE
+    assert next(e for e in grown.events if e.type == "battle_converted").rule == "IA6"
+    go(battle, referee, B.EndBattle(reason="the watch arrived"), 10)
+    assert battle_state(battle).ended and not battle_state(battle).closed
+    monkeypatch.setattr("secrets.randbelow", lambda n: pytest.fail("IA6: nothing may be drawn"))
+    boris = Character.objects.create(event=event, name="Boris", side=Side.LIGHT)
+    arm(boris, attack_card)
+    version = Situation.objects.get(pk=battle.pk).version
+    with pytest.raises(RuleError) as refused:
+        instant_attack(boris, zavulon, attack_card, referee, at(30))
+    assert refused.value.rule_id == "S2"  # the battle's situation lasts: no real instant attack in it
+    assert Situation.objects.get(pk=battle.pk).version == version
+    assert not battle_state(battle).closed
+    # After the gap (from the last combat action, the strike at 5 s) the next one is real.
+    monkeypatch.undo()
+    real = instant_attack(boris, zavulon, attack_card, referee, at(186))
+    assert real.situation.pk not in (duel.pk, battle.pk)
+    assert services.state_of(real.situation).duels[0].opened_by == rules_duel.INSTANT_ATTACK

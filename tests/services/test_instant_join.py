@@ -252,3 +252,24 @@ def test_IA3_S2_undoing_the_growing_instant_attack_gives_the_duel_back_and_a_rep
     figures = export_situation(again)["figures"]
     assert figures == {"blind_draws": 1, "undone_draws": 0, "reused_draws": 1, "redraws": 0}
     replays(again)
+
+
+def test_D11_a_duellist_who_can_no_longer_fight_is_not_drawn_into_a_fight(
+    duel, armed, bystander, attack_card, referee, monkeypatch, clock
+):
+    """IA1's reading for a duel: Anton, paralysed in his duel, is struck by Olga: refused (D11), nothing
+    changes, no battle opens; a blow on him is recorded as a condition change (CR1)."""
+    from duels.services.conditions import change_condition
+    from rules import duel as engine
+
+    anton, _zavulon = armed
+    act(duel, engine.Answer(duel=0, fighter=anton.pk, card=None), referee, now=at(1))
+    act(duel, engine.ConfirmResult(duel=0), referee, now=at(1))  # Zavulon's Spark: a light wound
+    change_condition(anton, add=Condition.PARALYSED, reason="the spell held", user=referee, now=at(2))
+    duel.refresh_from_db()
+    version = duel.version
+    with pytest.raises(RuleError) as refused:
+        instant(bystander, anton, attack_card, referee, 5)
+    assert refused.value.rule_id == "D11"
+    duel.refresh_from_db()
+    assert duel.version == version and not Situation.objects.filter(kind=Situation.Kind.BATTLE).exists()

@@ -121,12 +121,20 @@ def test_D3_S2_battle_restore_gives_back_the_new_arsenal_whole(event, referee, p
         act(battle, B.NextTurn(), referee)
     card = buid(battle, vera, "Card 0")
     act(battle, B.Act(actor=vera.pk, act=B.ATTACK, cards=(card,), targets=(people[0].pk,)), referee)
+    # The card is played (D9: answered and resolved), not merely shown: an unresolved attack would go
+    # back to the hand at the end and the restore would have nothing to lose.
+    frame = B.top(battle_state(battle))
+    assert frame is not None
+    act(battle, B.AnswerAttack(frame=frame.number, defender=people[0].pk, card=None), referee)
+    act(battle, B.ConfirmAnswer(frame=frame.number, defender=people[0].pk), referee)
+    assert card in battle_state(battle).combatants[vera.pk].discards
     act(battle, B.EndBattle(reason="they part"), referee)
     situation = services.refresh(
         Situation.objects.get(pk=battle.pk), now=dt.datetime.now(dt.UTC) + dt.timedelta(hours=1)
     )
     assert situation.ended
     vera.refresh_from_db()
+    assert sum(arsenal(vera).values()) == 6  # the played card is gone from the hand written back
     assert vera.restorable_arsenal == sorted(c.pk for c in extra)
     arsenal_service.restore_arsenal(vera)
     assert arsenal(vera) == {c.pk: 1 for c in extra}

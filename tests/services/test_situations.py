@@ -14,6 +14,7 @@ from rules import duel as engine
 from tests.services import kit
 from tests.services.kit import (
     act,
+    arm,
     arsenal,
     assert_replays,
     at,
@@ -142,3 +143,41 @@ def test_D11_a_blow_recorded_in_a_running_fight_goes_into_the_fight_and_its_log(
     assert any("a finishing blow" in line for e in lines for line in e.lines)
     zavulon.refresh_from_db()
     assert zavulon.condition == "helpless"  # written back at once
+
+
+def test_S2_IA6_D3_a_duel_over_leaves_the_situation_open_arsenals_frozen_undo_allowed_IA6_counted(
+    armed, referee, attack_card, defence_card, bystander, clock
+):
+    """Issue 25 item 3 for a duel: parried at 0 s, the duel ended at 10 s. At 20 s the situation
+    lasts: the arsenal cannot be restored (S2, D3), the referee takes back the end, and an
+    instant attack at 30 s is an ordinary attack (IA6). After the gap the arsenal comes back."""
+    anton, zavulon = armed
+    arm(bystander, defence_card)
+    before = arsenal(anton)
+    Character.objects.filter(pk=zavulon.pk).update(focus_card=defence_card)  # F1: the shield parries
+    first = instant(anton, zavulon, attack_card, referee, 0).situation
+    act(first, engine.ConfirmResult(duel=0), referee, now=at(1))
+    act(first, engine.EndDuel(duel=0, reason="they parted"), referee, now=at(10))
+    clock.move_to(at(20))
+    assert services.in_active_situation(anton)
+    with pytest.raises(rules.RuleError) as frozen:
+        arsenal_service.restore_arsenal(anton)
+    assert frozen.value.rule_id == "D3"
+    first.refresh_from_db()
+    services.undo_last(
+        first.pk, user=referee, reason="they fight on", seen_version=first.version, nonce=nonce(), now=at(20)
+    )
+    assert state(first).duels[0].phase != engine.ENDED and not state(first).ended
+    act(first, engine.EndDuel(duel=0, reason="they parted after all"), referee, now=at(21))
+    clock.move_to(at(30))
+    second = instant(anton, bystander, attack_card, referee, 30)
+    assert second.situation.pk == first.pk
+    assert "converted_to_aggression" in [e.type for e in second.events]
+    assert state(first).duels[1].opened_by == engine.AGGRESSION
+    act(first, engine.EndDuel(duel=1, reason="Olga ran"), referee, now=at(31))
+    clock.move_to(at(212))  # the open step held the clock until its end at 31 s
+    assert not services.in_active_situation(anton)
+    assert arsenal(anton) != before  # two Fireballs were spent
+    arsenal_service.restore_arsenal(anton)
+    assert arsenal(anton) == before
+    assert_replays(first)

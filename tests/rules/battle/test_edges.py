@@ -10,7 +10,7 @@ from rules import HEAVILY_WOUNDED
 from rules import battle as B
 from rules.battle import events as E
 from rules.battle.reactions import MOVEMENT, RESPONSE, BattleRound, Trigger, immediate_action
-from rules.errors import RuleError
+from rules.errors import INPUT, RuleError
 from tests.rules.battle.kit import (
     ANNA,
     BLADE,
@@ -202,3 +202,33 @@ def test_D5_out_of_turn_the_refusal_names_whose_turn_it_is():
     fight = Fight().begin()  # Anna's turn
     err = fight.refused("D5", B.Act(actor=VERA, act=B.PASS))
     assert err.params == {"name": "Anna"}
+
+
+# --- the survivors of the confirming run (seed 26, docs/testing.md) --------------------------------
+
+
+def test_S2_a_quiet_battle_ended_by_the_gap_is_closed_with_one_end_and_no_second_close():
+    """The gap ends a running battle and its situation at once: one ``battle_ended``, no separate
+    ``battle_situation_closed`` (that one is for a battle already over when the gap passes)."""
+    fight = Fight().begin()
+    fight.attack(ANNA, BLADE, VERA)
+    fight.answer(VERA)
+    fight.tick(181)
+    events = fight.expire()
+    assert [e.type for e in events] == ["battle_ended"]
+    assert fight.state.closed and fight.state.closed_at == at(180)
+
+
+def test_INPUT_a_battle_begun_by_a_stranger_or_ended_before_it_began_is_refused():
+    fight = Fight()
+    fight.refused(INPUT, B.BeginBattle(declarer=99))
+    fight.refused(INPUT, B.EndBattle(reason="the watch"))
+    assert fight.state.phase == B.SETUP
+
+
+def test_D12_who_leaves_at_a_bout_s_break_is_out_of_the_order_at_once():
+    fight = Fight(every_round_a_bout=True).begin()
+    for _ in range(4):
+        fight.pass_turn()
+    fight.do(B.Leave(combatant=BORIS))
+    assert BORIS not in fight.state.order and len(fight.state.order) == 3

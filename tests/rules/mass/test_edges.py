@@ -48,3 +48,27 @@ def test_M5_a_side_uses_its_magic_points_once_a_cycle():
     with pytest.raises(RuleError) as caught:
         magic.apply(state, magic.UsePoints("a", take=False))
     assert caught.value.rule_id == "M5" and "already used" in caught.value.message
+
+
+def test_M5_a_warrior_moved_by_magic_points_is_announced_with_where_from_and_where_to():
+    """The log's line comes from this event: with 1 point side a's wounded archer dies (from the hospital)."""
+    state = edge_ready(edge_battle(), 1, 2)
+    events = [e.to_dict() for e in magic.apply(state, magic.UsePoints("a", warrior="1"))[1]]
+    moved = [e for e in events if e["type"] == "mass_warrior_moved"]
+    assert moved == [
+        {"type": "mass_warrior_moved", "warrior": "1", "side": "a", "old": "hospital", "new": "dead", "by": "points"}
+    ]
+
+
+def test_every_mass_command_s_dict_is_plain_json_data():
+    """The log stores ``command_to_dict`` as JSON: what it gives must equal what JSON gives back."""
+    import json
+
+    for command in (
+        magic.RollInitiative(magic.REFEREE, (4, 5)),
+        magic.CarryOut("a", targets=("3", "4")),
+        magic.ShuffleDecks(order=None),
+    ):
+        data = magic.command_to_dict(command)
+        assert json.loads(json.dumps(data)) == data
+        assert magic.command_from_dict(data) == command

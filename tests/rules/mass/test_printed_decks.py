@@ -45,7 +45,8 @@ def test_M1_a_printed_deck_starts_all_shuffled_and_a_draw_needs_the_recorded_car
     assert magic.deck_belief(state, 6) == ([60, 61], [])  # both in the shuffled part, order unknown
     state = ready(state, 6, 1)
     refused("M1", state, magic.UsePoints("a"))  # no card recorded
-    refused("M1", state, magic.UsePoints("a", card=20))  # a deck 2 card, not deck 6
+    wrong = refused("M1", state, magic.UsePoints("a", card=20))  # a deck 2 card, not deck 6
+    assert "belongs to deck 2, not deck 6" in wrong.text()
     refused("M1", state, magic.UsePoints("a", card=999))  # no such card
     state = run(state, magic.UsePoints("a", card=61))
     assert state.pending is not None and state.pending.uid == "61.1"
@@ -59,7 +60,7 @@ def test_M7_a_used_card_goes_under_the_deck_and_comes_up_only_after_the_shuffled
     state = run(state, magic.EndTurn("a"), magic.UsePoints("b", warrior="5"), magic.EndTurn("b"), magic.NextCycle())
     state = ready(state, 6, 1)
     error = refused("M1", state, magic.UsePoints("a", card=61))  # under the deck: not drawn yet
-    assert "60" in error.text()
+    assert "lies under deck 6" in error.text() and "number 60" in error.text()
     state = run(state, magic.UsePoints("a", card=60), magic.CarryOut("a"))
     assert magic.deck_belief(state, 6) == ([], [61, 60])
     state = run(state, magic.EndTurn("a"), magic.UsePoints("b", warrior="6"), magic.EndTurn("b"), magic.NextCycle())
