@@ -122,9 +122,28 @@ def _open(tablet, log_in_as, referee, fight: Fight):
     log_in_as(referee_page, referee)
     referee_page.goto(fight.referee_url)
     spectator.goto(fight.watch_url)
-    expect(referee_page.locator(fight.live)).to_have_attribute("data-version", str(fight.situation.version))
-    expect(spectator.locator("[data-live]")).to_be_visible()
+    try:
+        expect(referee_page.locator(fight.live)).to_have_attribute("data-version", str(fight.situation.version))
+        expect(spectator.locator("[data-live]")).to_be_visible()
+    except AssertionError as error:
+        # Before anything was cut: say what the server met (CI once saw the 503 page here, unexplained).
+        raise AssertionError(f"{error}\nstatuses: {statuses}\n{_database_load()}") from error
     return referee_page, spectator, statuses
+
+
+def _database_load() -> str:
+    """The server's connections by database, client and state, against its limit."""
+    if connection.vendor != "postgresql":
+        return ""
+    with connection.cursor() as cursor:
+        cursor.execute("show max_connections")
+        limit = cursor.fetchone()[0]
+        cursor.execute(
+            "select count(*), datname, application_name, state from pg_stat_activity"
+            " where backend_type = 'client backend' group by 2, 3, 4 order by 1 desc"
+        )
+        rows = cursor.fetchall()
+    return f"PostgreSQL: {sum(r[0] for r in rows)} connections of max_connections={limit}: {rows}"
 
 
 @pytest.mark.parametrize("kind", KINDS)
