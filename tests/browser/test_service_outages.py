@@ -14,6 +14,7 @@ own PostgreSQL and Redis are never stopped.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -143,7 +144,11 @@ def _database_load() -> str:
             " where backend_type = 'client backend' group by 2, 3, 4 order by 1 desc"
         )
         rows = cursor.fetchall()
-    return f"PostgreSQL: {sum(r[0] for r in rows)} connections of max_connections={limit}: {rows}"
+    descriptors = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else "?"
+    return (
+        f"PostgreSQL: {sum(r[0] for r in rows)} connections of max_connections={limit}: {rows};"
+        f" this process holds {descriptors} file descriptors"
+    )
 
 
 @pytest.mark.parametrize("kind", KINDS)
