@@ -164,11 +164,11 @@ class TcpProxy:
                     selector.register(end, selectors.EVENT_READ)
                 while a.fileno() != -1 and b.fileno() != -1:  # closed by ``cut``: epoll does not report it
                     for key, _ in selector.select(1.0):
-                        end = key.fileobj
-                        data = end.recv(65536)  # type: ignore[union-attr]
+                        source = a if key.fileobj is a else b
+                        data = source.recv(65536)
                         if not data:
                             return
-                        (b if end is a else a).sendall(data)
+                        (b if source is a else a).sendall(data)
         except OSError:
             return  # cut, or a side closed
         finally:
