@@ -139,7 +139,10 @@ class TcpProxy:
             try:
                 client, _ = listener.accept()
             except OSError:
-                return  # cut
+                if self._listener is not listener:
+                    return  # cut
+                time.sleep(0.05)  # a connection aborted before it was accepted: the proxy still serves
+                continue
             try:
                 server = socket.create_connection(self.upstream, timeout=5)
             except OSError:
