@@ -19,6 +19,7 @@ import demo
 from cards.models import Card, Catalogue
 from duels.duel.start import declare_aggression
 from events.models import Character, Event, Side, StaffRole
+from tests.resilience.servers import close_cache_connections
 from tests.services.battle_kit import begin, party
 from tests.services.kit import SECRET_ANTON, SECRET_ZAVULON, arm, nonce, parries
 
@@ -266,6 +267,11 @@ def fresh_cache(settings):
         caches["default"] = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     caches["default"]["KEY_PREFIX"] = f"test-{uuid.uuid4().hex}"
     settings.CACHES = caches
+    yield
+    # Django never closes a replaced cache's Redis connections, and this thread's replaced backends stay
+    # referenced (its cache handler's context variable): one more socket per test, until a full run's
+    # browser tests held more than 1024 and the database proxy's select() failed (test_service_outages).
+    close_cache_connections()
 
 
 def login_client(user: User | None) -> Client:

@@ -64,13 +64,15 @@ def test_a_deep_or_wide_event_file_is_refused_quickly_with_a_message(importer, m
     assert 390_000 < len(content) < 2_000_000
     upload = SimpleUploadedFile("event.json", content, content_type="application/json")
     tracemalloc.start()
-    started = time.monotonic()
+    # CPU seconds of this thread (the test client runs the view in it), not the wall clock: a loaded 2-core
+    # CI machine lends the cores to other processes; a file that is not refused burns CPU for far longer.
+    started = time.thread_time()
     try:
         response = importer.post(reverse("duels:event-import"), {"file": upload})
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert time.monotonic() - started < SECONDS
+    assert time.thread_time() - started < SECONDS
     assert peak < MEMORY
     assert response.status_code == 200
     page = response.content.decode()

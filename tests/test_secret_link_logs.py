@@ -16,6 +16,7 @@ import pytest
 from django.conf import settings
 
 from config.log_filters import MaskSecretLinks
+from tests.resilience.servers import free_port
 
 TOKEN = "tok3n-THAT-must-not-leak_42"
 
@@ -66,7 +67,9 @@ def test_gunicorn_access_log_is_masked(tmp_path):
         "    start_response('404 Not Found', [('Content-Type', 'text/plain')])\n"
         "    return [b'no']\n"
     )
-    port = 18_900 + (int(time.time()) % 90)
+    # A port the system hands out as free, not one of 90 fixed ones picked by the clock: another run or
+    # service holding that port would answer in gunicorn's stead (or gunicorn could not bind), and the log is empty.
+    port = free_port()
     conf = Path(settings.BASE_DIR) / "config" / "gunicorn_conf.py"
     server = subprocess.Popen(
         [

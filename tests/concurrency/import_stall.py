@@ -12,10 +12,15 @@ duel itself is set up beforehand, untimed).
 Before issue 27 the import held SQLite's write lock for the whole file (~27 minutes for
 10,000 rows) and every such request failed with "database is locked".
 
-Checked: every request succeeded (302 for the login, 200 for the answer) within
-``MAX_SECONDS`` (a generous bound: the import writes in batches of ~0.3 s), requests
-ran while the import was both checking and writing, and the import ended with all
-its rows written, once.
+Checked: every request succeeded (302 for the login, 200 for the answer) without waiting
+more than ``LOCK_WAIT_SECONDS`` for a lock the import held (the import writes in batches of
+~0.3 s): the database itself refuses a longer wait (PostgreSQL's ``lock_timeout``, SQLite's busy
+timeout, both set by the caller), and a refused request is a 503. Requests ran while the import
+was both checking and writing, and the import ended with all its rows written, once.
+
+The wall-clock bound, ``MAX_SECONDS``, only catches a request that hangs: it once was the
+check itself (2 s), and failed at random on a loaded 2-core CI machine, where a login's two
+requests beside an import running in the same process took over 2 s with no lock waited for.
 """
 
 from __future__ import annotations
@@ -42,7 +47,10 @@ from events.resources import CHARACTERS
 from tests.concurrency import http_race
 
 ROWS = 10_000
-MAX_SECONDS = 2.0
+# What a request may wait for the import's locks: a batch or two (each ~0.3 s), never the whole file.
+LOCK_WAIT_SECONDS = 2
+# A request that takes longer hangs; slowness alone on a loaded machine stays under it.
+MAX_SECONDS = 20.0
 EVERY = 0.5
 PASSWORD = "a-long-player-password"
 CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')

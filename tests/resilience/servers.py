@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-import select
+import selectors
 import shutil
 import socket
 import subprocess
@@ -28,6 +28,7 @@ from typing import Any
 
 import pytest
 from celery import current_app
+from django.core.cache import caches as django_caches
 from django.db import connection, connections
 
 
@@ -138,7 +139,10 @@ class TcpProxy:
             try:
                 client, _ = listener.accept()
             except OSError:
-                return  # cut
+                if self._listener is not listener:
+                    return  # cut
+                time.sleep(0.05)  # a connection aborted before it was accepted: the proxy still serves
+                continue
             try:
                 server = socket.create_connection(self.upstream, timeout=5)
             except OSError:
@@ -153,21 +157,41 @@ class TcpProxy:
             threading.Thread(target=self._pump, args=(client, server), daemon=True).start()
 
     def _pump(self, a: socket.socket, b: socket.socket) -> None:
+        # A selector (epoll), not select.select: select() refuses a descriptor above 1024 with ValueError,
+        # which closed every connection through the proxy once the test process held that many (the
+        # database then looked "unreachable" before anything was cut).
         ends = [a, b]
         try:
-            while True:
-                ready, _, _ = select.select(ends, [], [], 1.0)
-                for end in ready:
-                    data = end.recv(65536)
-                    if not data:
-                        return
-                    (b if end is a else a).sendall(data)
-        except (OSError, ValueError):
-            return
+            with selectors.DefaultSelector() as selector:
+                for end in ends:
+                    selector.register(end, selectors.EVENT_READ)
+                while a.fileno() != -1 and b.fileno() != -1:  # closed by ``cut``: epoll does not report it
+                    for key, _ in selector.select(1.0):
+                        source = a if key.fileobj is a else b
+                        data = source.recv(65536)
+                        if not data:
+                            return
+                        (b if source is a else a).sendall(data)
+        except OSError:
+            return  # cut, or a side closed
         finally:
             for end in ends:
                 with contextlib.suppress(OSError):
                     end.close()
+
+
+def close_cache_connections() -> None:
+    """Close the Redis connections of this thread's cache backends.
+
+    ``settings.CACHES = ...`` makes Django start new backends, but it never closes the old ones' Redis
+    connections (its ``RedisCache.close`` does nothing), and the backends a thread made stay referenced
+    by the cache handler's context variable for as long as the thread lives: the test thread kept
+    one socket per test.
+    """
+    for cache in django_caches.all(initialized_only=True):
+        client = cache.__dict__.get("_cache")  # Django's RedisCacheClient, made on first use
+        for pool in getattr(client, "_pools", {}).values():
+            pool.disconnect()
 
 
 @contextlib.contextmanager
@@ -182,7 +206,10 @@ def redis_cache(settings: Any, url: str) -> Iterator[None]:
         }
     }
     settings.SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
-    yield
+    try:
+        yield
+    finally:
+        close_cache_connections()
 
 
 @contextlib.contextmanager
