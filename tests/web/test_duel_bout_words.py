@@ -99,6 +99,7 @@ BREAK_WORDS = {
     "tablet": (("Bout 1 has ended. Does each fighter go on?", "Bout 1"), ("Заход 1 окончен", "Заход 1")),
     "player": (("The bout has ended. Tell the referee", "Bout 1"), ("Заход окончен. Скажите мастеру", "Заход 1")),
     "record": (("<th>Bout</th>",), ("<th>Заход</th>",)),
+    "watch": (("Bout 1",), ("Заход 1",)),
 }
 
 
@@ -113,6 +114,7 @@ def test_D1_D11_D12_a_duel_s_pages_at_a_bout_break_say_bout(
         "tablet": (as_user(referee), reverse("duels:situation", args=[bout_break.pk])),
         "player": (as_user(player), reverse("duels:player-live", args=[character.pk])),
         "record": (as_user(None), reverse("duels:record", args=[bout_break.pk])),
+        "watch": (as_user(None), reverse("duels:watch", args=[bout_break.pk])),
     }[page]
     response = client.get(url, HTTP_ACCEPT_LANGUAGE=language)
     assert response.status_code == 200
@@ -125,3 +127,36 @@ def test_D1_D11_D12_a_duel_s_pages_at_a_bout_break_say_bout(
         assert not re.search(r"\bround", text, flags=re.I), re.findall(r".{40}\bround.{40}", text, flags=re.I)
     else:
         assert "Раунд" not in text and "раунд" not in text
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", ("divided into bouts.", '<dt class="col-sm-3">Bout</dt>', "A stage of a duel.")),
+        ("ru", ("делится на заходы.", '<dt class="col-sm-3">Заход</dt>')),
+    ],
+)
+def test_D1_the_help_glossary_calls_a_duel_s_stage_a_bout(client, language, words):
+    body = client.get(reverse("help"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    for word in words:
+        assert word in body, word
+    if language == "en":
+        assert not re.search(r"\bround", _visible(body), flags=re.I)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", ("<strong>Bouts</strong>: a bout ends when", "In the first bout nobody", "the bout, the cards")),
+        ("ru", ("В первом заходе никто", "заход, карты")),
+    ],
+)
+def test_D11_D12_AG2_the_player_help_calls_a_duel_s_stages_bouts(client, language, words):
+    body = client.get(reverse("help-role", args=["player"]), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    for word in words:
+        assert word in body, word
+    if language == "en":  # only the battle's part speaks of rounds (a turn each, RULES.md)
+        duel_part = body[: body.index("In a battle")]
+        assert not re.search(r"\bround", _visible(duel_part), flags=re.I)
