@@ -37,7 +37,7 @@ def frozen_by_fight(character: Character) -> RuleError:
         "D3",
         gettext_noop(
             "%(name)s is in a fight that has not ended: the arsenal can change only at the start "
-            "of a round, through the referee."
+            "of a bout, through the referee."
         ),
         name=character.name,
     )

@@ -29,7 +29,7 @@ class LabForm(forms.Form):
         label=_("Victims focused on a defence card per 100 instant attacks"), min_value=0, max_value=100, initial=50
     )
     timeout_percent = forms.IntegerField(label=_("Late answers per 100 answers"), min_value=0, max_value=100, initial=5)
-    max_rounds = forms.IntegerField(label=_("Rounds at most"), min_value=1, max_value=10, initial=3)
+    max_rounds = forms.IntegerField(label=_("Bouts at most"), min_value=1, max_value=10, initial=3)
     seed = forms.IntegerField(
         label=_("Seed"),
         min_value=0,

@@ -70,7 +70,7 @@ class LabSettings:
             if not 0 <= share <= 1:
                 raise ValueError("shares are between 0 and 1")
         if self.duels < 1 or self.max_rounds < 1:
-            raise ValueError("at least one duel of at least one round")
+            raise ValueError("at least one duel of at least one bout")
 
 
 @dataclass

@@ -35,7 +35,7 @@ PHASE_LABELS = {
     engine.AWAIT_ATTACK: _("waiting for an attack"),
     engine.AWAIT_ANSWER: _("waiting for the answer"),
     engine.AWAIT_RESULT: _("waiting for the referee's decision"),
-    engine.BETWEEN_ROUNDS: _("between rounds"),
+    engine.BETWEEN_ROUNDS: _("between bouts"),
     engine.ENDED: _("ended"),
 }
 OPENED_BY_LABELS = {

@@ -133,10 +133,10 @@ class DuelPages(Wing):
 
 
 def _duel_line(duel: Any) -> str:
-    """One duel in a list: who against whom, and its round and phase, or its result."""
+    """One duel in a list: who against whom, and its bout and phase, or its result."""
     if not duel.is_open:
         return gettext("%(a)s — %(b)s: %(result)s") % {"a": duel.a.name, "b": duel.b.name, "result": duel.result_label}
-    return gettext("%(a)s — %(b)s, round %(round)s: %(phase)s (%(attacker)s attacks)") % {
+    return gettext("%(a)s — %(b)s, bout %(round)s: %(phase)s (%(attacker)s attacks)") % {
         "a": duel.a.name,
         "b": duel.b.name,
         "round": duel.round,

@@ -31,12 +31,12 @@ def round_choice(state: Situation, cmd: RoundChoice, now: datetime, events: list
     duel = require_open(get_duel(state, cmd.duel))
     if duel.phase != BETWEEN_ROUNDS:
         if duel.round == 1 and duel.opened_by == AGGRESSION:
-            raise RuleError("AG2", gettext_noop("Arsenals cannot change before the first round ends."))
+            raise RuleError("AG2", gettext_noop("Arsenals cannot change before the first bout ends."))
         if duel.round == 1 and duel.opened_by == INSTANT_ATTACK:
             raise RuleError(
-                "IA5", gettext_noop("After an instant attack both keep their arsenals until the first round ends.")
+                "IA5", gettext_noop("After an instant attack both keep their arsenals until the first bout ends.")
             )
-        raise RuleError("D3", gettext_noop("Arsenals can change only between rounds."))
+        raise RuleError("D3", gettext_noop("Arsenals can change only between bouts."))
     if cmd.fighter not in (duel.a, duel.b):
         raise RuleError(INPUT, gettext_noop("Fighter %(fighter)s is not in this duel."), fighter=cmd.fighter)
     fighter = state.fighters[cmd.fighter]

@@ -330,4 +330,4 @@ def test_AG2_the_builder_refuses_while_a_real_fight_is_open(org, pool, rival, re
     assert hand(pool) == {healing.pk: 1}
     assert hand(rival) == {attack_card.pk: 1}
     page = org.get(reverse("cards:arsenal-builder", args=[pool.pk])).content.decode()
-    assert "Anton is in a fight that has not ended: the arsenal can change only at the start of a round" in page
+    assert "Anton is in a fight that has not ended: the arsenal can change only at the start of a bout" in page

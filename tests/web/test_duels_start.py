@@ -26,7 +26,7 @@ def _start(client, event, a, b, **data):
 def test_referee_home_lists_the_running_fights(as_user, referee, shown, character, rival):
     html = as_user(referee).get(reverse("duels:referee-home", args=[shown.event_id])).content.decode()
     assert reverse("duels:situation", args=[shown.pk]) in html
-    assert character.name in html and rival.name in html and "round 1" in html
+    assert character.name in html and rival.name in html and "bout 1" in html
 
 
 def test_referee_home_search_as_you_type_and_without_javascript(as_user, referee, event, character, rival):

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
 
 WORDS = {
     "en": (
-        "Anton is in a fight that has not ended: the arsenal can change only at the start of a round, "
+        "Anton is in a fight that has not ended: the arsenal can change only at the start of a bout, "
         "through the referee."
     ),
     "ru": "Anton в незавершённом бою: арсенал можно сменить только в начале захода",
