@@ -40,7 +40,7 @@ step() {
     "$@"
     local rc=$?
     if [[ $rc -ne 0 ]]; then
-        [[ "$name" == pytest && $rc -eq 5 ]] && say "pytest collected no test: that is a failure too"
+        [[ "$name" == pytest* && $rc -eq 5 ]] && say "pytest collected no test: that is a failure too"
         FAILED+=("$name (exit $rc)")
     fi
 }
@@ -52,11 +52,16 @@ step migrations "$VENV_PY" manage.py makemigrations --check --dry-run
 step pytest "$VENV_PY" -m pytest --durations=30 "$@"
 if [[ "$CI" == true && $# -eq 0 ]]; then
     # Raw SQL and fast paths behave differently on SQLite (a zone-less datetime once gave a 500
-    # there while PostgreSQL passed). ~4 minutes; left out: what needs PostgreSQL or a browser,
-    # and the pure rules engine's tests, which never touch a database.
-    step pytest-embedded env -u DATABASE_URL -u REDIS_URL "$VENV_PY" -m pytest -q --durations=30 tests \
-        --ignore=tests/browser --ignore=tests/concurrency --ignore=tests/rules \
-        --ignore=tests/timers/test_celery_worker.py --ignore=tests/timers/test_launcher_restarts.py
+    # there while PostgreSQL passed). Left out: what needs PostgreSQL or a browser, and the pure
+    # rules engine's tests, which never touch a database.
+    embedded=(env -u DATABASE_URL -u REDIS_URL "$VENV_PY" -m pytest -q --durations=30 tests
+        --ignore=tests/browser --ignore=tests/concurrency --ignore=tests/rules
+        --ignore=tests/timers/test_celery_worker.py --ignore=tests/timers/test_launcher_restarts.py)
+    # One pytest-xdist worker per core (each with its own in-memory database and var/,
+    # config/settings_test.py); then, alone, the tests marked serial (bounds on wall time,
+    # real processes racing), which must not share the machine with a worker.
+    step pytest-embedded "${embedded[@]}" -n auto -m "not serial"
+    step pytest-embedded-serial "${embedded[@]}" -m serial
 fi
 
 if [[ ${#FAILED[@]} -gt 0 ]]; then

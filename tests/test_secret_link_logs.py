@@ -17,6 +17,9 @@ from django.conf import settings
 
 from config.log_filters import MaskSecretLinks
 
+# A bound on wall time or real processes: runs alone, never beside an xdist worker (scripts/test.sh).
+pytestmark = pytest.mark.serial
+
 TOKEN = "tok3n-THAT-must-not-leak_42"
 
 
