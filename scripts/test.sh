@@ -62,10 +62,11 @@ if [[ "$CI" == true && $# -eq 0 ]]; then
         --ignore=tests/test_documented_commands.py --ignore=tests/test_settings_production.py
         --ignore=tests/test_kinds_protocol.py
         --deselect=tests/test_launcher_first_hour.py::test_the_local_banner_names_the_demo_password_only_while_it_works)
-    # One pytest-xdist worker per core (each with its own in-memory database and var/,
-    # config/settings_test.py); then, alone, the tests marked serial (bounds on wall time,
+    # One pytest-xdist worker per CPU as nproc counts them (-n logical; "auto" counts physical
+    # cores, which a VM may report as fewer), each with its own in-memory database and var/
+    # (config/settings_test.py); then, alone, the tests marked serial (bounds on wall time,
     # real processes racing), which must not share the machine with a worker.
-    step pytest-embedded "${embedded[@]}" -n auto -m "not serial"
+    step pytest-embedded "${embedded[@]}" -n logical -m "not serial"
     step pytest-embedded-serial "${embedded[@]}" -m serial
 fi
 
