@@ -8,7 +8,16 @@ also hands them to the processes the tests start (manage.py, Celery, the launche
 """
 
 import os
+from pathlib import Path
 
 os.environ.setdefault("DEBUG", "true")
+# pytest-xdist (scripts/test.sh's SQLite pass): each worker has a database of its own (in memory)
+# and needs a var/ of its own too: print runs' files are named by row ids, which both workers hand
+# out alike, and the filesystem broker's queue is a folder there. (A process a test starts
+# inherits the folder.)
+_worker = os.environ.get("PYTEST_XDIST_WORKER")
+_var = Path(os.environ.get("SUMRAK_VAR_DIR", Path(__file__).resolve().parent.parent / "var"))
+if _worker and _var.name != f"test-{_worker}":
+    os.environ["SUMRAK_VAR_DIR"] = str(_var / f"test-{_worker}")
 
-from config.settings import *  # noqa: F403
+from config.settings import *  # noqa: E402, F403

@@ -5,7 +5,6 @@
 """
 
 import copy
-import datetime as dt
 import os
 import uuid
 
@@ -13,70 +12,68 @@ import pytest
 import time_machine
 from django.contrib.auth.models import User
 from django.test import Client
-from django.utils import timezone, translation
+from django.utils import translation
 
 import demo
 from cards.models import Card, Catalogue
 from duels.duel.start import declare_aggression
-from events.models import Character, Event, Side, StaffRole
+from events.models import Character, Event, Side
+from tests.makers import (
+    make_attack_card,
+    make_catalogue,
+    make_character,
+    make_defence_card,
+    make_event,
+    make_organizer,
+    make_other_event,
+    make_other_organizer,
+    make_referee,
+    make_rival,
+    make_user,
+)
 from tests.resilience.servers import close_cache_connections
 from tests.services.battle_kit import begin, party
 from tests.services.kit import SECRET_ANTON, SECRET_ZAVULON, arm, nonce, parries
 
 
-def _in_days(days: int) -> dt.date:
-    return timezone.localdate() + dt.timedelta(days=days)
-
-
-def _user(username: str) -> User:
-    return User.objects.create_user(username=username, password="pass-" + username)
-
-
 @pytest.fixture
 def catalogue(db) -> Catalogue:
-    return Catalogue.objects.create(name="Test catalogue")
+    return make_catalogue()
 
 
 @pytest.fixture
 def event(db, catalogue) -> Event:
-    # Dates relative to today: the event is always still to come, whenever the tests run.
-    return Event.objects.create(name="Night Watch", starts_on=_in_days(5), ends_on=_in_days(7), catalogue=catalogue)
+    return make_event(catalogue)
 
 
 @pytest.fixture
 def other_event(db, catalogue) -> Event:
-    return Event.objects.create(name="Day Watch", starts_on=_in_days(12), ends_on=_in_days(13), catalogue=catalogue)
+    return make_other_event(catalogue)
 
 
 @pytest.fixture
 def organizer(event) -> User:
-    user = _user("organizer")
-    StaffRole.objects.create(event=event, user=user, role=StaffRole.Role.ORGANIZER)
-    return user
+    return make_organizer(event)
 
 
 @pytest.fixture
 def referee(event) -> User:
-    user = _user("referee")
-    StaffRole.objects.create(event=event, user=user, role=StaffRole.Role.REFEREE)
-    return user
+    return make_referee(event)
 
 
 @pytest.fixture
 def other_organizer(other_event) -> User:
-    user = _user("other_organizer")
-    StaffRole.objects.create(event=other_event, user=user, role=StaffRole.Role.ORGANIZER)
-    return user
+    return make_other_organizer(other_event)
 
 
 @pytest.fixture
 def player(db) -> User:
-    return _user("player")
+    return make_user("player")
 
 
 @pytest.fixture
 def other_player(db) -> User:
-    return _user("other_player")
+    return make_user("other_player")
 
 
 @pytest.fixture
@@ -94,30 +91,22 @@ def personas(player, other_player, referee, organizer, other_organizer) -> dict[
 
 @pytest.fixture
 def character(event, player) -> Character:
-    return Character.objects.create(event=event, player=player, name="Anton", side=Side.LIGHT, power_level="5")
+    return make_character(event, player)
 
 
 @pytest.fixture
 def rival(event, other_player) -> Character:
-    return Character.objects.create(event=event, player=other_player, name="Zavulon", side=Side.DARK, power_level="3")
+    return make_rival(event, other_player)
 
 
 @pytest.fixture
 def attack_card(catalogue) -> Card:
-    return Card.objects.create(
-        catalogue=catalogue,
-        name_ru="Огненный шар",
-        name_en="Fireball",
-        kind="attack",
-        full_effect="heavily_wounded",
-        softened_effect="lightly_wounded",
-        tags="fire",
-    )
+    return make_attack_card(catalogue)
 
 
 @pytest.fixture
 def defence_card(catalogue) -> Card:
-    return Card.objects.create(catalogue=catalogue, name_ru="Щит мага", name_en="Mage Shield", kind="defence")
+    return make_defence_card(catalogue)
 
 
 # --- a fight's world: the services, timers, concurrency and the fight pages ------------------------

@@ -23,7 +23,8 @@ from events.creators import allow_event_creation
 from events.models import Event
 from helpers.json_limits import DEFAULT_LIMITS, JsonLimitError, JsonLimits, read_json
 
-pytestmark = pytest.mark.django_db
+# A bound on wall time or real processes: runs alone, never beside an xdist worker (scripts/test.sh).
+pytestmark = [pytest.mark.django_db, pytest.mark.serial]
 
 # Wide bounds on purpose (DESIGN: no wall-clock assertions but generous ones for a refused bomb).
 SECONDS = 5.0

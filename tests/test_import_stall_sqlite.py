@@ -6,8 +6,13 @@ succeed within 2 s while the import checks and writes. The same on PostgreSQL:
 tests/concurrency/test_import_stall.py.
 """
 
+import pytest
+
 from tests.concurrency.import_stall import ROWS
 from tests.concurrency.sqlite_server_kit import run_in_own_process
+
+# Real processes racing against the clock: never beside another test (scripts/test.sh).
+pytestmark = pytest.mark.serial
 
 
 def test_a_10000_row_import_lets_logins_and_referees_through_on_sqlite(tmp_path):

@@ -18,6 +18,9 @@ import pytest
 
 import launcher
 
+# A bound on wall time or real processes: runs alone, never beside an xdist worker (scripts/test.sh).
+pytestmark = pytest.mark.serial
+
 ROOT = Path(__file__).resolve().parent.parent
 # A program that forks a child (same process group) and then both sleep.
 FORKING = [sys.executable, "-c", "import os, time; os.fork(); time.sleep(300)"]

@@ -17,6 +17,9 @@ import launcher
 import launcher_watch as lw
 from tests.resilience.servers import OwnRedis, free_port
 
+# A bound on wall time or real processes: runs alone, never beside an xdist worker (scripts/test.sh).
+pytestmark = pytest.mark.serial
+
 ROOT = Path(__file__).resolve().parent.parent
 Usage = namedtuple("Usage", "total used free")
 MB = 1024 * 1024

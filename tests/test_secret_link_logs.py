@@ -18,6 +18,9 @@ from django.conf import settings
 from config.log_filters import MaskSecretLinks
 from tests.resilience.servers import free_port
 
+# A bound on wall time or real processes: runs alone, never beside an xdist worker (scripts/test.sh).
+pytestmark = pytest.mark.serial
+
 TOKEN = "tok3n-THAT-must-not-leak_42"
 
 

@@ -5,7 +5,12 @@ transactions, which take the database's write lock at BEGIN. This runs the
 HTTP races against a threaded server over an SQLite file in its own process.
 """
 
+import pytest
+
 from tests.concurrency.sqlite_server_kit import run_in_own_process
+
+# Real processes racing against the clock: never beside another test (scripts/test.sh).
+pytestmark = pytest.mark.serial
 
 TRIALS = 8
 

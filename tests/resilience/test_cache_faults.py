@@ -21,6 +21,9 @@ from duels.services import store
 from helpers.outage import BROKER
 from tests.resilience.servers import OwnRedis, TcpProxy, redis_broker, redis_cache
 
+# A bound on wall time or real processes: runs alone, never beside an xdist worker (scripts/test.sh).
+pytestmark = pytest.mark.serial
+
 
 def outage_lines(caplog, level: int = logging.WARNING) -> list[str]:
     return [r.getMessage() for r in caplog.records if r.name == "sumrak.outage" and r.levelno == level]

@@ -22,7 +22,8 @@ from lab.models import LabRun
 from tests.lab.lab_kit import start as start_lab
 from tests.resilience.servers import OwnRedis, redis_broker
 
-pytestmark = pytest.mark.django_db
+# A bound on wall time or real processes: runs alone, never beside an xdist worker (scripts/test.sh).
+pytestmark = [pytest.mark.django_db, pytest.mark.serial]
 
 
 class _Clock:

@@ -24,6 +24,9 @@ from cards.models import Card
 from events.models import Character
 from helpers import table_limits, tables
 
+# A bound on wall time or real processes: runs alone, never beside an xdist worker (scripts/test.sh).
+pytestmark = pytest.mark.serial
+
 MB = 1024 * 1024
 # What a refused file may cost at most: well under what reading it would.
 MAX_SECONDS = 5.0

@@ -21,6 +21,9 @@ from django.conf import settings
 
 from tests.web import table_bombs
 
+# A bound on wall time or real processes: runs alone, never beside an xdist worker (scripts/test.sh).
+pytestmark = pytest.mark.serial
+
 MB = 1024 * 1024
 MAX_SECONDS = 5.0
 MAX_GROWTH = 50 * MB

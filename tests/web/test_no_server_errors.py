@@ -253,9 +253,11 @@ def get_queries(spec: Spec, w: Any) -> Iterator[dict]:
 
 
 @pytest.mark.parametrize(("name", "route", "params"), URLS, ids=[name for name, _r, _p in URLS])
-def test_no_server_error_and_nothing_changed_by_bad_input(name, route, params, world, sweep_personas, as_user):
+def test_no_server_error_and_nothing_changed_by_bad_input(name, route, params, world_once, as_user):
+    # The world (no_server_errors_kit.build_world) is built once for the module and each case gets
+    # a copy (tests/web/conftest.py's ``shared_world``): built per case, it was a tenth of the time.
+    world, personas = world_once.world, world_once.personas
     spec = SPECS[name]
-    personas = sweep_personas
     probe = Probe({role: as_user(personas[role]) for role in ROLES})
     # Organizers see every link of their event; a player the links of their own characters.
     probe.tokens = {

@@ -62,9 +62,10 @@ def bodies(spec: Any, w: Any) -> list[dict]:
     return made
 
 
-@pytest.fixture
-def kinds_world(world, sweep_personas):
-    return add_every_kind(world, sweep_personas)
+# The world and its fights are built once for the module (tests/web/conftest.py's
+# ``shared_world`` calls ``extend_world``) and each case gets a copy: built per case, they were
+# half of the sweep's time.
+extend_world = add_every_kind
 
 
 # Found by this sweep and left to the helper who changes conditions (issue 20: "condition changes
@@ -75,7 +76,8 @@ def kinds_world(world, sweep_personas):
     URLS,
     ids=[name for name, _r, _p in URLS],
 )
-def test_no_server_error_with_every_kind_of_fight(name, route, params, kinds_world, sweep_personas, as_user):
+def test_no_server_error_with_every_kind_of_fight(name, route, params, world_once, as_user):
+    kinds_world, sweep_personas = world_once.world, world_once.personas
     spec = SPECS[name]
     clients = {role: as_user(sweep_personas[role]) for role in ROLES}
     problems: list[str] = []
