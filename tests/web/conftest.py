@@ -14,6 +14,7 @@ from django.db import transaction
 from django.test import override_settings
 from django.utils import timezone, translation
 
+from bench.fights import extend
 from cards.models import Card
 from events.models import Event, StaffRole
 from tests.makers import (
@@ -142,3 +143,11 @@ def world_once(shared_world, db) -> Iterator[SimpleNamespace]:
     built_at, built = shared_world
     with time_machine.travel(built_at, tick=True):
         yield copy.deepcopy(built)
+
+
+@pytest.fixture
+def long_fight(fight, referee):
+    """A duel of 300 more log entries (bench/fights.py plays them): the pages' bounds in a long fight."""
+    extend(fight, 300, actor=referee)
+    fight.refresh_from_db()
+    return fight

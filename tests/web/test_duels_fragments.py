@@ -17,7 +17,6 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from bench.fights import extend
 from duels.duel.presenters import LIVE_RECENT
 from duels.duel.record import RECORD_PAGE
 from events.models import StaffRole
@@ -26,13 +25,6 @@ from tests.web.duels_kit import rendered_nonces
 
 pytestmark = pytest.mark.django_db
 HX = {"HX-Request": "true"}
-
-
-@pytest.fixture
-def long_fight(fight, referee):
-    extend(fight, 300, actor=referee)
-    fight.refresh_from_db()
-    return fight
 
 
 def _steps_shown(html: str) -> int:

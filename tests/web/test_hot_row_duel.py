@@ -18,7 +18,6 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from bench.fights import extend
 from duels import services
 from duels.archive import replays
 from duels.duel.presenters import LIVE_RECENT
@@ -33,13 +32,6 @@ from tests.web.hot_row_kit import same_text, whole
 
 pytestmark = pytest.mark.django_db
 HX = {"HX-Request": "true"}
-
-
-@pytest.fixture
-def long_fight(fight, referee):
-    extend(fight, 300, actor=referee)
-    fight.refresh_from_db()
-    return fight
 
 
 def _steps(state: dict) -> int:
