@@ -34,8 +34,10 @@ from duels.services.errors import (
     TooFewCombatants,
 )
 from duels.services.opening import (
+    carry_all,
     counters_of,
     lock_characters,
+    merge_clocks,
     new_situation,
     opening,
     refuse_if_fighting,
@@ -120,6 +122,10 @@ def start_battle(
         raise NotInEvent(name=declarer.name)
 
     def start(nonce: str) -> Performed:
+        # S2, IA6: a combatant whose fight is over within its gap brings that situation in.
+        names = ", ".join(c.name for c in combatants)
+        reason = _("A battle takes the situation on: %(names)s.") % {"names": names}
+        taken = carry_all(combatants, reason=reason, user=user, now=now)
         locked = {c.pk: c for c in lock_characters(combatants)}
         refuse_if_fighting(locked.values(), now=now)
         settings = B.BattleSettings(
@@ -129,7 +135,7 @@ def start_battle(
             every_round_a_bout=event.every_round_a_bout,
             physical_draws=event.physical_draws,
         )
-        last_action_at, instant_attack_used = carried
+        last_action_at, instant_attack_used = merge_clocks(carried, taken)
         opened = B.open_battle(
             settings, counters_of(event), now, last_action_at=last_action_at, instant_attack_used=instant_attack_used
         )

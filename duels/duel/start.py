@@ -6,7 +6,9 @@ import datetime as dt
 from collections.abc import Callable
 from typing import Any
 
+from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 import rules
 from cards.faces import face_of
@@ -23,7 +25,10 @@ from duels.services.errors import (
     SeparateSituations,
 )
 from duels.services.opening import (
+    Clock,
+    carry_over,
     counters_of,
+    fight_over,
     lock_characters,
     new_situation,
     opening,
@@ -154,7 +159,20 @@ def _start(
 
     def start(nonce: str) -> Performed:
         situation = _situation_for(event, first, second, now)
-        return _strike(event, situation, first, second, build, user=user, nonce=nonce, now=now)
+        if situation.kind == KIND.key:
+            return _strike(event, situation, first, second, build, user=user, nonce=nonce, now=now)
+        # S2, IA6: their battle is over within its gap; the duel takes its situation on. A
+        # refused strike takes the close back with it (the savepoint): the battle stays open.
+        with transaction.atomic():
+            reason = _("A duel takes the situation on: %(first)s and %(second)s.") % {
+                "first": first.name,
+                "second": second.name,
+            }
+            clock = carry_over(situation, reason=reason, user=user, now=now)
+            if clock is None:
+                raise InAnotherFight(name=first.name)  # a fight began in it meanwhile
+            fresh = _open(event, now, clock)
+            return _strike(event, fresh, first, second, build, user=user, nonce=nonce, now=now)
 
     # A refusal (two separate situations, busy, a card not held, a rule) is
     # raised after the commit, so the deadlines applied on the way are kept.
@@ -211,7 +229,8 @@ def _victims_fight(attacker: Character, victim: Character, now: dt.datetime) -> 
     if theirs is None or active_situation_for(attacker, now=now) is not None:
         return None
     if theirs.kind != KIND.key:
-        return theirs
+        # A battle over within its gap is not joined: a new fight takes its situation on (S2, IA6).
+        return None if fight_over(theirs, now=now) else theirs
     return theirs if KIND.busy_with(KIND.from_dict(theirs.state), victim.pk) is not None else None
 
 
@@ -223,7 +242,9 @@ def _situation_for(event: Event, first: Character, second: Character, now: dt.da
         raise SeparateSituations(name=first.name, other=second.name)
     found = mine or theirs
     if found is not None and found.kind != KIND.key:
-        # A battle (or another kind) is joined from its own page, never by a duel's start.
+        if fight_over(found, now=now):
+            return found  # over within its gap: the duel takes its situation on (S2), ``_start``
+        # A battle (or another kind) running is joined from its own page, never by a duel's start.
         busy = first if mine is not None else second
         raise InAnotherFight(name=busy.name)
     if found is not None:
@@ -231,14 +252,17 @@ def _situation_for(event: Event, first: Character, second: Character, now: dt.da
     return _open(event, now)
 
 
-def _open(event: Event, now: dt.datetime) -> Situation:
+def _open(event: Event, now: dt.datetime, clock: Clock = (None, False)) -> Situation:
+    """A new duel situation; ``clock``: the open situation it takes on, its last action and IA6 (S2)."""
     settings = engine.Settings(
         answer_window_s=event.answer_window_s,
         gap_s=event.situation_gap_s,
         focus_abilities=event.focus_abilities,
         physical_draws=event.physical_draws,
     )
-    return new_situation(event, KIND, KIND.open(settings, counters_of(event), now))
+    opened = KIND.open(settings, counters_of(event), now)
+    opened.last_action_at, opened.instant_attack_used = clock[0], clock[1]
+    return new_situation(event, KIND, opened)
 
 
 def _busy_check(state: Any, first: Character, second: Character) -> None:
