@@ -125,7 +125,7 @@ def start_battle(
         # S2, IA6: a combatant whose fight is over within its gap brings that situation in.
         names = ", ".join(c.name for c in combatants)
         reason = _("A battle takes the situation on: %(names)s.") % {"names": names}
-        taken = carry_all(combatants, reason=reason, user=user, now=now)
+        taken, closed = carry_all(combatants, reason=reason, user=user, now=now)
         locked = {c.pk: c for c in lock_characters(combatants)}
         refuse_if_fighting(locked.values(), now=now)
         settings = B.BattleSettings(
@@ -139,7 +139,10 @@ def start_battle(
         opened = B.open_battle(
             settings, counters_of(event), now, last_action_at=last_action_at, instant_attack_used=instant_attack_used
         )
-        extra = {} if grown_from is None else {GROWN_FROM: grown_from}
+        extra: dict[str, Any] = {} if grown_from is None else {GROWN_FROM: grown_from}
+        if closed:
+            # S2: undoing this start opens the situations it took on again (duels/services/commands.py).
+            extra = {GROWN_FROM: [*([] if grown_from is None else [grown_from]), *closed]}
         situation = new_situation(event, KIND, opened, **extra)
         tx = Transition(situation, now)
         for character in dict.fromkeys(c.pk for c in combatants):

@@ -16,7 +16,7 @@ from cards.models import ArsenalCard, Card
 from duels.duel.kind import KIND, DuelKind
 from duels.models import Situation
 from duels.services.active import active_situation_for
-from duels.services.commands import User
+from duels.services.commands import GROWN_FROM, User
 from duels.services.errors import (
     CardNotHeld,
     CharacterBusy,
@@ -171,7 +171,7 @@ def _start(
             clock = carry_over(situation, reason=reason, user=user, now=now)
             if clock is None:
                 raise InAnotherFight(name=first.name)  # a fight began in it meanwhile
-            fresh = _open(event, now, clock)
+            fresh = _open(event, now, clock, taken_from=situation.pk)
             return _strike(event, fresh, first, second, build, user=user, nonce=nonce, now=now)
 
     # A refusal (two separate situations, busy, a card not held, a rule) is
@@ -252,8 +252,11 @@ def _situation_for(event: Event, first: Character, second: Character, now: dt.da
     return _open(event, now)
 
 
-def _open(event: Event, now: dt.datetime, clock: Clock = (None, False)) -> Situation:
-    """A new duel situation; ``clock``: the open situation it takes on, its last action and IA6 (S2)."""
+def _open(event: Event, now: dt.datetime, clock: Clock = (None, False), taken_from: int | None = None) -> Situation:
+    """A new duel situation; ``clock``: the open situation it takes on (``taken_from``), its last action and IA6 (S2).
+
+    ``taken_from`` is named in the opening (``GROWN_FROM``): undoing the start opens it again.
+    """
     settings = engine.Settings(
         answer_window_s=event.answer_window_s,
         gap_s=event.situation_gap_s,
@@ -262,7 +265,8 @@ def _open(event: Event, now: dt.datetime, clock: Clock = (None, False)) -> Situa
     )
     opened = KIND.open(settings, counters_of(event), now)
     opened.last_action_at, opened.instant_attack_used = clock[0], clock[1]
-    return new_situation(event, KIND, opened)
+    extra = {} if taken_from is None else {GROWN_FROM: [taken_from]}
+    return new_situation(event, KIND, opened, **extra)
 
 
 def _busy_check(state: Any, first: Character, second: Character) -> None:

@@ -132,19 +132,23 @@ def carry_over(situation: Situation, *, reason: str, user: User, now: dt.datetim
     return found.last_action_at, found.instant_attack_used
 
 
-def carry_all(characters: Iterable[Character], *, reason: str, user: User, now: dt.datetime) -> Clock:
+def carry_all(characters: Iterable[Character], *, reason: str, user: User, now: dt.datetime) -> tuple[Clock, list[int]]:
     """Every open situation the characters' fights have ended in, closed and taken on (S2, IA6).
 
-    Several: the newest clock goes on, and the instant attack is spent if any of them spent it.
-    A fight still running is left alone (``refuse_if_fighting`` names who is in it).
+    Returns the clock the new fight carries (several: the newest last action; the instant
+    attack spent if any spent it) and the rows closed, for the new fight's opening to name
+    (``GROWN_FROM``: undoing its start opens them again). A fight still running is left alone
+    (``refuse_if_fighting`` names who is in it).
     """
     clocks: list[Clock] = []
+    taken: list[int] = []
     for character in characters:
         running = active_situation_for(character, now=now)
         clock = None if running is None else carry_over(running, reason=reason, user=user, now=now)
-        if clock is not None:
+        if running is not None and clock is not None:
             clocks.append(clock)
-    return merge_clocks(*clocks)
+            taken.append(running.pk)
+    return merge_clocks(*clocks), taken
 
 
 def merge_clocks(*clocks: Clock) -> Clock:

@@ -207,3 +207,28 @@ def test_S2_IA6_after_a_duel_in_its_gap_an_instant_attack_is_a_second_duel_and_a
     opening = B.from_dict(made.situation.opening)
     assert opening.instant_attack_used and opening.last_action_at == last
     assert st.instant_attack_used
+
+
+@pytest.mark.parametrize("new_fight", ["instant attack", "battle"])
+def test_S2_undoing_the_new_fights_start_opens_the_situation_it_took_on_again(event, people, referee, new_fight):
+    _anna, boris, vera, gleb = people
+    battle = won_at_10(event, people, referee)
+    before = battle_state(battle)
+    if new_fight == "battle":
+        made = start_battle(event, [boris, vera, gleb], declarer=vera, user=referee, nonce=nonce(), now=at(30))
+    else:
+        blade = ArsenalCard.objects.get(character=boris, card__name_en="Blade").card
+        made = instant_attack(boris, vera, blade, referee, at(30))
+    assert closed_by_referee(battle)
+    new = Situation.objects.get(pk=made.situation.pk)
+    services.undo_last(new.pk, user=referee, reason="wrong people", seen_version=new.version, nonce=nonce(), now=at(40))
+    new.refresh_from_db()
+    assert new.ended and not new.participants.exists()
+    battle.refresh_from_db()
+    assert not battle.ended  # S2: the battle's situation is open again, as it was
+    assert battle_state(battle) == before
+    assert services.active_situation_for(boris, now=at(41)).pk == battle.pk
+    # ... and its gap still counts from its own last combat action.
+    assert services.refresh(
+        Situation.objects.get(pk=battle.pk), now=before.last_action_at + dt.timedelta(seconds=GAP + 1)
+    ).ended
