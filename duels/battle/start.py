@@ -31,6 +31,7 @@ from duels.services.errors import (
     NotABattle,
     NotInEvent,
     StaleVersion,
+    StillInSituation,
     TooFewCombatants,
 )
 from duels.services.opening import (
@@ -47,6 +48,7 @@ from duels.services.store import Performed, Transition, actor_of, check_nonce, n
 from events.models import Character, Event
 from rules import CardFace, FighterSetup, RuleError
 from rules import battle as B
+from rules.conditions import can_fight
 from rules.duel import EndSituation
 from rules.errors import ARSENAL
 
@@ -126,6 +128,7 @@ def start_battle(
         names = ", ".join(c.name for c in combatants)
         reason = _("A battle takes the situation on: %(names)s.") % {"names": names}
         taken, closed = carry_all(combatants, reason=reason, user=user, now=now)
+        _refuse_left_behind(closed, combatants)
         locked = {c.pk: c for c in lock_characters(combatants)}
         refuse_if_fighting(locked.values(), now=now)
         settings = B.BattleSettings(
@@ -156,6 +159,17 @@ def start_battle(
         return Performed(situation, tx.events)
 
     return opening(event, nonce, start)
+
+
+def _refuse_left_behind(closed: Sequence[int], combatants: Sequence[Character]) -> None:
+    """S2: the situations taken on stay open for everyone in them; all who can still fight come along."""
+    if not closed:
+        return
+    chosen = {c.pk for c in combatants}
+    others = Character.objects.filter(situations__in=closed).exclude(pk__in=chosen).distinct().order_by("name")
+    for other in others:
+        if can_fight(other.condition):
+            raise StillInSituation(name=other.name)
 
 
 def add_combatant(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.db import transaction
@@ -172,7 +172,9 @@ def _start(
             if clock is None:
                 raise InAnotherFight(name=first.name)  # a fight began in it meanwhile
             fresh = _open(event, now, clock, taken_from=situation.pk)
-            return _strike(event, fresh, first, second, build, user=user, nonce=nonce, now=now)
+            # S2: the rest of its people stay in the situation (frozen, IA6), in no duel.
+            stay = Character.objects.filter(situations=situation).exclude(pk__in=(first.pk, second.pk))
+            return _strike(event, fresh, first, second, build, user=user, nonce=nonce, now=now, also=list(stay))
 
     # A refusal (two separate situations, busy, a card not held, a rule) is
     # raised after the commit, so the deadlines applied on the way are kept.
@@ -190,11 +192,15 @@ def _strike(
     user: User,
     nonce: str,
     now: dt.datetime,
+    also: Sequence[Character] = (),
 ) -> Performed:
-    """Join whoever is not in yet and apply the opening command; a refused one still saves the expiries."""
+    """Join whoever is not in yet and apply the opening command; a refused one still saves the expiries.
+
+    ``also``: the rest of a situation taken on (S2), joined with no duel.
+    """
     # Lock the characters too: the arsenal builder holds these locks while it
     # checks ``in_active_situation``, so the hands read below are never half-way through a change.
-    fighters = lock_characters([first, second])
+    fighters = lock_characters([first, second, *also])
     tx = Transition(situation, now)
     tx.expire()
     if situation.ended or KIND.is_ended(tx.state):

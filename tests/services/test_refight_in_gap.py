@@ -20,7 +20,7 @@ from duels import services
 from duels.battle.start import start_battle
 from duels.duel.start import declare_aggression
 from duels.models import LogEntry, Situation
-from duels.services.errors import CardNotHeld
+from duels.services.errors import CardNotHeld, StillInSituation
 from events.models import Character, Side
 from rules import RuleError
 from rules import battle as B
@@ -133,9 +133,17 @@ def test_S2_IA6_an_outsiders_instant_attack_on_a_combatant_in_the_gap_takes_the_
     assert next(e for e in struck.events if e.type == "converted_to_aggression").rule == "IA6"
     assert struck.situation.kind == Situation.Kind.DUEL
     assert closed_by_referee(battle)
-    assert set(struck.situation.participants.values_list("pk", flat=True)) == {gleb.pk, vera.pk}
-    # The battle's other people are free of it now: their hands are written back, as it left them.
-    assert not services.in_active_situation(people[0], now=at(31))
+    st = services.state_of(struck.situation)
+    assert [{d.a, d.b} for d in st.duels] == [{gleb.pk, vera.pk}]
+    # S2: the battle's other people stay in the situation, in no duel: frozen, and IA6 counts for them.
+    anna, boris = people[0], people[1]
+    assert set(struck.situation.participants.values_list("pk", flat=True)) == {p.pk for p in people}
+    assert services.active_situation_for(anna, now=at(31)).pk == struck.situation.pk
+    with pytest.raises(RuleError):
+        arsenal_service.restore_arsenal(boris)
+    again = instant_attack(anna, boris, blade, referee, at(40))  # still no draw (IA6)
+    assert again.situation.pk == struck.situation.pk
+    assert next(e for e in again.events if e.type == "converted_to_aggression").rule == "IA6"
 
 
 def test_S2_a_refused_start_in_the_gap_leaves_the_battle_situation_open(event, people, referee):
@@ -156,7 +164,12 @@ def test_S2_IA6_a_new_battle_in_the_gap_of_one_carries_its_clock_and_frozen_hand
     anna, boris, vera, gleb = people
     battle = won_at_10(event, people, referee)
     last = battle_state(battle).last_action_at
-    made = start_battle(event, [boris, vera, gleb], declarer=vera, user=referee, nonce=nonce(), now=at(30))
+    version = Situation.objects.get(pk=battle.pk).version
+    with pytest.raises(StillInSituation) as left:  # S2: Anna, still fit, is in that situation too
+        start_battle(event, [boris, vera, gleb], declarer=vera, user=referee, nonce=nonce(), now=at(30))
+    assert left.value.params == {"name": anna.name}
+    assert Situation.objects.get(pk=battle.pk).version == version and not battle_state(battle).closed
+    made = start_battle(event, [anna, boris, vera, gleb], declarer=vera, user=referee, nonce=nonce(), now=at(30))
     assert closed_by_referee(battle)
     opening = B.from_dict(made.situation.opening)
     assert opening.last_action_at == last
@@ -165,7 +178,7 @@ def test_S2_IA6_a_new_battle_in_the_gap_of_one_carries_its_clock_and_frozen_hand
     blades = [u for u in st.combatants[boris.pk].hand if st.cards[u].face.card_id == blade.pk]
     assert len(blades) == 1  # S2: no restore between the two fights (Boris spent one Blade)
     assert opening.instant_attack_used  # IA6: the battle's situation used its instant attack
-    assert not services.in_active_situation(anna, now=at(31))  # written back, free
+    assert services.active_situation_for(anna, now=at(31)).pk == made.situation.pk
 
 
 def test_S2_IA6_an_aggression_in_the_gap_of_a_battle_opens_a_duel_that_takes_it_on(event, people, referee):
@@ -200,9 +213,10 @@ def test_S2_IA6_after_a_duel_in_its_gap_an_instant_attack_is_a_second_duel_and_a
     go(first, referee, rules_duel.EndDuel(duel=1, reason="parted"), 25)
     last = services.state_of(Situation.objects.get(pk=first.pk)).last_action_at
     # A battle started with them within the gap takes the duel's situation on (S2, IA6).
-    olga = Character.objects.create(event=event, name="Vlad", side=Side.LIGHT)
-    arm(olga, attack_card)
-    made = start_battle(event, [anton, zavulon, olga], declarer=olga, user=referee, nonce=nonce(), now=at(30))
+    vlad = Character.objects.create(event=event, name="Vlad", side=Side.LIGHT)
+    arm(vlad, attack_card)
+    everyone = [anton, zavulon, bystander, vlad]
+    made = start_battle(event, everyone, declarer=vlad, user=referee, nonce=nonce(), now=at(30))
     assert closed_by_referee(first)
     opening = B.from_dict(made.situation.opening)
     assert opening.instant_attack_used and opening.last_action_at == last
@@ -211,11 +225,11 @@ def test_S2_IA6_after_a_duel_in_its_gap_an_instant_attack_is_a_second_duel_and_a
 
 @pytest.mark.parametrize("new_fight", ["instant attack", "battle"])
 def test_S2_undoing_the_new_fights_start_opens_the_situation_it_took_on_again(event, people, referee, new_fight):
-    _anna, boris, vera, gleb = people
+    _anna, boris, vera, _gleb = people
     battle = won_at_10(event, people, referee)
     before = battle_state(battle)
     if new_fight == "battle":
-        made = start_battle(event, [boris, vera, gleb], declarer=vera, user=referee, nonce=nonce(), now=at(30))
+        made = start_battle(event, people, declarer=vera, user=referee, nonce=nonce(), now=at(30))
     else:
         blade = ArsenalCard.objects.get(character=boris, card__name_en="Blade").card
         made = instant_attack(boris, vera, blade, referee, at(30))

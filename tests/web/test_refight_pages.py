@@ -51,8 +51,9 @@ def test_S2_IA6_the_start_pages_instant_attack_in_a_battles_gap_is_an_ordinary_a
     monkeypatch.setattr("secrets.randbelow", lambda n: pytest.fail("IA6: nothing may be drawn"))
     response = _strike(client, event, gleb, vera, blade)
     assert response.status_code == 302
-    duel = Situation.objects.filter(kind=Situation.Kind.DUEL).exclude(participants=people[0]).get()
+    duel = Situation.objects.filter(kind=Situation.Kind.DUEL).latest("pk")
     assert response["Location"] == reverse("duels:situation", args=[duel.pk])
+    assert [{d.a, d.b} for d in services.state_of(duel).duels] == [{gleb.pk, vera.pk}]
     assert services.state_of(duel).duels[0].opened_by != rules_duel.INSTANT_ATTACK  # IA6: ordinary
     assert rules_duel.from_dict(duel.opening).instant_attack_used
     over.refresh_from_db()
@@ -78,17 +79,26 @@ def test_S2_a_refused_strike_in_the_gap_is_said_in_words_and_leaves_the_battle_o
 def test_S2_IA6_the_battle_start_page_offers_and_starts_a_battle_with_the_people_of_one_over(
     as_user, referee, event, people, over
 ):
-    _anna, boris, vera, gleb = people
+    anna, boris, vera, gleb = people
     client = as_user(referee)
+    client.cookies["django_language"] = "en"
     page = client.get(reverse("duels:battle-start", args=[event.pk])).content.decode()
     assert f'value="{vera.pk}"' in page  # offered again: her fight is over (S2)
-    data = {
-        "nonce": nonce(),
-        "combatants": [boris.pk, vera.pk, gleb.pk],
-        "declarer": vera.pk,
-        **{f"side_{p.pk}": p.side for p in (boris, vera, gleb)},
-    }
-    response = client.post(reverse("duels:battle-start", args=[event.pk]), data)
+
+    def start(chosen):
+        data = {
+            "nonce": nonce(),
+            "combatants": [p.pk for p in chosen],
+            "declarer": vera.pk,
+            **{f"side_{p.pk}": p.side for p in chosen},
+        }
+        return client.post(reverse("duels:battle-start", args=[event.pk]), data)
+
+    left = start([boris, vera, gleb])  # Anna, still able to fight, is in that situation too (S2)
+    assert left.status_code == 422
+    assert "Anna is still in that combat situation (S2)" in left.content.decode()
+    assert not Situation.objects.get(pk=over.pk).ended
+    response = start([anna, boris, vera, gleb])
     assert response.status_code == 302
     made = Situation.objects.filter(kind=Situation.Kind.BATTLE).exclude(pk=over.pk).get()
     assert response["Location"] == reverse("duels:battle", args=[made.pk])
