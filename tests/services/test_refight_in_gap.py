@@ -64,6 +64,11 @@ def won_at_10(event, people, referee) -> Situation:
     return battle
 
 
+def active_pk(character, t: float) -> int | None:
+    found = services.active_situation_for(character, now=at(t))
+    return None if found is None else found.pk
+
+
 def closed_by_referee(situation: Situation) -> bool:
     situation.refresh_from_db()
     return (
@@ -138,7 +143,7 @@ def test_S2_IA6_an_outsiders_instant_attack_on_a_combatant_in_the_gap_takes_the_
     # S2: the battle's other people stay in the situation, in no duel: frozen, and IA6 counts for them.
     anna, boris = people[0], people[1]
     assert set(struck.situation.participants.values_list("pk", flat=True)) == {p.pk for p in people}
-    assert services.active_situation_for(anna, now=at(31)).pk == struck.situation.pk
+    assert active_pk(anna, 31) == struck.situation.pk
     with pytest.raises(RuleError):
         arsenal_service.restore_arsenal(boris)
     again = instant_attack(anna, boris, blade, referee, at(40))  # still no draw (IA6)
@@ -178,7 +183,7 @@ def test_S2_IA6_a_new_battle_in_the_gap_of_one_carries_its_clock_and_frozen_hand
     blades = [u for u in st.combatants[boris.pk].hand if st.cards[u].face.card_id == blade.pk]
     assert len(blades) == 1  # S2: no restore between the two fights (Boris spent one Blade)
     assert opening.instant_attack_used  # IA6: the battle's situation used its instant attack
-    assert services.active_situation_for(anna, now=at(31)).pk == made.situation.pk
+    assert active_pk(anna, 31) == made.situation.pk
 
 
 def test_S2_IA6_an_aggression_in_the_gap_of_a_battle_opens_a_duel_that_takes_it_on(event, people, referee):
@@ -241,8 +246,8 @@ def test_S2_undoing_the_new_fights_start_opens_the_situation_it_took_on_again(ev
     battle.refresh_from_db()
     assert not battle.ended  # S2: the battle's situation is open again, as it was
     assert battle_state(battle) == before
-    assert services.active_situation_for(boris, now=at(41)).pk == battle.pk
+    assert active_pk(boris, 41) == battle.pk
     # ... and its gap still counts from its own last combat action.
-    assert services.refresh(
-        Situation.objects.get(pk=battle.pk), now=before.last_action_at + dt.timedelta(seconds=GAP + 1)
-    ).ended
+    assert before.last_action_at is not None
+    gone = before.last_action_at + dt.timedelta(seconds=GAP + 1)
+    assert services.refresh(Situation.objects.get(pk=battle.pk), now=gone).ended
