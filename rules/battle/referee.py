@@ -109,6 +109,14 @@ class CloseSituation:
     reason: str
 
 
+@event_type("battle_situation_taken_on")
+@dataclass(frozen=True, kw_only=True)
+class SituationTakenOn(EngineEvent):
+    """S2: the situation goes on in a new fight (its clock and IA6); this row holds no more of it."""
+
+    reason: str
+
+
 def close_situation_command(state: Battle, cmd: CloseSituation, now: datetime, events: Events) -> None:
     """Close an ended battle's open situation at once, for a new fight that carries it (S2)."""
     if state.closed:
@@ -119,4 +127,4 @@ def close_situation_command(state: Battle, cmd: CloseSituation, now: datetime, e
         raise RuleError(INPUT, gettext_noop("Say why the situation is closed."))
     state.closed = True
     state.closed_at = now
-    events.append(E.SituationClosed())
+    events.append(SituationTakenOn(reason=cmd.reason.strip()))

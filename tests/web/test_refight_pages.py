@@ -59,6 +59,10 @@ def test_S2_IA6_the_start_pages_instant_attack_in_a_battles_gap_is_an_ordinary_a
     over.refresh_from_db()
     assert over.ended and battle_state(over).closed  # taken on by the duel (S2)
     assert client.get(response["Location"], follow=True).status_code == 200
+    client.cookies["django_language"] = "en"
+    tablet = client.get(reverse("duels:battle", args=[over.pk]))
+    assert tablet.status_code == 200
+    assert "The combat situation goes on in a new fight (S2): A duel takes the situation on" in tablet.content.decode()
 
 
 def test_S2_a_refused_strike_in_the_gap_is_said_in_words_and_leaves_the_battle_open(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules import battle as B
-from rules.battle import events as E
+from rules.battle.referee import SituationTakenOn
 from tests.rules.battle.kit import Fight
 
 
@@ -14,7 +14,7 @@ def test_S2_only_a_battle_over_within_its_gap_can_be_closed_for_a_new_fight():
     last = fight.state.last_action_at
     fight.refused("INPUT", B.CloseSituation(reason="  "))  # a reason, as every referee's end
     events = fight.do(B.CloseSituation(reason="a new fight"))
-    assert any(isinstance(e, E.SituationClosed) for e in events)
+    assert events == [SituationTakenOn(reason="a new fight")]
     assert fight.state.closed and fight.state.last_action_at == last  # the clock the new fight carries
     fight.refused("S2", B.CloseSituation(reason="again"))  # closed once
     assert B.to_dict(fight.replayed()) == B.to_dict(fight.state)  # the log replays to the same close
