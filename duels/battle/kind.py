@@ -18,7 +18,7 @@ from django.db import models
 
 from duels.models import LogEntry, Situation
 from duels.services.draws import figures, related_undone, undone_draw
-from duels.services.kinds import FighterResult, Step, is_join_type, stated_reason
+from duels.services.kinds import Carried, FighterResult, Step, is_join_type, stated_reason
 from duels.services.store import named_by_fighters
 from rules import EngineEvent
 from rules import battle as B
@@ -140,6 +140,13 @@ class BattleKind:
 
     def focus_command(self, state: B.Battle, character_id: int, card: str | None) -> Any:
         return None
+
+    def carry_on(self, state: B.Battle, reason: str) -> Carried | None:
+        """S2: a battle over (BP5) whose situation is open; its clock and IA6 go on in the new fight."""
+        if state.closed or state.phase != B.ENDED:
+            return None
+        last = state.last_action_at or state.ended_at
+        return Carried(B.CloseSituation(reason=reason), last, bool(state.instant_attack_used))
 
 
 KIND = BattleKind()

@@ -18,6 +18,7 @@ from duels.web.oob import Part
 from duels.web.viewers import PLAYER, SPECTATOR_VIEW, Viewer
 from rules import battle as B
 from rules.battle import events as BE
+from rules.battle.referee import SituationTakenOn
 
 RECORD_PAGE = 50
 
@@ -60,7 +61,7 @@ def record_context(state: B.Battle, page: str | None) -> dict[str, Any]:
 # controls only take the new version. A combatant joining or leaving, the battle's end: the whole.
 
 TABLET = "duels/battle/tablet.html"
-_WHOLE = (BE.Joined, BE.Left, BE.Begun, BE.Ended, BE.SituationClosed)
+_WHOLE = (BE.Joined, BE.Left, BE.Begun, BE.Ended, BE.SituationClosed, SituationTakenOn)
 REGIONS = ("battle-notes", "battle-head", "turn-strip", "battle-main", "battle-join", "battle-log")
 
 

@@ -20,7 +20,7 @@ from duels.web.log import LogLine, LogWords, log_lines, wording
 from rules import battle as B
 from rules.battle import events as E
 from rules.battle import reactions as R
-from rules.battle.referee import ConditionRecorded
+from rules.battle.referee import ConditionRecorded, SituationTakenOn
 from rules.battle.state import NO_ATTACKS_LEFT
 
 # R1: what drew an opportunity attack (the engine's trigger kinds); a readied action's
@@ -327,6 +327,13 @@ def describe_battle(entries: Iterable[Any], state: B.Battle) -> list[LogLine]:
 @wording(E.SituationClosed)
 def _situation_closed(w: BattleWords, e: E.SituationClosed) -> str:
     return _("The combat situation ends: no combat action for the gap (S2); arsenals may change again.")
+
+
+@wording(SituationTakenOn)
+def _situation_taken_on(w: BattleWords, e: SituationTakenOn) -> str:
+    return _("The combat situation goes on in a new fight (S2): %(reason)s Arsenals stay frozen.") % {
+        "reason": e.reason
+    }
 
 
 @wording(E.BoutEnded)

@@ -31,11 +31,14 @@ from duels.services.errors import (
     NotABattle,
     NotInEvent,
     StaleVersion,
+    StillInSituation,
     TooFewCombatants,
 )
 from duels.services.opening import (
+    carry_all,
     counters_of,
     lock_characters,
+    merge_clocks,
     new_situation,
     opening,
     refuse_if_fighting,
@@ -45,6 +48,7 @@ from duels.services.store import Performed, Transition, actor_of, check_nonce, n
 from events.models import Character, Event
 from rules import CardFace, FighterSetup, RuleError
 from rules import battle as B
+from rules.conditions import can_fight
 from rules.duel import EndSituation
 from rules.errors import ARSENAL
 
@@ -120,6 +124,11 @@ def start_battle(
         raise NotInEvent(name=declarer.name)
 
     def start(nonce: str) -> Performed:
+        # S2, IA6: a combatant whose fight is over within its gap brings that situation in.
+        names = ", ".join(c.name for c in combatants)
+        reason = _("A battle takes the situation on: %(names)s.") % {"names": names}
+        taken, closed = carry_all(combatants, reason=reason, user=user, now=now)
+        _refuse_left_behind(closed, combatants)
         locked = {c.pk: c for c in lock_characters(combatants)}
         refuse_if_fighting(locked.values(), now=now)
         settings = B.BattleSettings(
@@ -129,11 +138,14 @@ def start_battle(
             every_round_a_bout=event.every_round_a_bout,
             physical_draws=event.physical_draws,
         )
-        last_action_at, instant_attack_used = carried
+        last_action_at, instant_attack_used = merge_clocks(carried, taken)
         opened = B.open_battle(
             settings, counters_of(event), now, last_action_at=last_action_at, instant_attack_used=instant_attack_used
         )
-        extra = {} if grown_from is None else {GROWN_FROM: grown_from}
+        extra: dict[str, Any] = {} if grown_from is None else {GROWN_FROM: grown_from}
+        if closed:
+            # S2: undoing this start opens the situations it took on again (duels/services/commands.py).
+            extra = {GROWN_FROM: [*([] if grown_from is None else [grown_from]), *closed]}
         situation = new_situation(event, KIND, opened, **extra)
         tx = Transition(situation, now)
         for character in dict.fromkeys(c.pk for c in combatants):
@@ -147,6 +159,17 @@ def start_battle(
         return Performed(situation, tx.events)
 
     return opening(event, nonce, start)
+
+
+def _refuse_left_behind(closed: Sequence[int], combatants: Sequence[Character]) -> None:
+    """S2: the situations taken on stay open for everyone in them; all who can still fight come along."""
+    if not closed:
+        return
+    chosen = {c.pk for c in combatants}
+    others = Character.objects.filter(situations__in=closed).exclude(pk__in=chosen).distinct().order_by("name")
+    for other in others:
+        if can_fight(other.condition):
+            raise StillInSituation(name=other.name)
 
 
 def add_combatant(

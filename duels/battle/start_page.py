@@ -18,9 +18,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.http import QueryDict
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from duels.models import Situation
+from duels.services.opening import fight_over
 from events.models import Character, Condition, Event, Side
 from rules.conditions import can_fight
 
@@ -70,8 +72,11 @@ def rows(people: list[Character], data: QueryDict) -> list[Row]:
 
 
 def picker_groups(event: Event, people: list[Character]) -> list[tuple[str, list[tuple[int, str]]]]:
-    """Who can be added: checked in first, then by side, by name (one query for the list, one for the busy)."""
-    busy = Situation.objects.filter(event=event, ended=False).values("participants")
+    """Who can be added: checked in first, then by side, by name; nobody whose fight still runs."""
+    # S2: one whose fight is over but whose situation is open may fight again (the new fight takes it on).
+    now = timezone.now()
+    running = [s.pk for s in Situation.objects.filter(event=event, ended=False) if not fight_over(s, now=now)]
+    busy = Situation.participants.through.objects.filter(situation_id__in=running).values("character_id")
     candidates = (
         Character.objects.filter(event=event, status=Character.Status.ACCEPTED, condition__in=FIT)
         .exclude(pk__in=busy)

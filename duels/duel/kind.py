@@ -17,7 +17,7 @@ from django.db import models
 import rules
 from duels.duel.draws import figures, related_undone, undone_draw
 from duels.models import LogEntry, Situation
-from duels.services.kinds import FighterResult, Step, is_join_type, stated_reason
+from duels.services.kinds import Carried, FighterResult, Step, is_join_type, stated_reason
 from duels.services.store import named_by_fighters
 from rules import duel as engine
 
@@ -134,6 +134,12 @@ class DuelKind:
 
     def focus_command(self, state: engine.Situation, character_id: int, card: str | None) -> engine.SetFocus | None:
         return engine.SetFocus(fighter=character_id, card=card) if character_id in state.fighters else None
+
+    def carry_on(self, state: engine.Situation, reason: str) -> Carried | None:
+        """S2: every duel in the situation is over, the situation open; EndSituation closes it (issue 11)."""
+        if state.ended or not state.duels or any(d.phase != engine.ENDED for d in state.duels):
+            return None
+        return Carried(engine.EndSituation(reason=reason), state.last_action_at, bool(state.instant_attack_used))
 
     # --- the duel's own questions (its start asks them) ------------------------------------------
     def busy_with(self, state: engine.Situation, character_id: int) -> int | None:

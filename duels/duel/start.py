@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 import rules
 from cards.faces import face_of
@@ -14,7 +16,7 @@ from cards.models import ArsenalCard, Card
 from duels.duel.kind import KIND, DuelKind
 from duels.models import Situation
 from duels.services.active import active_situation_for
-from duels.services.commands import User
+from duels.services.commands import GROWN_FROM, User
 from duels.services.errors import (
     CardNotHeld,
     CharacterBusy,
@@ -23,7 +25,10 @@ from duels.services.errors import (
     SeparateSituations,
 )
 from duels.services.opening import (
+    Clock,
+    carry_over,
     counters_of,
+    fight_over,
     lock_characters,
     new_situation,
     opening,
@@ -154,7 +159,22 @@ def _start(
 
     def start(nonce: str) -> Performed:
         situation = _situation_for(event, first, second, now)
-        return _strike(event, situation, first, second, build, user=user, nonce=nonce, now=now)
+        if situation.kind == KIND.key:
+            return _strike(event, situation, first, second, build, user=user, nonce=nonce, now=now)
+        # S2, IA6: their battle is over within its gap; the duel takes its situation on. A
+        # refused strike takes the close back with it (the savepoint): the battle stays open.
+        with transaction.atomic():
+            reason = _("A duel takes the situation on: %(first)s and %(second)s.") % {
+                "first": first.name,
+                "second": second.name,
+            }
+            clock = carry_over(situation, reason=reason, user=user, now=now)
+            if clock is None:
+                raise InAnotherFight(name=first.name)  # a fight began in it meanwhile
+            fresh = _open(event, now, clock, taken_from=situation.pk)
+            # S2: the rest of its people stay in the situation (frozen, IA6), in no duel.
+            stay = Character.objects.filter(situations=situation).exclude(pk__in=(first.pk, second.pk))
+            return _strike(event, fresh, first, second, build, user=user, nonce=nonce, now=now, also=list(stay))
 
     # A refusal (two separate situations, busy, a card not held, a rule) is
     # raised after the commit, so the deadlines applied on the way are kept.
@@ -172,11 +192,15 @@ def _strike(
     user: User,
     nonce: str,
     now: dt.datetime,
+    also: Sequence[Character] = (),
 ) -> Performed:
-    """Join whoever is not in yet and apply the opening command; a refused one still saves the expiries."""
+    """Join whoever is not in yet and apply the opening command; a refused one still saves the expiries.
+
+    ``also``: the rest of a situation taken on (S2), joined with no duel.
+    """
     # Lock the characters too: the arsenal builder holds these locks while it
     # checks ``in_active_situation``, so the hands read below are never half-way through a change.
-    fighters = lock_characters([first, second])
+    fighters = lock_characters([first, second, *also])
     tx = Transition(situation, now)
     tx.expire()
     if situation.ended or KIND.is_ended(tx.state):
@@ -211,7 +235,8 @@ def _victims_fight(attacker: Character, victim: Character, now: dt.datetime) -> 
     if theirs is None or active_situation_for(attacker, now=now) is not None:
         return None
     if theirs.kind != KIND.key:
-        return theirs
+        # A battle over within its gap is not joined: a new fight takes its situation on (S2, IA6).
+        return None if fight_over(theirs, now=now) else theirs
     return theirs if KIND.busy_with(KIND.from_dict(theirs.state), victim.pk) is not None else None
 
 
@@ -223,7 +248,9 @@ def _situation_for(event: Event, first: Character, second: Character, now: dt.da
         raise SeparateSituations(name=first.name, other=second.name)
     found = mine or theirs
     if found is not None and found.kind != KIND.key:
-        # A battle (or another kind) is joined from its own page, never by a duel's start.
+        if fight_over(found, now=now):
+            return found  # over within its gap: the duel takes its situation on (S2), ``_start``
+        # A battle (or another kind) running is joined from its own page, never by a duel's start.
         busy = first if mine is not None else second
         raise InAnotherFight(name=busy.name)
     if found is not None:
@@ -231,14 +258,21 @@ def _situation_for(event: Event, first: Character, second: Character, now: dt.da
     return _open(event, now)
 
 
-def _open(event: Event, now: dt.datetime) -> Situation:
+def _open(event: Event, now: dt.datetime, clock: Clock = (None, False), taken_from: int | None = None) -> Situation:
+    """A new duel situation; ``clock``: the open situation it takes on (``taken_from``), its last action and IA6 (S2).
+
+    ``taken_from`` is named in the opening (``GROWN_FROM``): undoing the start opens it again.
+    """
     settings = engine.Settings(
         answer_window_s=event.answer_window_s,
         gap_s=event.situation_gap_s,
         focus_abilities=event.focus_abilities,
         physical_draws=event.physical_draws,
     )
-    return new_situation(event, KIND, KIND.open(settings, counters_of(event), now))
+    opened = KIND.open(settings, counters_of(event), now)
+    opened.last_action_at, opened.instant_attack_used = clock[0], clock[1]
+    extra = {} if taken_from is None else {GROWN_FROM: [taken_from]}
+    return new_situation(event, KIND, opened, **extra)
 
 
 def _busy_check(state: Any, first: Character, second: Character) -> None:

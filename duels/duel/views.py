@@ -15,6 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
@@ -32,6 +33,7 @@ from duels.duel.record import fight_record
 from duels.duel.start import declare_aggression, start_instant_attack
 from duels.models import LogEntry, Situation
 from duels.services.kinds import kind_of
+from duels.services.opening import fight_over
 from duels.web.alerts import Alert, form_problem, refusal
 from duels.web.live import new_nonce
 from duels.web.log import LogLine
@@ -246,12 +248,21 @@ def _recent_fighters(event: Event, user: Any) -> list[int]:
     return seen
 
 
+def _joins_fight(victims: Situation | None, attackers: Situation | None) -> bool:
+    """IA1: the victim fights others and the attacker does not; a battle over in its gap is not joined (S2)."""
+    if victims is None or attackers is not None:
+        return False
+    return victims.kind == Situation.Kind.DUEL or not fight_over(victims, now=timezone.now())
+
+
 def _already_running(attacker: Character, target: Character) -> Situation | None:
     """A start form sent again after its fight began (the Back button): the fight it started."""
     situation = services.active_situation_for(attacker)
     if situation is None:
         return None
     if situation.kind != Situation.Kind.DUEL:
+        if fight_over(situation, now=timezone.now()):
+            return None  # S2: a battle over within its gap; a new fight would take it on, none began
         # IA1: the strike joined them in a battle (grown from their duel or running): that fight.
         return situation if situation.participants.filter(pk=target.pk).exists() else None
     pair = {attacker.pk, target.pk}
@@ -315,6 +326,6 @@ def start(request: HttpRequest, event_id: int) -> HttpResponse:
         instant_form=forms["instant"],
         posted=posted,
         # IA1: the victim fights others and the attacker does not - the strike joins their fight.
-        joins_fight=fighters[1].situation is not None and fighters[0].situation is None,
+        joins_fight=_joins_fight(fighters[1].situation, fighters[0].situation),
     )
     return render(request, "duels/duel/start.html", context, status=status)

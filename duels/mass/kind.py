@@ -24,7 +24,7 @@ from django.db import models
 from cards.models_mass import Army, MagicCard, Warrior
 from duels.mass.rolls import figures, undone_roll
 from duels.models import LogEntry, Situation
-from duels.services.kinds import FighterResult, Step, stated_reason
+from duels.services.kinds import Carried, FighterResult, Step, stated_reason
 from rules import EngineEvent, mass
 
 _random = secrets.SystemRandom()
@@ -143,6 +143,10 @@ class MassBattleKind:
         }
 
     def focus_command(self, state: mass.MassBattle, character_id: int, card: str | None) -> Any:
+        return None
+
+    def carry_on(self, state: mass.MassBattle, reason: str) -> Carried | None:
+        # Its warriors are not characters: no character of a mass battle is carried into another fight.
         return None
 
 

@@ -283,15 +283,24 @@ def _give_back_grown(situation: Situation, *, user: User, reason: str, now: dt.d
     """
     opening = Situation.objects.filter(pk=situation.pk).values_list("opening", flat=True).first() or {}
     grown = opening.get(GROWN_FROM)
-    if grown is None:
-        return
-    duel = lock(int(grown))
+    # S2: a fight that took on open situations (duels/services/opening.py ``carry_over``) names them all.
+    for pk in grown if isinstance(grown, list) else [] if grown is None else [grown]:
+        _reopen(int(pk), user=user, reason=reason, now=now)
+
+
+# The commands that close a situation for the fight that takes it on: a duel's, a battle's.
+_CLOSES = ("end_situation", "close_situation")
+
+
+def _reopen(pk: int, *, user: User, reason: str, now: dt.datetime) -> None:
+    """The situation a fight took on, open again as it was (its closing command undone), if nothing followed."""
+    duel = lock(pk)
     if not duel.ended:
         return
     log = list(duel.log.order_by("seq").defer(*REPLAY_UNNEEDED))
     live = [e for e in log if not e.undone and e.kind != LogEntry.Kind.UNDO]
     last = live[-1] if live else None
-    if last is None or last.kind != LogEntry.Kind.COMMAND or (last.command or {}).get("type") != "end_situation":
+    if last is None or last.kind != LogEntry.Kind.COMMAND or (last.command or {}).get("type") not in _CLOSES:
         return  # something happened since: the duel stays as it is
     kind = kind_of(duel)
     before = kind.from_dict(duel.state)

@@ -106,6 +106,15 @@ class InAnotherFight(ServiceError):
     default_message = gettext_noop("%(name)s is already in another fight; finish it first.")
 
 
+class StillInSituation(ServiceError):
+    """S2: a new battle takes on a situation whose fight is over; everyone still able to fight in it goes along."""
+
+    code = "S2"
+    default_message = gettext_noop(
+        "%(name)s is still in that combat situation (S2): add them to the battle too, or wait for the gap."
+    )
+
+
 class TooFewCombatants(ServiceError):
     code = "FEW"
     default_message = gettext_noop("A battle needs at least three combatants on at least two sides.")

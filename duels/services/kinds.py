@@ -146,6 +146,24 @@ class SituationKind(Protocol):
         """
         ...
 
+    def carry_on(self, state: Any, reason: str) -> Carried | None:
+        """S2, IA6: the fight is over but its situation is open (within the gap): what a new fight takes on.
+
+        The command closing this situation now (by the referee, ``reason`` stated), and its
+        clock and instant attack for the new fight's opening. None: a fight is still running
+        in it, or it is closed, or the kind has no characters to carry.
+        """
+        ...
+
+
+@dataclass(frozen=True)
+class Carried:
+    """An open situation a new fight takes on (S2, IA6): how to close it, its clock, its instant attack."""
+
+    close: Any
+    last_action_at: datetime | None
+    instant_attack_used: bool
+
 
 KINDS: dict[str, SituationKind] = {}
 

@@ -26,10 +26,10 @@ from cards.faces import counter_rule_of
 from cards.models import CounterRule
 from duels.models import Situation
 from duels.services.active import active_situation_for
-from duels.services.commands import commit_then_refuse
+from duels.services.commands import User, commit_then_refuse
 from duels.services.errors import InAnotherFight, NotInEvent
-from duels.services.kinds import SituationKind
-from duels.services.store import Performed, Transition, check_nonce, nonce_used
+from duels.services.kinds import SituationKind, kind_of
+from duels.services.store import Performed, Transition, actor_of, check_nonce, nonce_used
 from events.models import Character, Event
 from rules.cards import CounterRule as EngineCounterRule
 
@@ -94,6 +94,67 @@ def save_or_drop(tx: Transition, situation: Situation) -> None:
     """Save what the opening did; a row opened for it that nothing happened in is dropped."""
     if not tx.save() and not situation.log.exists():
         situation.delete()
+
+
+# --- a new fight that takes on an open situation (S2, IA6) ---------------------------------------
+# S2: when a fight ends its situation stays open until the gap has passed (arsenals frozen, IA6
+# counts). A new fight with one of its people - an instant attack (turned into an ordinary
+# attack by IA6), an aggression, a referee's start - takes the situation on, as a duel grown
+# into a battle does (duels/battle/start.py ``grow_into_battle``): the old row is closed now by
+# the referee (its hands written back, store.py ``write_back``) and the new fight opens from
+# those hands with the old clock and instant attack. The two rows never hold a hand at once.
+Clock = tuple[dt.datetime | None, bool]
+
+
+def fight_over(situation: Situation, *, now: dt.datetime) -> bool:
+    """Its fight is over and its situation open (within the gap): a new fight would take it on (S2)."""
+    kind = kind_of(situation)
+    state, _ = kind.expire(kind.from_dict(situation.state), now)
+    return not kind.is_ended(state) and kind.carry_on(state, "-") is not None
+
+
+def carry_over(situation: Situation, *, reason: str, user: User, now: dt.datetime) -> Clock | None:
+    """Close ``situation`` for a new fight that takes it on: its clock and IA6, or None if a fight runs in it.
+
+    The close is logged by the referee with ``reason``; the core writes the hands back. Runs
+    inside the opening (the event's row is locked first); the caller's transaction keeps the
+    close and the new fight together, so a refused start leaves the old situation open.
+    """
+    row = Situation.objects.select_for_update().get(pk=situation.pk)
+    tx = Transition(row, now)
+    tx.expire()
+    found = None if tx.kind.is_ended(tx.state) else tx.kind.carry_on(tx.state, reason)
+    if found is None:
+        tx.save()
+        return None
+    tx.command(found.close, actor=actor_of(user))
+    tx.save()
+    return found.last_action_at, found.instant_attack_used
+
+
+def carry_all(characters: Iterable[Character], *, reason: str, user: User, now: dt.datetime) -> tuple[Clock, list[int]]:
+    """Every open situation the characters' fights have ended in, closed and taken on (S2, IA6).
+
+    Returns the clock the new fight carries (several: the newest last action; the instant
+    attack spent if any spent it) and the rows closed, for the new fight's opening to name
+    (``GROWN_FROM``: undoing its start opens them again). A fight still running is left alone
+    (``refuse_if_fighting`` names who is in it).
+    """
+    clocks: list[Clock] = []
+    taken: list[int] = []
+    for character in characters:
+        running = active_situation_for(character, now=now)
+        clock = None if running is None else carry_over(running, reason=reason, user=user, now=now)
+        if running is not None and clock is not None:
+            clocks.append(clock)
+            taken.append(running.pk)
+    return merge_clocks(*clocks), taken
+
+
+def merge_clocks(*clocks: Clock) -> Clock:
+    """The clock a fight carries from several situations: the newest last action; IA6 spent by any."""
+    times = [at for at, _ in clocks if at is not None]
+    return (max(times) if times else None), any(used for _, used in clocks)
 
 
 # --- an instant attack on someone already fighting (IA1) ------------------------------------------

@@ -40,6 +40,7 @@ from rules.battle.flow import default_order, fit, holds_attack, sides_standing
 from rules.battle.frames import check_immediate, check_opportunity, top, trigger_fits
 from rules.battle.instant import InstantStrike, focused_card
 from rules.battle.instant import draw_size as instant_draw_size
+from rules.battle.referee import CloseSituation
 from rules.battle.stack import grants_double
 from rules.battle.state import (
     ALLY_ATTACKED,
@@ -116,6 +117,7 @@ __all__ = [
     "BattleCommand",
     "BattleSettings",
     "BeginBattle",
+    "CloseSituation",
     "Combatant",
     "ConfirmAnswer",
     "EndBattle",

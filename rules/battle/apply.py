@@ -43,7 +43,7 @@ from rules.battle.flow import (
 )
 from rules.battle.frames import top
 from rules.battle.instant import InstantStrike, instant_strike
-from rules.battle.referee import ChangeCondition, change_condition
+from rules.battle.referee import ChangeCondition, CloseSituation, change_condition, close_situation_command
 from rules.battle.state import (
     ATTACK,
     BETWEEN_ROUNDS,
@@ -193,8 +193,12 @@ def apply(state: Battle, command: BattleCommand, now: datetime) -> tuple[Battle,
 
 def _apply_in_place(new: Battle, command: BattleCommand, now: datetime) -> Events:
     """``apply`` on a state the caller owns and gives up: a refusal may leave it half-changed."""
-    _check_current(new, now)
     events: Events = []
+    if isinstance(command, CloseSituation):
+        # Within the gap after the battle (S2): not refused as "ended", it is what closes it.
+        close_situation_command(new, command, now, events)
+        return events
+    _check_current(new, now)
     match command:
         case JoinBattle():
             _join(new, command, events)

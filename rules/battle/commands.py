@@ -11,7 +11,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from rules.battle.instant import InstantStrike
-from rules.battle.referee import ChangeCondition
+from rules.battle.referee import ChangeCondition, CloseSituation
 from rules.battle.state import BattleCard, card_from_dict, card_to_dict
 from rules.fighters import FighterSetup, setup_from_dict, setup_to_dict
 
@@ -149,6 +149,7 @@ BattleCommand = (
     | NextTurn
     | EndBattle
     | ChangeCondition
+    | CloseSituation
     | InstantStrike
 )
 
@@ -168,6 +169,7 @@ COMMAND_TYPES: dict[str, type[Any]] = {
     "next_turn": NextTurn,
     "end_battle": EndBattle,
     "change_condition": ChangeCondition,  # rules/battle/referee.py
+    "close_situation": CloseSituation,  # rules/battle/referee.py
     # The duel's name for it: the undone draws (IA3) are found by it in every kind's log.
     "instant_attack": InstantStrike,  # rules/battle/instant.py
 }

@@ -96,3 +96,35 @@ def _leave_order(state: Battle, cid: int) -> None:
     state.order.remove(cid)
     if index < state.turn or (index == state.turn and state.phase != TURNS):
         state.turn = max(0, state.turn - 1)
+
+
+@dataclass(frozen=True)
+class CloseSituation:
+    """S2, IA6: the battle is over, its situation still open, and a new fight takes the situation on.
+
+    The referee closes it now (the core writes the hands back) and the new fight's opening
+    carries its clock and its instant attack (duels/services/opening.py ``carry_over``).
+    """
+
+    reason: str
+
+
+@event_type("battle_situation_taken_on")
+@dataclass(frozen=True, kw_only=True)
+class SituationTakenOn(EngineEvent):
+    """S2: the situation goes on in a new fight (its clock and IA6); this row holds no more of it."""
+
+    reason: str
+
+
+def close_situation_command(state: Battle, cmd: CloseSituation, now: datetime, events: Events) -> None:
+    """Close an ended battle's open situation at once, for a new fight that carries it (S2)."""
+    if state.closed:
+        raise RuleError("S2", gettext_noop("This combat situation has ended; a new one must be opened."))
+    if state.phase != ENDED:
+        raise RuleError("S2", gettext_noop("The battle is still going on; end it first."))
+    if not cmd.reason.strip():
+        raise RuleError(INPUT, gettext_noop("Say why the situation is closed."))
+    state.closed = True
+    state.closed_at = now
+    events.append(SituationTakenOn(reason=cmd.reason.strip()))

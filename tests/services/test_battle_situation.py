@@ -107,7 +107,8 @@ def test_S2_IA6_after_a_grown_battle_ends_a_second_instant_attack_in_the_gap_is_
     armed, bystander, attack_card, defence_card, referee, event, monkeypatch
 ):
     """Issue 25 item 3: a parried instant attack at 0 s, the duel grown into a battle at 5 s, the battle
-    ended at 10 s; at 30 s the situation still lasts, so IA6 still counts: nothing is drawn."""
+    ended at 10 s; at 30 s the situation still lasts, so IA6 still counts: nothing is drawn, and the
+    blow is an ordinary attack whose new fight takes the situation on (its clock, its IA6)."""
     from events.models import Character, Side
     from tests.services.kit import arm
 
@@ -127,14 +128,16 @@ def test_S2_IA6_after_a_grown_battle_ends_a_second_instant_attack_in_the_gap_is_
     monkeypatch.setattr("secrets.randbelow", lambda n: pytest.fail("IA6: nothing may be drawn"))
     boris = Character.objects.create(event=event, name="Boris", side=Side.LIGHT)
     arm(boris, attack_card)
-    version = Situation.objects.get(pk=battle.pk).version
-    with pytest.raises(RuleError) as refused:
-        instant_attack(boris, zavulon, attack_card, referee, at(30))
-    assert refused.value.rule_id == "S2"  # the battle's situation lasts: no real instant attack in it
-    assert Situation.objects.get(pk=battle.pk).version == version
-    assert not battle_state(battle).closed
-    # After the gap (from the last combat action, the strike at 5 s) the next one is real.
+    second = instant_attack(boris, zavulon, attack_card, referee, at(30))
+    assert next(e for e in second.events if e.type == "converted_to_aggression").rule == "IA6"
+    assert battle_state(battle).closed  # taken on by the new fight, not ended by the gap
+    opening = rules_duel.from_dict(second.situation.opening)
+    assert opening.instant_attack_used and opening.last_action_at == at(5)
+    # After that fight's gap (from its last combat action) the next one is real.
     monkeypatch.undo()
-    real = instant_attack(boris, zavulon, attack_card, referee, at(186))
-    assert real.situation.pk not in (duel.pk, battle.pk)
+    act(second.situation, rules_duel.EndDuel(duel=0, reason="parted"), referee, now=at(31))
+    last = services.state_of(Situation.objects.get(pk=second.situation.pk)).last_action_at
+    later_t = (last - T0).total_seconds() + 181
+    real = instant_attack(boris, zavulon, attack_card, referee, at(later_t))
+    assert real.situation.pk not in (duel.pk, battle.pk, second.situation.pk)
     assert services.state_of(real.situation).duels[0].opened_by == rules_duel.INSTANT_ATTACK

@@ -41,7 +41,7 @@ from duels.web.log import WORDING, LogWords
 from rules import NOT_PARRIED, PARRIED, EngineEvent, LagGraceUsed
 from rules import battle as B
 from rules.battle import events as BE
-from rules.battle.referee import ConditionRecorded
+from rules.battle.referee import ConditionRecorded, SituationTakenOn
 from rules.duel import (
     Answer,
     Attack,
@@ -180,6 +180,7 @@ def battle_events() -> tuple[list[EngineEvent], BattleWords]:
         BE.Left(combatant=GLEB),
         BE.BoutEnded(bout=2),
         BE.SituationClosed(),
+        SituationTakenOn(reason="A duel takes the situation on: Anna and Vera."),
         BE.Begun(declarer=BORIS, max_rounds=4),
         BE.RoundStarted(round=2, order=[VERA, ANNA, GLEB], reactions=True),
         BE.TurnStarted(round=3, combatant=ANNA),
