@@ -255,12 +255,20 @@ def pending_windows(count: int, first_s: float, spread_s: float) -> list[dict[st
 
     from cards.models import ArsenalCard
     from duels.duel.start import declare_aggression  # Django is set up by now (python -m bench.game)
+    from duels.models import Situation
     from events.models import Character, Event
 
     base = Event.objects.get(name="Bench event")
     user = get_user_model().objects.get(username="bench-referee")
     made = []
-    spare = list(Character.objects.filter(event=base).order_by("pk")[2 * FIGHTS : 2 * FIGHTS + 2 * count])
+    # Characters of the game in no fight: a second timer test (--scale-out) must not take the
+    # battles' combatants, who follow the spare ones, once the first test's moved to their events.
+    busy = Situation.objects.filter(ended=False, participants__isnull=False).values("participants")
+    duellists = Character.objects.filter(event=base).order_by("pk").values_list("pk", flat=True)[: 2 * FIGHTS]
+    free = Character.objects.filter(event=base).exclude(pk__in=busy).exclude(pk__in=list(duellists))
+    spare = list(free.order_by("pk")[: 2 * count])
+    if len(spare) < 2 * count:
+        raise SystemExit(f"the game has {len(spare)} characters in no fight for {count} timer windows")
     for i in range(count):
         window = round(first_s + spread_s * i / max(1, count - 1))
         # One event per window length: the window is an event setting (D8).
