@@ -105,7 +105,9 @@ function response(status, headers, body)
   else cother = cother + 1 end
   if ratio > 0 and body and #body > 0 then
     -- The fragment's own URL: /fights/ID/, /battles/ID/ or /mass/ID/ (ids are unique across kinds).
-    local id = body:match('hx%-get="/%a+/(%d+)/"')
+    -- A step's out-of-band answer (issue 24: only the regions it changed) has no root, so no
+    -- hx-get: its controls' forms post to /KIND/ID/act/, and its one data-version is the live mark.
+    local id = body:match('hx%-get="/%a+/(%d+)/"') or body:match('/%a+/(%d+)/act/')
     local version = body:match('data%-version="(%d+)"')
     local fight = id and fights[id]
     if fight and version and fight.busy then
