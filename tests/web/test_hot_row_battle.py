@@ -12,8 +12,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from django.core.cache import cache
-from django.urls import reverse
 
 from bench import kinds
 from duels import services
@@ -27,10 +25,9 @@ from rules import battle as B
 from rules import snapshots
 from rules.battle import state as battle_state
 from tests.services.battle_kit import begin
-from tests.web.hot_row_kit import same_text, whole
+from tests.web.hot_row_kit import pages, whole
 
 pytestmark = pytest.mark.django_db
-HX = {"HX-Request": "true"}
 
 
 @pytest.fixture
@@ -47,24 +44,7 @@ def long_battle(event, people, referee):
 
 
 def _pages(client, referee_client, situation: Situation) -> dict[str, str]:
-    cache.clear()  # every page rendered from the row, none from a fragment cached for this version
-    character = situation.participants.order_by("pk").first()
-    assert character is not None
-    record = reverse("duels:record", args=[situation.pk])
-    urls = {
-        "record": (client, record, {}),
-        "record page 2": (client, record + "?page=2", {}),
-        "watch": (client, reverse("duels:watch", args=[situation.pk]), HX),
-        "watch page": (client, reverse("duels:watch", args=[situation.pk]), {}),
-        "player": (client, reverse("duels:player-live-token", args=[character.link_token]), HX),
-        "tablet": (referee_client, reverse("duels:battle", args=[situation.pk]), HX),
-    }
-    shown = {}
-    for name, (who, url, headers) in urls.items():
-        response = who.get(url, headers=headers)
-        assert response.status_code == 200, name
-        shown[name] = same_text(response.content.decode())
-    return shown
+    return pages(client, referee_client, situation, "duels:battle")
 
 
 def test_the_row_keeps_the_newest_records_and_counts_them_all(long_battle):
