@@ -51,6 +51,7 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
+from redis.exceptions import NoScriptError
 
 logger = logging.getLogger(__name__)
 
@@ -65,6 +66,11 @@ EVERYTHING = "all"
 CHARACTER_FIELDS = frozenset({"link_token", "link_active", "status", "event", "event_id"})
 EVENT_FIELDS = frozenset({"links_expire_after_end", "ends_on"})
 
+
+def _sha(script: str) -> str:
+    return hashlib.sha1(script.encode()).hexdigest()  # Redis names a script by its SHA-1
+
+
 # Fresh generation, then the writer's own mark taken back (deleted at zero), atomically.
 _SETTLE = """
 for i = 1, #KEYS, 2 do
@@ -74,6 +80,17 @@ for i = 1, #KEYS, 2 do
 end
 return 1
 """
+_SETTLE_SHA = _sha(_SETTLE)
+
+
+def _run(client: Any, script: str, sha: str, numkeys: int, *args: Any) -> Any:
+    """``EVALSHA`` (the script's text is sent once per Redis server, not on every call); loaded on ``NOSCRIPT``."""
+    try:
+        return client.evalsha(sha, numkeys, *args)
+    except NoScriptError:
+        # A fresh (or restarted, or flushed) Redis: load it once, and every later call finds it.
+        client.script_load(script)
+        return client.evalsha(sha, numkeys, *args)
 
 
 def character_scope(character_id: int) -> str:
@@ -156,7 +173,7 @@ def _settle(scopes: list[str]) -> None:
     keys = [key for scope in scopes for key in _keys(backend, scope)]
     fresh = [str(secrets.randbits(62)) for _ in scopes]
     try:
-        backend.redis_client().eval(_SETTLE, len(keys), *keys, *fresh, GENERATION_TTL)
+        _run(backend.redis_client(), _SETTLE, _SETTLE_SHA, len(keys), *keys, *fresh, GENERATION_TTL)
     except Exception:
         # The marks stay (until PENDING_TTL): those links are checked in the database meanwhile.
         logger.warning("could not settle secret links %s", scopes, exc_info=True)
@@ -189,6 +206,7 @@ local values = redis.call('MGET', unpack(keys))
 table.insert(values, 1, answer)
 return values
 """
+_CHECK_SHA = _sha(_CHECK)
 
 
 def _encode(answer: Answer) -> str:
@@ -222,7 +240,8 @@ def cached(token: str, also: str) -> tuple[Answer | None, Any]:
     if backend is None:
         return None, None
     try:
-        values = backend.redis_client().eval(_CHECK, 1, backend.make_key(answer_key(token)), *_templates(backend, also))
+        key = backend.make_key(answer_key(token))
+        values = _run(backend.redis_client(), _CHECK, _CHECK_SHA, 1, key, *_templates(backend, also))
     except Exception:
         return None, None
     if not values:
