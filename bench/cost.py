@@ -5,7 +5,7 @@
 
 Load figures (wrk) depend on everything else the machine runs; these do not.
 Each request type of the benchmark (bench/load.py) is sent through the WSGI
-application in this process - exactly what a gunicorn thread runs - against
+application (``config.wsgi.application``) in this process - exactly what a gunicorn thread runs - against
 the bench database and Redis db of the last run (bench/var/game.json), and
 measured by ``time.process_time`` (this process's CPU only), by the SQL
 statements sent and by the Redis round trips. ``--profile NAME`` prints
@@ -230,9 +230,8 @@ def main() -> None:
 
     os.environ.update(_env(args))
     sys.path.insert(0, str(ROOT))
-    from django.core.wsgi import get_wsgi_application
-
-    app = get_wsgi_application()
+    # The real entry, as gunicorn serves it: the early poll path (config/early.py), then Django's handler.
+    from config.wsgi import application as app
     counters = Counters()
     counters.install()
     game = json.loads(Path(args.game).read_text())

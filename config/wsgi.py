@@ -2,5 +2,8 @@ import os
 
 from django.core.wsgi import get_wsgi_application
 
+from config.early import EarlyPolls
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-application = get_wsgi_application()
+# An unchanged spectator's or player's poll is answered before Django's handler (config/early.py).
+application = EarlyPolls(get_wsgi_application())

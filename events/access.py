@@ -131,6 +131,14 @@ def link_holder(token: str) -> int:
     return int(row[0])
 
 
+def link_holder_from_cache(token: str, also: str) -> tuple[int, Any] | None:
+    """``link_holder_cached`` from the cache alone: None when the link's answer is not cached or counts no more."""
+    found, extra = link_cache.cached(token, also)
+    if found is None or Event.links_expired_by(found.expire_after_end, found.ends_on):
+        return None
+    return found.character_id, extra
+
+
 def link_holder_cached(token: str, also: str) -> tuple[int, Any]:
     """``link_holder`` and the cache's entry ``also`` (``{c}``: the character's id), without the database.
 
@@ -139,9 +147,9 @@ def link_holder_cached(token: str, also: str) -> tuple[int, Any]:
     read *before* a second read (so a revocation committed between the two
     cannot be cached as working), then kept for ``LINK_TTL``.
     """
-    found, extra = link_cache.cached(token, also)
-    if found is not None and not Event.links_expired_by(found.expire_after_end, found.ends_on):
-        return found.character_id, extra
+    cached = link_holder_from_cache(token, also)
+    if cached is not None:
+        return cached
     row = _link_row(token)
     if row is None:
         raise Http404

@@ -3,8 +3,9 @@
 Shared by the views (duels/duel/live.py) and by the middleware that answers
 an unchanged poll before the rest of the stack (duels/web/shortcut.py): the
 same reads, the same ETags, so the two cannot answer differently. What the
-middleware read is handed to the view on the request (``Seen``), so a poll it
-does not answer is not read twice.
+middleware (or the WSGI early path before it, config/early.py) read is handed
+to the view in the request's environ (``Seen``), so a poll it does not answer
+is not read twice.
 """
 
 from __future__ import annotations
@@ -18,12 +19,13 @@ from duels.models import Situation
 from duels.services.live import Meta, active_key, cached_active, meta_key
 from duels.web.live import quoted_hash, situation_etag
 from duels.web.viewers import PLAYER, SPECTATOR, Viewer
-from events.access import link_holder_cached
+from events.access import link_holder_cached, link_holder_from_cache
 
 SPECTATOR_VIEW = Viewer(SPECTATOR)
 # The character's fight meta (duels.services.live.active_key), read with the link's cached answer.
 ACTIVE_TEMPLATE = active_key(0).removesuffix("0") + "{c}"
-_SEEN = "sumrak_poll_seen"
+# In the WSGI environ (``request.META``): the early path has no request object to set it on.
+SEEN = "sumrak.poll_seen"
 
 
 def variant(token: str | None) -> str:
@@ -68,14 +70,20 @@ def link_poll(token: str) -> Seen:
     return Seen(token, character_id, found if isinstance(found, Meta | int) else None)
 
 
+def link_poll_cached(token: str) -> Seen | None:
+    """``link_poll`` from the cache alone (no database): None when the link's answer is not cached or counts no more."""
+    cached = link_holder_from_cache(token, ACTIVE_TEMPLATE)
+    if cached is None:
+        return None
+    character_id, found = cached
+    return Seen(token, character_id, found if isinstance(found, Meta | int) else None)
+
+
 def keep(request: HttpRequest, seen: Seen) -> None:
-    setattr(request, _SEEN, seen)
+    request.META[SEEN] = seen
 
 
 def seen_for(request: HttpRequest, key: str) -> Seen | None:
     """What this request's earlier step read for ``key``, once (None if nothing)."""
-    seen = getattr(request, _SEEN, None)
-    if isinstance(seen, Seen) and seen.key == key:
-        delattr(request, _SEEN)
-        return seen
-    return None
+    seen = request.META.pop(SEEN, None)
+    return seen if isinstance(seen, Seen) and seen.key == key else None

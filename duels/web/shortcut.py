@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import MiddlewareNotUsed
@@ -33,10 +34,12 @@ from django.utils.http import parse_etags
 
 from duels.services.live import Meta
 from duels.web.live import live_headers
-from duels.web.polls import Seen, cached_meta, keep, link_poll, player_etag, spectator_etag
+from duels.web.polls import SEEN, Seen, cached_meta, link_poll, link_poll_cached, player_etag, spectator_etag
 
 WATCH = re.compile(r"/watch/([0-9]+)/\Z")
 LINK = re.compile(r"/c/([^/]+)/live/\Z")
+# Where every poll this answers begins (a cheap first test for every other request).
+POLL_PREFIXES = ("/watch/", "/c/")
 _CSRF_CHARS = frozenset(CSRF_ALLOWED_CHARS)
 
 
@@ -85,27 +88,13 @@ class UnchangedPollMiddleware:
         if request.method != "GET" or meta.get("HTTP_HX_REQUEST") != "true" or not meta.get("HTTP_IF_NONE_MATCH"):
             return None
         path = request.path_info
-        watch = WATCH.match(path) if path.startswith("/watch/") else None
-        link = LINK.match(path) if watch is None and path.startswith("/c/") else None
-        if (watch is None and link is None) or not _plain(request):
-            return None
+        if SEEN in meta or not path.startswith(POLL_PREFIXES) or not _plain(request):
+            return None  # SEEN: the early path (config/early.py) read it all already and did not answer
         # As LocaleMiddleware decides (no i18n_patterns: cookie, Accept-Language, default).
         translation.activate(translation.get_language_from_request(request))
         request.LANGUAGE_CODE = translation.get_language()
-        if watch is not None:
-            found = cached_meta(int(watch.group(1)))
-            keep(request, Seen(str(int(watch.group(1))), 0, found))
-            etag = spectator_etag(found) if found is not None and not found.is_due(timezone.now()) else None
-        else:
-            token = link.group(1) if link is not None else ""
-            if "\x00" in token:
-                return None
-            seen = link_poll(token)
-            keep(request, seen)
-            active = seen.cached
-            usable = isinstance(active, Meta) and not active.ended and not active.is_due(timezone.now())
-            etag = player_etag(active, seen.character_id, token) if usable and isinstance(active, Meta) else None
-        if etag is None or etag not in parse_etags(meta["HTTP_IF_NONE_MATCH"]):
+        etag = unchanged_etag(meta, path)
+        if etag is None:
             return None
         response = live_headers(HttpResponseNotModified(), etag)
         response["Content-Language"] = request.LANGUAGE_CODE
@@ -113,3 +102,37 @@ class UnchangedPollMiddleware:
         for name, value in self.headers.items():
             response[name] = value
         return response
+
+
+def unchanged_etag(meta: dict[str, Any], path: str, *, cache_only: bool = False) -> str | None:
+    """The ETag of an unchanged poll of ``path`` that its If-None-Match names, else None.
+
+    ``meta``: the request's environ (``request.META``), its language active.
+    The view's own reads; what was read is kept in ``meta`` for the view
+    (``polls.SEEN``), so a poll not answered here is not read twice. Shared
+    by the middleware above and the WSGI early path (config/early.py, with
+    ``cache_only``: a link whose answer is not cached goes the full way, its
+    database read inside Django's request cycle), so the two answer alike.
+    """
+    watch = WATCH.match(path) if path.startswith("/watch/") else None
+    link = LINK.match(path) if watch is None and path.startswith("/c/") else None
+    if watch is not None:
+        situation_id = int(watch.group(1))
+        found = cached_meta(situation_id)
+        meta[SEEN] = Seen(str(situation_id), 0, found)
+        # As the view: an entry cached before the kind was kept goes the full way.
+        usable = found is not None and bool(found.kind) and not found.is_due(timezone.now())
+        etag = spectator_etag(found) if usable and found is not None else None
+    elif link is not None and "\x00" not in (token := link.group(1)):
+        seen = link_poll_cached(token) if cache_only else link_poll(token)
+        if seen is None:
+            return None
+        meta[SEEN] = seen
+        active = seen.cached
+        usable = isinstance(active, Meta) and not active.ended and not active.is_due(timezone.now())
+        etag = player_etag(active, seen.character_id, token) if usable and isinstance(active, Meta) else None
+    else:
+        return None
+    if etag is None or etag not in parse_etags(meta["HTTP_IF_NONE_MATCH"]):
+        return None
+    return etag

@@ -1,0 +1,256 @@
+"""An unchanged live poll answered before Django's handler (issue 24): the WSGI entry's first look.
+
+A spectator's page and a player's link poll every 2 s and mostly find nothing
+changed. The poll shortcut (duels/web/shortcut.py) already answers those 304s
+after three middleware; Django's handler around it - the request object,
+the signals, the middleware chain, the response object and its headers -
+still cost as much as the answer itself. This wrapper of the WSGI
+application looks first: a GET htmx poll with an ETag of ``/watch/<id>/`` or
+``/c/<token>/live/`` is checked by the shortcut's own function
+(``unchanged_etag``, cache only: the situation's cached meta, or the link's
+cached answer with its fight's meta, in one Redis round trip) and, when its
+ETag is the current one, answered here with the very 304 the full path
+sends, its headers written as a list.
+
+Airtight as the full path: a link's cached answer counts only while none of
+its scopes is marked pending and each still has the generation it was stamped
+with (events/link_cache.py), so a revoked or rotated link stops at once.
+Whenever the cache has no answer, or anything is unusual, the poll goes
+Django's full way, with what was read handed on (``polls.SEEN`` in the
+environ) so it is not read twice: a request the skipped middleware would
+treat otherwise (a body, a host not allowed, an http request to be
+redirected to https, a session or CSRF cookie they would rewrite), any
+error here, and always when ``settings.MIDDLEWARE`` is not the list this was
+written against (``EXPECTED_MIDDLEWARE``): the constant headers of the 304
+are those of exactly these middleware. tests/web/test_poll_early.py compares
+its answers with the full path's, header by header.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterable
+from importlib import import_module
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+from django.http import parse_cookie
+from django.http.request import split_domain_port, validate_host
+from django.utils import translation
+from django.utils.csp import CSP, build_policy
+from django.utils.http import http_date
+from django.utils.module_loading import import_string
+
+logger = logging.getLogger(__name__)
+
+# The middleware whose headers the early 304 reproduces, in this order; any other list turns it off.
+EXPECTED_MIDDLEWARE = (
+    "config.unavailable.ServiceUnavailableMiddleware",
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "duels.web.shortcut.UnchangedPollMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "simple_history.middleware.HistoryRequestMiddleware",
+    "config.limits.RequestSizeLimitMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",
+)
+# By name, as settings name middleware: the fight app's polls (config imports no fight app).
+SHORTCUT = "duels.web.shortcut"
+NOT_MODIFIED = "304 Not Modified"
+
+Headers = list[tuple[str, str]]
+StartResponse = Callable[..., Any]
+
+
+class _Asked:
+    """What ``get_language_from_request`` reads of a request: its cookies and its environ."""
+
+    __slots__ = ("COOKIES", "META")
+
+    def __init__(self, cookies: dict[str, str], meta: dict[str, Any]) -> None:
+        self.COOKIES = cookies
+        self.META = meta
+
+
+class EarlyPolls:
+    """The WSGI application: an unchanged poll answered here, anything else by ``app`` (Django's handler)."""
+
+    def __init__(self, app: Callable[[dict[str, Any], StartResponse], Iterable[bytes]]) -> None:
+        self.app = app
+        self.on = _usable()
+        if not self.on:
+            return
+        shortcut = import_module(SHORTCUT)
+        self.etag_of: Callable[..., str | None] = shortcut.unchanged_etag
+        self.prefixes: tuple[str, ...] = shortcut.POLL_PREFIXES
+        self.csrf_chars = frozenset(import_string("django.middleware.csrf.CSRF_ALLOWED_CHARS"))
+        self.csrf_length: int = import_string("django.middleware.csrf.CSRF_SECRET_LENGTH")
+        self.live = (
+            ("Cache-Control", import_string("duels.web.live.NEVER_STORED")),
+            ("Vary", import_string("duels.web.live.LIVE_VARY")),
+        )
+        self.redirect = bool(settings.SECURE_SSL_REDIRECT)
+        self.proxy_ssl = settings.SECURE_PROXY_SSL_HEADER
+        self.hsts = _hsts()
+        # After Content-Language and Content-Length, in the order the middleware add them on the way out:
+        # clickjacking, CSP, then SecurityMiddleware's (HSTS only over https).
+        self.framing = _framing()
+        self.security = _security()
+        self.expires: tuple[int, str] = (0, "")
+
+    def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        if (
+            self.on
+            and environ.get("REQUEST_METHOD") == "GET"
+            and environ.get("HTTP_HX_REQUEST") == "true"
+            and environ.get("HTTP_IF_NONE_MATCH")
+            and environ.get("PATH_INFO", "").startswith(self.prefixes)
+        ):
+            try:
+                headers = self.answer(environ)
+            except Exception:
+                # Never a 500 from here: the full path answers (and reports what it meets itself).
+                logger.warning("the early poll path failed; the full path answers", exc_info=True)
+                headers = None
+            if headers is not None:
+                start_response(NOT_MODIFIED, headers)
+                return []
+        return self.app(environ, start_response)
+
+    def answer(self, environ: dict[str, Any]) -> Headers | None:
+        """The 304's headers if this poll is unchanged and nothing but the 304 would differ, else None."""
+        path = environ["PATH_INFO"]
+        if not path.isascii() or environ.get("CONTENT_LENGTH") not in (None, "", "0"):
+            return None
+        cookies = self.cookies(environ)
+        if cookies is None or not self.host_allowed(environ):
+            return None
+        secure = self.is_secure(environ)
+        if self.redirect and not secure:
+            return None  # SecurityMiddleware redirects it to https
+        # As LocaleMiddleware decides (no i18n_patterns: the cookie, Accept-Language, the default).
+        translation.activate(translation.get_language_from_request(_Asked(cookies, environ)))  # type: ignore[arg-type]
+        etag = self.etag_of(environ, path, cache_only=True)
+        if etag is None:
+            return None
+        return [
+            ("ETag", etag),
+            ("Expires", self.now()),
+            *self.live,
+            ("Content-Language", translation.get_language()),
+            ("Content-Length", "0"),
+            *self.framing,
+            *(self.hsts if secure else ()),
+            *self.security,
+        ]
+
+    def cookies(self, environ: dict[str, Any]) -> dict[str, str] | None:
+        """The request's cookies, or None if the session or CSRF middleware would rewrite one (as the shortcut)."""
+        raw = environ.get("HTTP_COOKIE")
+        if not raw:
+            return {}
+        if not raw.isascii():
+            return None  # Django decodes it its own way (get_str_from_wsgi)
+        cookies = parse_cookie(raw)
+        session = cookies.get(settings.SESSION_COOKIE_NAME)
+        if session is not None and len(session) < 8:
+            return None  # SessionMiddleware deletes it
+        csrf = cookies.get(settings.CSRF_COOKIE_NAME)
+        if csrf is not None and (len(csrf) != self.csrf_length or not set(csrf) <= self.csrf_chars):
+            return None  # CsrfViewMiddleware sets a new one
+        return cookies
+
+    def host_allowed(self, environ: dict[str, Any]) -> bool:
+        """``request.get_host()`` would not refuse it (CommonMiddleware's 400); no Host header: the full path."""
+        host = environ.get("HTTP_HOST")
+        if not host:
+            return False
+        allowed = settings.ALLOWED_HOSTS
+        if settings.DEBUG and not allowed:
+            allowed = [".localhost", "127.0.0.1", "[::1]"]
+        domain, _port = split_domain_port(host)
+        return bool(domain) and validate_host(domain, allowed)
+
+    def is_secure(self, environ: dict[str, Any]) -> bool:
+        """``request.is_secure()``: the proxy's header if one is configured and sent, else the WSGI scheme."""
+        if self.proxy_ssl:
+            header, secure_value = self.proxy_ssl
+            value = environ.get(header)
+            if value is not None:
+                return bool(value.split(",", 1)[0].strip() == secure_value)
+        return bool(environ.get("wsgi.url_scheme") == "https")
+
+    def now(self) -> str:
+        """``http_date()`` of this second, formatted once a second."""
+        second = int(time.time())
+        kept = self.expires
+        if kept[0] != second:
+            kept = self.expires = (second, http_date(second))
+        return kept[1]
+
+
+def _usable() -> bool:
+    """Whether the skipped middleware would add only the headers written here (else: always the full path)."""
+    if tuple(settings.MIDDLEWARE) != EXPECTED_MIDDLEWARE:
+        return False
+    if (
+        settings.CSRF_USE_SESSIONS
+        or settings.SESSION_SAVE_EVERY_REQUEST
+        or settings.PREPEND_WWW
+        or settings.DISALLOWED_USER_AGENTS
+        or settings.USE_X_FORWARDED_HOST
+    ):
+        return False
+    from django.conf.urls.i18n import is_language_prefix_patterns_used
+
+    if is_language_prefix_patterns_used(settings.ROOT_URLCONF)[0]:
+        return False  # LocaleMiddleware would read the language from the path
+    proxy = settings.SECURE_PROXY_SSL_HEADER
+    if proxy and len(proxy) != 2:
+        raise ImproperlyConfigured("The SECURE_PROXY_SSL_HEADER setting must be a tuple containing two values.")
+    return True
+
+
+def _hsts() -> tuple[tuple[str, str], ...]:
+    if not settings.SECURE_HSTS_SECONDS:
+        return ()
+    value = f"max-age={settings.SECURE_HSTS_SECONDS}"
+    if settings.SECURE_HSTS_INCLUDE_SUBDOMAINS:
+        value += "; includeSubDomains"
+    if settings.SECURE_HSTS_PRELOAD:
+        value += "; preload"
+    return (("Strict-Transport-Security", value),)
+
+
+def _framing() -> tuple[tuple[str, str], ...]:
+    """XFrameOptionsMiddleware's header, then ContentSecurityPolicyMiddleware's (no nonce: a 304 renders none)."""
+    found = [("X-Frame-Options", getattr(settings, "X_FRAME_OPTIONS", "DENY").upper())]
+    policies = ((CSP.HEADER_ENFORCE, settings.SECURE_CSP), (CSP.HEADER_REPORT_ONLY, settings.SECURE_CSP_REPORT_ONLY))
+    for header, config in policies:
+        if config:
+            found.append((str(header), build_policy(config)))  # type: ignore[arg-type]
+    return tuple(found)
+
+
+def _security() -> tuple[tuple[str, str], ...]:
+    """SecurityMiddleware's headers but HSTS, as its ``process_response`` writes them."""
+    found = []
+    if settings.SECURE_CONTENT_TYPE_NOSNIFF:
+        found.append(("X-Content-Type-Options", "nosniff"))
+    policy = settings.SECURE_REFERRER_POLICY
+    if policy:
+        values = [v.strip() for v in policy.split(",")] if isinstance(policy, str) else policy
+        found.append(("Referrer-Policy", ",".join(values)))
+    if settings.SECURE_CROSS_ORIGIN_OPENER_POLICY:
+        found.append(("Cross-Origin-Opener-Policy", settings.SECURE_CROSS_ORIGIN_OPENER_POLICY))
+    return tuple(found)
