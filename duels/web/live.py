@@ -20,7 +20,6 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
-from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils import timezone
@@ -31,6 +30,7 @@ from django.utils.translation import get_language
 from duels.models import Situation
 from duels.services.live import Meta
 from duels.web.viewers import Viewer, iso
+from helpers.csrf import get_token
 from helpers.requests import HtmxRequest
 
 
@@ -134,7 +134,8 @@ def _personal(pieces: Pieces, request: HttpRequest) -> bytes:
         nonces = binascii.hexlify(os.urandom(16 * count))
     now = iso(timezone.now()).encode()
     # Only a fragment with a form needs the token (a spectator's has none): get_token
-    # masks it afresh for every response and, without a cookie, makes a new secret.
+    # masks it afresh for every response (one read of randomness, helpers/csrf.py) and,
+    # without a cookie, makes a new secret.
     token = get_token(request).encode() if _CSRF in pieces else b""
     used = 0
     for i in range(1, len(out), 2):
