@@ -107,6 +107,7 @@ class EarlyPolls:
         self.framing = _framing()
         self.security = _security()
         self.expires: tuple[int, str] = (0, "")
+        self.hosts: tuple[Any, dict[str, bool]] = (None, {})
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         if (
@@ -176,10 +177,18 @@ class EarlyPolls:
         if not host:
             return False
         allowed = settings.ALLOWED_HOSTS
-        if settings.DEBUG and not allowed:
-            allowed = [".localhost", "127.0.0.1", "[::1]"]
-        domain, _port = split_domain_port(host)
-        return bool(domain) and validate_host(domain, allowed)
+        known = self.hosts
+        if known[0] is not allowed:  # the setting changed (tests): forget what was found
+            known = self.hosts = (allowed, {})
+        found = known[1].get(host)
+        if found is None:
+            if settings.DEBUG and not allowed:
+                allowed = [".localhost", "127.0.0.1", "[::1]"]
+            domain, _port = split_domain_port(host)
+            found = bool(domain) and validate_host(domain, allowed)
+            if len(known[1]) < 64:  # the names this server is asked by: a few
+                known[1][host] = found
+        return found
 
     def is_secure(self, environ: dict[str, Any]) -> bool:
         """``request.is_secure()``: the proxy's header if one is configured and sent, else the WSGI scheme."""

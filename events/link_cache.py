@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import DEFAULT_CACHE_ALIAS, caches
 from django.db import transaction
 from redis.exceptions import NoScriptError
 
@@ -116,13 +116,15 @@ def _backend() -> Any:
     """The Redis cache when the link cache may be used (and Redis is not known to be away), else None."""
     if not getattr(settings, "SUMRAK_LINK_CACHE", True):
         return None
-    raw = getattr(cache, "redis_client", None)
+    # The backend itself (this thread's), not the ``cache`` proxy: a poll asks it a dozen things.
+    backend = caches[DEFAULT_CACHE_ALIAS]
+    raw = getattr(backend, "redis_client", None)
     if raw is None:
         return None
-    outage = getattr(cache, "outage", None)
+    outage = getattr(backend, "outage", None)
     if outage is not None and not outage.should_try():
         return None
-    return cache
+    return backend
 
 
 def enabled() -> bool:
@@ -224,9 +226,19 @@ def _decode(raw: bytes) -> Answer | None:
     return Answer(int(cid), int(eid), flag == "1", dt.date.fromisoformat(ends_on), generations)  # type: ignore[arg-type]
 
 
+# The check's key templates, made once per cache configuration (key prefix, version, key function).
+_TEMPLATES: dict[tuple[Any, ...], list[str]] = {}
+
+
 def _templates(backend: Any, also: str) -> list[str]:
-    scopes = (character_scope("{c}"), event_scope("{e}"), EVERYTHING)  # type: ignore[arg-type]
-    return [*(key for scope in scopes for key in _keys(backend, scope)), backend.make_key(also)]
+    made = (backend.key_prefix, backend.version, backend.key_func, also)
+    found = _TEMPLATES.get(made)
+    if found is None:
+        scopes = (character_scope("{c}"), event_scope("{e}"), EVERYTHING)  # type: ignore[arg-type]
+        found = [*(key for scope in scopes for key in _keys(backend, scope)), backend.make_key(also)]
+        if len(_TEMPLATES) < 64:  # a test run makes a key prefix per test: keep the table small
+            _TEMPLATES[made] = found
+    return found
 
 
 def cached(token: str, also: str) -> tuple[Answer | None, Any]:

@@ -268,3 +268,13 @@ def test_the_expires_header_is_the_clocks_second(monkeypatch):
     for second in (1_800_000_000.2, 1_800_000_000.9, 1_800_000_001.0):
         monkeypatch.setattr(early.time, "time", lambda second=second: second)
         assert app.now() == http_date(second)
+
+
+def test_a_host_allowed_once_is_asked_again_when_the_setting_changes(spectator_poll):
+    url, etag = spectator_poll
+    inner = Inner()
+    app = EarlyPolls(inner)
+    assert _call(app, _environ(url, etag))[0] == 304 and not inner.reached
+    with override_settings(ALLOWED_HOSTS=["sumrak.example"]):
+        assert _call(app, _environ(url, etag))[0] == 200 and inner.reached  # Django's 400 then
+    assert _call(app, _environ(url, etag, Host="elsewhere.example"))[0] == 200
