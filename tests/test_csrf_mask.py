@@ -2,21 +2,27 @@
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 
 import pytest
+from django.http import HttpResponse
+from django.middleware import csrf as django_csrf
 from django.middleware.csrf import (
     CSRF_ALLOWED_CHARS,
     CSRF_SECRET_LENGTH,
     CSRF_TOKEN_LENGTH,
     CsrfViewMiddleware,
-    _unmask_cipher_token,
 )
 from django.test import RequestFactory
 
 from helpers import csrf
 
 SECRET = "aZ09" * 8
+
+
+def _unmask_cipher_token(token: str) -> str:
+    return str(django_csrf._unmask_cipher_token(token))  # type: ignore[attr-defined]  # Django's own unmasking
 
 
 def _request(**meta):
@@ -47,24 +53,24 @@ def test_csrf_middleware_accepts_the_token():
     token = csrf.get_token(_request(CSRF_COOKIE=SECRET))
     post = RequestFactory().post("/", {"csrfmiddlewaretoken": token})
     post.COOKIES["csrftoken"] = SECRET
-    middleware = CsrfViewMiddleware(lambda r: None)
+    middleware = CsrfViewMiddleware(lambda r: HttpResponse())
     middleware.process_request(post)
-    assert middleware.process_view(post, lambda r: None, (), {}) is None  # None: accepted
+    assert middleware.process_view(post, lambda r: HttpResponse(), (), {}) is None  # None: accepted
     forged = RequestFactory().post("/", {"csrfmiddlewaretoken": token})
     forged.COOKIES["csrftoken"] = "b" * CSRF_SECRET_LENGTH
     middleware.process_request(forged)
-    assert middleware.process_view(forged, lambda r: None, (), {}) is not None
+    assert middleware.process_view(forged, lambda r: HttpResponse(), (), {}) is not None
 
 
 def test_the_mask_reads_the_systems_randomness_once(monkeypatch):
     reads = []
-    real = csrf.os.urandom
+    real = os.urandom
 
     def urandom(n):
         reads.append(n)
         return real(n)
 
-    monkeypatch.setattr(csrf.os, "urandom", urandom)
+    monkeypatch.setattr(os, "urandom", urandom)
     csrf.get_token(_request(CSRF_COOKIE=SECRET))
     assert len(reads) == 1
 
@@ -72,7 +78,7 @@ def test_the_mask_reads_the_systems_randomness_once(monkeypatch):
 def test_dropped_bytes_are_drawn_again(monkeypatch):
     # Every byte at or above 248 would favour the first 8 characters: such bytes are dropped, more are read.
     feed = iter([bytes([255] * 20 + [61] * 20), bytes(range(40))])
-    monkeypatch.setattr(csrf.os, "urandom", lambda n: next(feed))
+    monkeypatch.setattr(os, "urandom", lambda n: next(feed))
     assert csrf.mask_indices() == [61] * 20 + list(range(12))
 
 
@@ -88,8 +94,6 @@ def test_every_character_of_the_mask_is_equally_likely():
 @pytest.mark.parametrize("secret", ["x" * CSRF_SECRET_LENGTH, SECRET])
 def test_the_cipher_is_djangos(secret, monkeypatch):
     # With the same mask, Django's own masking gives the same token.
-    from django.middleware import csrf as django_csrf
-
     token = csrf.mask(secret)
     monkeypatch.setattr(django_csrf, "_get_new_csrf_string", lambda: token[:CSRF_SECRET_LENGTH])
-    assert django_csrf._mask_cipher_secret(secret) == token
+    assert django_csrf._mask_cipher_secret(secret) == token  # type: ignore[attr-defined]

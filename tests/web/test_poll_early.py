@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -26,7 +27,6 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import http_date
 
-from config import early
 from config.early import EXPECTED_MIDDLEWARE, EarlyPolls
 from duels.services.live import meta_key
 from duels.web.polls import SEEN, Seen
@@ -266,7 +266,7 @@ def test_the_link_check_reloads_its_script_after_a_redis_restart(player_poll, ch
 def test_the_expires_header_is_the_clocks_second(monkeypatch):
     app = EarlyPolls(Inner())
     for second in (1_800_000_000.2, 1_800_000_000.9, 1_800_000_001.0):
-        monkeypatch.setattr(early.time, "time", lambda second=second: second)
+        monkeypatch.setattr(time, "time", lambda second=second: second)
         assert app.now() == http_date(second)
 
 
