@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import logging
 import time
+import traceback
 from collections.abc import Callable, Iterable
 from importlib import import_module
 from typing import Any
@@ -87,7 +88,12 @@ class EarlyPolls:
 
     def __init__(self, app: Callable[[dict[str, Any], StartResponse], Iterable[bytes]]) -> None:
         self.app = app
-        self.on = _usable()
+        try:
+            self.on = _usable()
+        except Exception:
+            # A setting or URLconf Django itself will refuse on the first request: it reports it then.
+            logger.warning("the early poll path is off: the settings could not be checked", exc_info=True)
+            self.on = False
         if not self.on:
             return
         shortcut = import_module(SHORTCUT)
@@ -119,9 +125,16 @@ class EarlyPolls:
         ):
             try:
                 headers = self.answer(environ)
-            except Exception:
-                # Never a 500 from here: the full path answers (and reports what it meets itself).
-                logger.warning("the early poll path failed; the full path answers", exc_info=True)
+            except Exception as error:
+                # Never a 500 from here: the full path answers (and reports what it meets itself). Where it
+                # failed, not its message: that could hold the secret link, which no log may show (issue 13).
+                where = traceback.extract_tb(error.__traceback__)[-1]
+                logger.warning(
+                    "the early poll path failed (%s at %s:%s); the full path answers",
+                    type(error).__name__,
+                    where.filename,
+                    where.lineno,
+                )
                 headers = None
             if headers is not None:
                 start_response(NOT_MODIFIED, headers)

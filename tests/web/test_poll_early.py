@@ -278,3 +278,17 @@ def test_a_host_allowed_once_is_asked_again_when_the_setting_changes(spectator_p
     with override_settings(ALLOWED_HOSTS=["sumrak.example"]):
         assert _call(app, _environ(url, etag))[0] == 200 and inner.reached  # Django's 400 then
     assert _call(app, _environ(url, etag, Host="elsewhere.example"))[0] == 200
+
+
+def test_a_failure_is_logged_without_the_secret_link(player_poll, character, monkeypatch, caplog):
+    url, etag = player_poll
+
+    def broken(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError(f"a bug near {character.link_token}")
+
+    app = EarlyPolls(Inner())
+    monkeypatch.setattr(app, "etag_of", broken)
+    assert _call(app, _environ(url, etag))[0] == 200
+    logged = "\n".join(caplog.text.splitlines())
+    assert "the early poll path failed (RuntimeError at" in logged
+    assert character.link_token not in logged
