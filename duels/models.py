@@ -112,7 +112,17 @@ class Situation(models.Model):
         A new row, a new set of faces (an arsenal taken at a round break), a
         state written by a tool: their snapshots are written first.
         """
-        fields = kwargs.get("update_fields")
+        stored = self.store_named_snapshots(kwargs.get("update_fields"))
+        super().save(*args, **kwargs)
+        self._stored_snapshots = stored
+
+    def store_named_snapshots(self, fields: Any = None) -> set[str]:
+        """Write the snapshots that ``fields`` (None: every column) name and the row did not; the set named after.
+
+        ``save``'s bookkeeping, apart so that a step's own UPDATE
+        (duels/services/rows.py) does the same; set ``_stored_snapshots`` to
+        the answer once the row is written.
+        """
         named = {
             key
             for name in SNAPSHOT_FIELDS
@@ -121,8 +131,7 @@ class Situation(models.Model):
         }
         stored: set[str] = getattr(self, "_stored_snapshots", set())
         store_snapshots(named - stored)
-        super().save(*args, **kwargs)
-        self._stored_snapshots = stored | named
+        return stored | named
 
     @classmethod
     def from_db(cls, db: Any, field_names: Any, values: Any, **kwargs: Any) -> Situation:

@@ -15,6 +15,7 @@ from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
 
 from duels.models import LogEntry, Situation
+from duels.services import rows
 from duels.services.errors import NothingToUndo, ReasonRequired, SituationEnded, StaleVersion
 from duels.services.grace import graced
 from duels.services.kinds import SituationKind, kind_of, replay
@@ -78,7 +79,7 @@ def _begin(
     (IntegrityError, handled by the callers as a repeat).
     """
     situation = lock(situation_id)
-    recent = list(situation.log.select_related("actor").order_by("-seq")[:RECENT_ENTRIES])
+    recent = rows.newest_entries(situation, RECENT_ENTRIES)
     if seen_version != situation.version:
         if nonce_used(nonce):
             return situation, None

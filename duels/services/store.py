@@ -23,6 +23,7 @@ from django.db.models import Max, QuerySet
 
 from cards.models import ArsenalCard, Card
 from duels.models import LogEntry, Situation
+from duels.services import rows
 from duels.services.errors import BadNonce, SituationNotFound
 from duels.services.kinds import SituationKind, is_join_type, kind_of
 from duels.services.live import publish
@@ -81,15 +82,10 @@ def lock(situation_id: int, *, nowait: bool = False) -> Situation:
     alone are ~40 KB of JSON to decode); an undo replaying under the lock
     loads it then.
     """
-    try:
-        return (
-            Situation.objects.select_for_update(nowait=nowait, of=("self",))
-            .select_related("event")
-            .defer("opening")
-            .get(pk=situation_id)
-        )
-    except Situation.DoesNotExist:
-        raise SituationNotFound() from None
+    situation = rows.locked_situation(situation_id, nowait=nowait)
+    if situation is None:
+        raise SituationNotFound()
+    return situation
 
 
 def next_seq_of(situation: Situation) -> int:
@@ -177,7 +173,7 @@ class Transition:
     def save(self) -> bool:
         if not self.entries:
             return False
-        LogEntry.objects.bulk_create(self.entries)
+        rows.insert_entries(self.entries)
         store_state(self.situation, self.kind, self.before, self.state, self.now)
         return True
 
@@ -197,7 +193,10 @@ def store_state(situation: Situation, kind: SituationKind, before: Any, after: A
         # itself, so close the row (the state stays the replay of the log).
         situation.ended = True
         situation.ended_at = now
-    situation.save(update_fields=["state", "version", "next_deadline", "ended", "ended_at", "updated_at"])
+    # ``save(update_fields=rows.STEP_UPDATE)``, its statement written once (duels/services/rows.py).
+    stored = situation.store_named_snapshots(rows.STEP_UPDATE)
+    rows.update_state(situation)
+    situation._stored_snapshots = stored
     joined_before = set(kind.participants(before))
     if set(participants) != joined_before:
         # Only joins and their undo change who is in it: a step costs no statement here.

@@ -10,8 +10,9 @@ from django.http import Http404
 from django.utils import timezone
 
 from duels.models import Situation
+from duels.services import rows
 from duels.services.live import META_FIELDS, Meta
-from events.access import ORGANIZER, REFEREE, AnyUser, staffed_events
+from events.access import ORGANIZER, REFEREE, AnyUser
 from events.models import StaffRole
 
 
@@ -24,11 +25,18 @@ def _rows(whole: bool) -> QuerySet[Situation]:
 
 
 def situation_for_staff(user: AnyUser, situation_id: int, *, whole: bool = False) -> Situation:
-    """A situation of an event the user organizes or referees; otherwise 404 (DESIGN.md §6)."""
-    try:
-        return _rows(whole).get(pk=situation_id, event__in=staffed_events(user, ORGANIZER, REFEREE))
-    except Situation.DoesNotExist:
-        raise Http404 from None
+    """A situation (with its event) of an event the user organizes or referees; otherwise 404 (DESIGN.md §6).
+
+    Every tap and every page of a fight asks this first: one statement
+    written once (duels/services/rows.py), the same rule as
+    ``staffed_events(user, ORGANIZER, REFEREE)`` (tests/web/test_referee_poll.py).
+    """
+    if not user.is_authenticated:
+        raise Http404
+    found = rows.situation_for_staff(user.pk, situation_id, (ORGANIZER.value, REFEREE.value), whole=whole)
+    if found is None:
+        raise Http404
+    return found
 
 
 def _staff_meta_sql() -> str:

@@ -1,0 +1,219 @@
+"""A step's fixed statements as SQL written here, not compiled by the ORM on every step (issue 24).
+
+The referee's step sends the same few statements every time: the row's lock
+and read, the newest log entries, the log insert, the state update, and the
+staff check before them. Compiling them (``as_sql``, ``get_select``,
+``pre_sql_setup``) was ~25 % of a step's CPU (docs/performance.md). Here they
+are plain parameterised SQL through Django's connection cursor (so Django's
+transactions, error wrapping and query capture in tests see them as any
+other), and the rows become model instances exactly as the ORM would make
+them: the same columns, the fields' own converters (``from_db_value``, the
+backend's datetime and boolean handling) and ``Model.from_db``; the values
+written go through the fields' ``get_db_prep_save``. tests/services/test_rows.py
+holds each to what the ORM reads and writes, on SQLite and PostgreSQL.
+
+PostgreSQL takes the row lock (``FOR UPDATE OF``, ``NOWAIT`` for a refresh);
+SQLite has no row locks (its IMMEDIATE transactions serialise every writer),
+so there the clause is left out, as the ORM's ``select_for_update`` does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import DatabaseError, connection, models
+from django.utils import timezone
+
+from duels.models import LogEntry, Situation
+from events.models import Event, StaffRole
+
+Converter = Callable[[Any, Any, Any], Any]
+
+
+def quoted(name: str) -> str:
+    return connection.ops.quote_name(name)
+
+
+class Columns:
+    """Some concrete columns of a model: their SELECT list, and instances built from rows as the ORM builds them."""
+
+    def __init__(self, model: type[models.Model], *, only: Iterable[str] | None = None, leave: Iterable[str] = ()):
+        wanted = None if only is None else set(only)
+        left = set(leave)
+        self.model = model
+        self.table = model._meta.db_table
+        # In the model's own order: ``Model.from_db`` fills the columns not read as deferred.
+        self.fields = [
+            f
+            for f in model._meta.concrete_fields
+            if (wanted is None or f.attname in wanted or f.name in wanted) and f.name not in left
+        ]
+        self.attnames = [f.attname for f in self.fields]
+        self.cols = [f.get_col(self.table) for f in self.fields]
+        self.select = ", ".join(f"{quoted(self.table)}.{quoted(f.column)}" for f in self.fields)
+        self._converters: dict[str, list[list[Converter]]] = {}
+
+    def __len__(self) -> int:
+        return len(self.fields)
+
+    def converters(self) -> list[list[Converter]]:
+        """Per column, what the ORM's compiler applies to a value read (backend's first, then the field's)."""
+        found = self._converters.get(connection.alias)
+        if found is None:
+            found = []
+            for col in self.cols:
+                found.append([*connection.ops.get_db_converters(col), *col.get_db_converters(connection)])
+            self._converters[connection.alias] = found
+        return found
+
+    def values(self, row: Sequence[Any]) -> list[Any]:
+        out = []
+        for value, col, converters in zip(row, self.cols, self.converters(), strict=True):
+            for convert in converters:
+                value = convert(value, col, connection)
+            out.append(value)
+        return out
+
+    def build(self, row: Sequence[Any]) -> Any:
+        return self.model.from_db(connection.alias, self.attnames, self.values(row))
+
+
+# The situation a step changes: everything but the opening snapshot (~40 KB a step never reads).
+SITUATION = Columns(Situation, leave=("opening",))
+# What the staff check reads first: the version columns; the state loads on first use.
+SITUATION_META = Columns(Situation, only=("id", "event_id", "kind", "version", "next_deadline", "ended"))
+EVENT = Columns(Event)
+ENTRY = Columns(LogEntry)
+ACTOR = Columns(User)
+# The columns a step's update writes (``store.store_state``), ``updated_at`` as ``auto_now`` would.
+STEP_UPDATE = ("state", "version", "next_deadline", "ended", "ended_at", "updated_at")
+
+
+def _with_event(columns: Columns, row: Sequence[Any]) -> Situation:
+    situation = columns.build(row[: len(columns)])
+    event = EVENT.build(row[len(columns) :])
+    Situation._meta.get_field("event").set_cached_value(situation, event)
+    return situation
+
+
+def _lock_clause(nowait: bool) -> str:
+    if not connection.features.has_select_for_update:
+        return ""
+    clause = " FOR UPDATE"
+    if connection.features.has_select_for_update_of:
+        clause += f" OF {quoted(Situation._meta.db_table)}"
+    if nowait and connection.features.has_select_for_update_nowait:
+        clause += " NOWAIT"
+    return clause
+
+
+def _join_event(columns: Columns) -> str:
+    s, e = quoted(Situation._meta.db_table), quoted(Event._meta.db_table)
+    return (
+        f"SELECT {columns.select}, {EVENT.select} FROM {s} INNER JOIN {e} ON ({s}.{quoted('event_id')} = {e}.{quoted('id')})"
+    )
+
+
+def locked_situation(situation_id: int, *, nowait: bool = False) -> Situation | None:
+    """The situation row with its event, locked until the transaction ends (the event stays unlocked); None if missing.
+
+    ``nowait``: a lock another transaction holds is refused at once
+    (PostgreSQL's lock_not_available, an ``OperationalError``) instead of waited for.
+    """
+    sql = f"{_join_event(SITUATION)} WHERE {quoted(Situation._meta.db_table)}.{quoted('id')} = %s{_lock_clause(nowait)}"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [situation_id])
+        row = cursor.fetchone()
+    return None if row is None else _with_event(SITUATION, row)
+
+
+def _staff_sql(columns: Columns) -> str:
+    s, r = quoted(Situation._meta.db_table), quoted(StaffRole._meta.db_table)
+    return (
+        f"{_join_event(columns)} WHERE {s}.{quoted('id')} = %s AND EXISTS (SELECT 1 FROM {r} "
+        f"WHERE {r}.{quoted('event_id')} = {s}.{quoted('event_id')} AND {r}.{quoted('user_id')} = %s "
+        f"AND {r}.{quoted('role')} IN (%s, %s))"
+    )
+
+
+def situation_for_staff(user_id: int, situation_id: int, roles: tuple[str, str], *, whole: bool) -> Situation | None:
+    """The situation with its event if the user holds one of ``roles`` in its event, in one statement; else None.
+
+    ``whole``: every column but the opening; else only the version columns
+    (the rest loads on first use, as the ORM's ``only`` leaves it).
+    """
+    columns = SITUATION if whole else SITUATION_META
+    with connection.cursor() as cursor:
+        cursor.execute(_staff_sql(columns), [situation_id, user_id, *roles])
+        row = cursor.fetchone()
+    return None if row is None else _with_event(columns, row)
+
+
+def newest_entries(situation: Situation, limit: int) -> list[LogEntry]:
+    """The situation's newest ``limit`` log entries, newest first, each with its actor (or None) and situation."""
+    le, u = quoted(LogEntry._meta.db_table), quoted(User._meta.db_table)
+    sql = (
+        f"SELECT {ENTRY.select}, {ACTOR.select} FROM {le} LEFT OUTER JOIN {u} "
+        f"ON ({le}.{quoted('actor_id')} = {u}.{quoted('id')}) "
+        f"WHERE {le}.{quoted('situation_id')} = %s ORDER BY {le}.{quoted('seq')} DESC LIMIT {int(limit)}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [situation.pk])
+        rows = cursor.fetchall()
+    actor_field = LogEntry._meta.get_field("actor")
+    situation_field = LogEntry._meta.get_field("situation")
+    entries = []
+    for row in rows:
+        entry = ENTRY.build(row[: len(ENTRY)])
+        actor = ACTOR.build(row[len(ENTRY) :]) if row[len(ENTRY)] is not None else None
+        actor_field.set_cached_value(entry, actor)
+        situation_field.set_cached_value(entry, situation)
+        entries.append(entry)
+    return entries
+
+
+_INSERTED = [f for f in ENTRY.fields if not f.primary_key]
+
+
+def insert_entries(entries: Sequence[LogEntry]) -> None:
+    """``LogEntry.objects.bulk_create(entries)`` in one statement; each entry gets its id, as bulk_create gives it."""
+    if not entries:
+        return
+    if not connection.features.can_return_rows_from_bulk_insert:
+        LogEntry.objects.bulk_create(entries)
+        return
+    le = quoted(LogEntry._meta.db_table)
+    row = "(" + ", ".join(["%s"] * len(_INSERTED)) + ")"
+    sql = (
+        f"INSERT INTO {le} ({', '.join(quoted(f.column) for f in _INSERTED)}) "
+        f"VALUES {', '.join([row] * len(entries))} RETURNING {le}.{quoted('id')}"
+    )
+    params = [f.get_db_prep_save(f.pre_save(entry, True), connection) for entry in entries for f in _INSERTED]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        ids = [r[0] for r in cursor.fetchall()]
+    for entry, pk in zip(entries, ids, strict=True):
+        entry.pk = pk
+        entry._state.adding = False
+        entry._state.db = connection.alias
+
+
+_UPDATED = [Situation._meta.get_field(name) for name in STEP_UPDATE]
+
+
+def update_state(situation: Situation) -> None:
+    """``situation.save(update_fields=STEP_UPDATE)`` without its bookkeeping: the step's one UPDATE.
+
+    ``updated_at`` is set to now as ``auto_now`` sets it. The snapshots the
+    state names are the caller's (``Situation.store_named_snapshots``).
+    """
+    situation.updated_at = timezone.now()
+    s = quoted(Situation._meta.db_table)
+    sets = ", ".join(f"{quoted(f.column)} = %s" for f in _UPDATED)
+    params = [f.get_db_prep_save(getattr(situation, f.attname), connection) for f in _UPDATED]
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {s} SET {sets} WHERE {s}.{quoted('id')} = %s", [*params, situation.pk])
+        if cursor.rowcount == 0:
+            raise DatabaseError("Save with update_fields did not affect any rows.")
