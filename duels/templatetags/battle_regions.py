@@ -31,9 +31,8 @@ def battle_head(ctx: Ctx) -> str:
     most = f" / {e(view.max_rounds)}" if view.max_rounds else ""
     reactions = ""
     if view.reactions_on:
-        reactions = (
-            f'<span class="badge text-bg-info" id="reactions-on">{t("opportunity and immediate actions apply (R0)")}</span>'
-        )
+        words = t("opportunity and immediate actions apply (R0)")
+        reactions = f'<span class="badge text-bg-info" id="reactions-on">{words}</span>'
     elif not view.ended:
         words = bt("reactions from round %(first)s (R0)", first=view.reactions_from)
         reactions = f'<span class="badge text-bg-light border" id="reactions-off">{words}</span>'
@@ -62,19 +61,17 @@ def turn_strip(ctx: Ctx) -> str:
 def _combatant(view: Any, c: Any) -> str:
     active = " active-turn" if c.active else ""
     out = "" if c.can_fight else " out"
-    if not c.can_fight:
-        badge = "text-bg-danger"
-    else:
-        badge = "text-bg-success" if c.condition == "fit" else "text-bg-warning"
+    badge = "text-bg-success" if c.condition == "fit" else "text-bg-warning"
+    badge = badge if c.can_fight else "text-bg-danger"
     flags = ""
     if view.reactions_on:
         opp = " spent" if c.opportunity_spent else ""
         imm = " spent" if c.immediate_spent else ""
         flags = (
             f'\n        · <span class="reaction-flag{opp}" title="{t("opportunity action this turn")} (R2)">'
-            f'{t("Opp.")} {"✗" if c.opportunity_spent else "✓"}</span>\n'
+            f"{t('Opp.')} {'✗' if c.opportunity_spent else '✓'}</span>\n"
             f'        · <span class="reaction-flag{imm}" title="{t("immediate action since their last turn")} (R5)">'
-            f'{t("Imm.")} {"✗" if c.immediate_spent else "✓"}</span>\n      '
+            f"{t('Imm.')} {'✗' if c.immediate_spent else '✓'}</span>\n      "
         )
     readied = f'<span class="d-block">{t("Readied:")} {e(c.readied)}</span>' if c.readied else ""
     cards = ngettext("%(counter)s card", "%(counter)s cards", c.hand_count) % {"counter": c.hand_count}
@@ -120,7 +117,7 @@ def battle_join(ctx: Ctx) -> str:
     if view.phase == "turns":
         strike = (
             '<button type="submit" name="strike" value="1" class="btn btn-outline-danger" id="join-striking">'
-            f'{t("Joins by attacking (strikes at once, BP4)")}</button>'
+            f"{t('Joins by attacking (strikes at once, BP4)')}</button>"
         )
     return (
         '<div id="battle-join">\n'
@@ -132,7 +129,7 @@ def battle_join(ctx: Ctx) -> str:
         f'         placeholder="{t("Type to filter the names")}" aria-label="{t("Filter the characters by name")}">\n'
         f'  <select name="character" id="join-character" class="form-select form-select-lg w-auto">{groups}</select>\n'
         f'  <select name="side" class="form-select w-auto" aria-label="{t("Side")}"><option value="">'
-        f'{t("their own side")}</option>{sides}</select>\n'
+        f"{t('their own side')}</option>{sides}</select>\n"
         f'  <button type="submit" class="btn btn-outline-primary">{t("Join the battle")}</button>\n'
         f"  {strike}\n</fieldset>\n</form>\n</div>"
     )

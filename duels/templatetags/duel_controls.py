@@ -26,7 +26,7 @@ def controls(ctx: Ctx, duel: Any) -> str:
         start = reverse("duels:start", args=[ctx["event"].pk])
         again = (
             f'\n    <a class="btn btn-outline-primary btn-lg" href="{e(start)}?a={e(duel.a.id)}&amp;b={e(duel.b.id)}">'
-            f'{t("Start another fight between them")}</a>\n  '
+            f"{t('Start another fight between them')}</a>\n  "
         )
     reason = f" — {e(duel.end_reason)}" if duel.end_reason else ""
     return (
@@ -37,10 +37,12 @@ def controls(ctx: Ctx, duel: Any) -> str:
 
 def _attack(ctx: Ctx, duel: Any) -> str:
     return (
-        f'\n  <h2 class="h5">{bt("%(name)s attacks: which card is shown?", name=duel.attacker.name)} {rule("D6")}</h2>\n  '
+        f'\n  <h2 class="h5">{bt("%(name)s attacks: which card is shown?", name=duel.attacker.name)} {rule("D6")}'
+        f"</h2>\n  "
         f"{action_form(ctx, 'attack', duel=duel)}\n"
         f'    <input type="hidden" name="fighter" value="{e(duel.attacker.id)}">\n'
-        f'    <fieldset class="d-flex flex-wrap gap-2">\n      {card_buttons(duel.attacker.attack_cards, "btn-danger")}\n'
+        f'    <fieldset class="d-flex flex-wrap gap-2">\n     '
+        f" {card_buttons(duel.attacker.attack_cards, 'btn-danger')}\n"
         "    </fieldset>\n  </form>\n\n"
     )
 
@@ -49,7 +51,8 @@ def _answer(ctx: Ctx, duel: Any) -> str:
     step = duel.step
     deadline = e(step.deadline_iso)
     return (
-        '\n  <div class="answer-window d-flex flex-wrap align-items-center gap-3 mb-1">\n    <div class="flex-grow-1">\n'
+        '\n  <div class="answer-window d-flex flex-wrap align-items-center gap-3 mb-1">\n    <div'
+        ' class="flex-grow-1">\n'
         f'      <div class="small text-muted">{bt("%(name)s shows", name=step.attacker.name)}</div>\n'
         f'      <div class="fs-4">{chip(step.attack_card)}</div>\n    </div>\n    <div class="text-center">\n'
         f'      <div class="small text-muted">{t("Seconds left to answer")} {rule("D8")}</div>\n'
@@ -62,7 +65,8 @@ def _answer(ctx: Ctx, duel: Any) -> str:
         f' data-signal-key="{e(duel.number)}-{e(len(duel.records))}"\n'
         f'              data-closed-text="{t("Time is up: the attack takes full effect (D8).")}">\n'
         f"      {card_buttons(step.defender.hand)}\n"
-        f'      <button type="submit" name="card" value="" class="btn btn-outline-dark btn-huge">{t("No answer")}</button>\n'
+        f'      <button type="submit" name="card" value="" class="btn btn-outline-dark btn-huge">{t("No answer")}'
+        f"</button>\n"
         "    </fieldset>\n  </form>\n\n"
     )
 
@@ -72,17 +76,17 @@ def _answer_by(step: Any) -> str:
         by = ""
         if step.instant:
             if step.answer_by == "focus":
-                how = f'{t("the focused card answers")} {rule("F1")}'
+                how = f"{t('the focused card answers')} {rule('F1')}"
             elif step.answer_by == "real_cards":
-                how = f'{t("drawn from the real cards")} {rule("IA3")}'
+                how = f"{t('drawn from the real cards')} {rule('IA3')}"
             else:
-                how = f'{t("drawn blind")} {rule("IA3")}'
+                how = f"{t('drawn blind')} {rule('IA3')}"
             by = f'<span class="small text-muted answer-by" data-answer-by="{e(step.answer_by)}">{how}</span>'
         return f"\n      {chip(step.answer_card)}\n      {by}\n    "
     if step.answer_by == "declined":
         return (
             '\n      <span class="text-muted answer-by" data-answer-by="declined">'
-            f'{t("the victim does not try to parry")} {rule("IA3")}</span>\n    '
+            f"{t('the victim does not try to parry')} {rule('IA3')}</span>\n    "
         )
     return f'\n      <span class="text-muted">{t("no answer")}</span>\n    '
 
@@ -93,7 +97,8 @@ def _result(ctx: Ctx, duel: Any) -> str:
     outcomes = "".join(
         f'\n            <input type="radio" class="btn-check" name="outcome" value="{e(value)}"'
         f' id="outcome-{n}-{e(value)}" required>\n'
-        f'            <label class="btn btn-outline-dark btn-lg" for="outcome-{n}-{e(value)}">{e(label)}</label>\n          '
+        f'            <label class="btn btn-outline-dark btn-lg" for="outcome-{n}-{e(value)}">{e(label)}</label>\n  '
+        f"        "
         for value, label in ctx.get("outcomes") or ()
     )
     reasons = quick_reasons(ctx, "reason-", t("Another reason"), t("Override the result"), "btn-warning", duel.number)
@@ -101,11 +106,11 @@ def _result(ctx: Ctx, duel: Any) -> str:
         '\n  <div class="d-flex flex-wrap align-items-center gap-3 mb-1 fs-5">\n'
         f"    {chip(step.attack_card)}\n    <span>→</span>\n    {_answer_by(step)}\n"
         f'    <span class="ms-2">{t("Proposed result:")} <strong class="proposed" data-outcome="{e(step.proposed)}">'
-        f'{e(step.proposed_label)}</strong> {rule("CR2")}</span>\n  </div>\n'
+        f"{e(step.proposed_label)}</strong> {rule('CR2')}</span>\n  </div>\n"
         '  <div class="d-flex flex-wrap flex-lg-nowrap gap-2 align-items-start">\n    '
         f"{action_form(ctx, 'confirm', duel=duel)}\n"
         '      <fieldset><button type="submit" class="btn btn-success btn-huge">'
-        f'{bt("Confirm: %(outcome)s", outcome=step.proposed_label)}</button></fieldset>\n    </form>\n    '
+        f"{bt('Confirm: %(outcome)s', outcome=step.proposed_label)}</button></fieldset>\n    </form>\n    "
         f"{action_form(ctx, 'override', form_class='override-form border rounded p-2 flex-grow-1', duel=duel)}\n"
         f'      <fieldset>\n        <legend class="fs-6 mb-1">{t("Override: the result, then a reason")}</legend>\n'
         f'        <div class="btn-group mb-2 flex-wrap" role="group">\n          {outcomes}\n        </div>\n'
@@ -123,8 +128,7 @@ def _between(ctx: Ctx, duel: Any) -> str:
     )
     head = bt("Bout %(round)s has ended. Does each fighter go on?", round=duel.round)
     return (
-        f'\n  <h2 class="h5">{head} {rule("D12")} {rule("D3")}</h2>\n'
-        f'  <div class="row g-2">\n    {forms}\n  </div>\n\n'
+        f'\n  <h2 class="h5">{head} {rule("D12")} {rule("D3")}</h2>\n  <div class="row g-2">\n    {forms}\n  </div>\n\n'
     )
 
 
@@ -155,7 +159,7 @@ def _round_choice(duel: Any, choice: Any) -> str:
         f'      <input class="form-check-input" type="radio" name="arsenal" value="prepared-{e(p.pk)}"'
         f' id="ars-{who}-p{e(p.pk)}" {_checked(choice.picked == p.pk)}>\n'
         f'      <label class="form-check-label" for="ars-{who}-p{e(p.pk)}">'
-        f'{bt("Prepared arsenal “%(name)s”", name=p.name)}</label>\n    </div>\n    '
+        f"{bt('Prepared arsenal “%(name)s”', name=p.name)}</label>\n    </div>\n    "
         for p in choice.prepared or ()
     )
     pool = ""
@@ -164,18 +168,21 @@ def _round_choice(duel: Any, choice: Any) -> str:
             f'\n        <tr>\n          <td><label for="pool-{who}-{e(entry.card_id)}">{e(entry.card.name)}</label>\n'
             f'            <span class="small text-muted">{e(entry.card.get_kind_display())}</span></td>\n'
             f'          <td class="w-25"><input type="number" class="form-control" min="0" max="{e(entry.copies)}"'
-            f' value="0"\n                     name="card_{e(entry.card_id)}" id="pool-{who}-{e(entry.card_id)}"></td>\n'
+            f' value="0"\n                     name="card_{e(entry.card_id)}" id="pool-{who}-{e(entry.card_id)}">'
+            f"</td>\n"
             f'          <td class="small text-muted">/ {e(entry.copies)}</td>\n        </tr>\n        '
             for entry in choice.pool
         )
         pool = (
             '\n    <div class="form-check">\n'
             f'      <input class="form-check-input" type="radio" name="arsenal" value="new" id="ars-{who}-new"'
-            f' {_checked(choice.picked == "new")}>\n'
-            f'      <label class="form-check-label" for="ars-{who}-new">{t("Build a new arsenal")}</label>\n    </div>\n'
+            f" {_checked(choice.picked == 'new')}>\n"
+            f'      <label class="form-check-label" for="ars-{who}-new">{t("Build a new arsenal")}</label>\n    '
+            f"</div>\n"
             f'    <details class="mt-1" id="pool-{who}">\n'
             f"      <summary>{bt('Choose the cards (at most %(limit)s)', limit=choice.limit)}</summary>\n"
-            f'      <table class="table table-sm table-tight mb-0">\n        {rows}\n      </table>\n    </details>\n    '
+            f'      <table class="table table-sm table-tight mb-0">\n        {rows}\n      </table>\n    '
+            f"</details>\n    "
         )
     return (
         f'\n<fieldset>\n  <legend class="fs-5">{e(fighter.name)}\n    {badge}\n  </legend>\n'
@@ -186,9 +193,9 @@ def _round_choice(duel: Any, choice: Any) -> str:
         f'    <label class="btn btn-outline-danger btn-lg" for="go-{who}-no">{t("Stops")}</label>\n  </div>\n'
         '  <div class="mb-2">\n    <div class="form-check">\n'
         f'      <input class="form-check-input" type="radio" name="arsenal" value="keep" id="ars-{who}-keep"'
-        f' {_checked(choice.picked == "keep")}>\n'
+        f" {_checked(choice.picked == 'keep')}>\n"
         f'      <label class="form-check-label" for="ars-{who}-keep">{t("Keep the hand")}</label>\n    </div>\n'
         f"    {prepared}\n    {pool}\n  </div>\n"
         '  <button type="submit" class="btn btn-primary btn-lg">'
-        f'{bt("Save the choice of %(name)s", name=fighter.name)}</button>\n</fieldset>'
+        f"{bt('Save the choice of %(name)s', name=fighter.name)}</button>\n</fieldset>"
     )

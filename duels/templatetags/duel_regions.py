@@ -34,6 +34,9 @@ from duels.templatetags.fight_forms import (
 register = template.Library()
 
 
+_DANGER = "btn-outline-danger"
+
+
 def fight_notes(ctx: Ctx) -> str:
     notes = "".join(alert_box(note, "", True) for note in ctx.get("notes") or ())
     alert = ctx.get("alert")
@@ -54,8 +57,9 @@ def fight_status(ctx: Ctx) -> str:
         )
     elif view.gap_deadline and not view.answer_deadline:
         inner = (
-            '\n    <div class="alert alert-info d-flex flex-wrap align-items-center gap-3 py-1" id="situation-status">\n'
-            f'      <span>{t("Without a combat action the situation ends in:")} {rule("S2")}</span>\n'
+            '\n    <div class="alert alert-info d-flex flex-wrap align-items-center gap-3 py-1"'
+            ' id="situation-status">\n'
+            f"      <span>{t('Without a combat action the situation ends in:')} {rule('S2')}</span>\n"
             f'      <span class="countdown countdown-small" data-deadline="{e(view.gap_deadline_iso)}"'
             ' data-format="clock"></span>\n    </div>\n  '
         )
@@ -113,7 +117,7 @@ def duel_card(ctx: Ctx) -> str:
         end = (
             f'\n    <details class="mt-2" id="end-duel-{n}">\n      <summary>{t("End the duel")}</summary>\n      '
             f"{action_form(ctx, 'end_duel', form_class='mt-2', duel=duel)}\n        <fieldset>\n          \n          "
-            f"{quick_reasons(ctx, 'end-reason-', t('Why does the duel end?'), t('End the duel'), 'btn-outline-danger', duel.number)}"
+            f"{quick_reasons(ctx, 'end-reason-', t('Why does the duel end?'), t('End the duel'), _DANGER, duel.number)}"
             "\n        </fieldset>\n      </form>\n    </details>\n    "
         )
     return (
@@ -165,7 +169,9 @@ def _record_row(record: Any) -> str:
         answer = t("no answer")
     over = ""
     if record.overridden:
-        words = bt("overridden; proposed %(proposed)s: %(reason)s", proposed=record.proposed_label, reason=record.reason)
+        words = bt(
+            "overridden; proposed %(proposed)s: %(reason)s", proposed=record.proposed_label, reason=record.reason
+        )
         over = f' <span class="small">({words})</span>'
     return (
         f"\n          <tr>\n            <td>{e(record.round)}</td>\n"
@@ -190,7 +196,9 @@ def _fighter(ctx: Ctx, duel: Any, fighter: Any) -> str:
         )
     count = fighter.hand_count
     if fighter.hand is not None:
-        cards = "".join(chip(c) for c in fighter.hand) if fighter.hand else f'<span class="text-muted">{t("empty")}</span>'
+        cards = (
+            "".join(chip(c) for c in fighter.hand) if fighter.hand else f'<span class="text-muted">{t("empty")}</span>'
+        )
         words = ngettext("Hand: %(counter)s card", "Hand: %(counter)s cards", count) % {"counter": count}
         hand = (
             f'\n    <details class="mb-1 hand" id="hand-{e(duel.number)}-{e(fighter.id)}">\n'

@@ -74,4 +74,5 @@ def same(builder: Callable[[Mapping[str, Any]], str], template: str, context: Ma
 
 def _first_difference(ours: str, theirs: str, where: str) -> str:
     at = next((i for i, (a, b) in enumerate(zip(ours, theirs, strict=False)) if a != b), min(len(ours), len(theirs)))
-    return f"{where} differs at {at}:\n python:    {ours[max(0, at - 160) : at + 160]}\n reference: {theirs[max(0, at - 160) : at + 160]}"
+    around = slice(max(0, at - 160), at + 160)
+    return f"{where} differs at {at}:\n python:    {ours[around]}\n reference: {theirs[around]}"
