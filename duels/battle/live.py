@@ -14,6 +14,7 @@ from typing import Any
 from django.core.paginator import Paginator
 
 from duels.battle.presenters import present_battle, record_rows
+from duels.templatetags import battle_regions as R
 from duels.web.oob import Part
 from duels.web.viewers import PLAYER, SPECTATOR_VIEW, Viewer
 from rules import battle as B
@@ -56,16 +57,21 @@ def record_context(state: B.Battle, page: str | None) -> dict[str, Any]:
 # reactions, the S2 countdown), turn-strip (every combatant: turn, condition, hand count, reaction
 # flags), battle-main (the turn's controls and the reaction bar: the hand that acts, the answer
 # windows and their countdowns), the undo and end boxes, the condition controls, battle-join (the
-# join form, whose strike button depends on the phase), battle-log. A command of the turn changes
-# any of the first four, the join form and the log: those are sent; the boxes and the condition
-# controls only take the new version. A combatant joining or leaving, the battle's end: the whole.
+# join form: the people in no running fight, and a strike button during turns), battle-log. A
+# command of the turn changes the first four and the log: those are sent; the join form only when
+# the phase changes (a bout's end, a round's start), so a step does not read the joinable people;
+# the boxes and the condition controls only take the new version. A combatant joining or leaving,
+# the battle's end: the whole. Each region is written in Python (duels/templatetags/battle_regions.py).
 
-TABLET = "duels/battle/tablet.html"
 _WHOLE = (BE.Joined, BE.Left, BE.Begun, BE.Ended, BE.SituationClosed, SituationTakenOn)
-REGIONS = ("battle-notes", "battle-head", "turn-strip", "battle-main", "battle-join", "battle-log")
+_PHASE = (BE.BoutEnded, BE.RoundEnded, BE.RoundStarted)
+REGIONS = (R.battle_notes, R.battle_head, R.turn_strip, R.battle_main)
 
 
 def tablet_parts(context: Mapping[str, Any], events: Sequence[Any]) -> list[Part] | None:
     if context["view"].ended or not events or any(isinstance(e, _WHOLE) for e in events):
         return None
-    return [Part(f"{TABLET}#{region}") for region in REGIONS]
+    parts = [Part(build=build) for build in REGIONS]
+    if any(isinstance(e, _PHASE) for e in events):
+        parts.append(Part(build=R.battle_join))
+    return [*parts, Part(build=R.battle_log)]

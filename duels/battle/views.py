@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -72,7 +73,8 @@ class BattlePages(Wing):
             "help_anchor": "battle",
             "outcomes": list(OUTCOME_LABELS.items()),
             "sides": SIDES,
-            "joinable": _joinable(situation),
+            # Read only when the join form is rendered (a whole page, a bout's end): a step skips it.
+            "joinable": partial(_joinable, situation),
             "round_break": _round_break(situation, view),
             "situation_over": over,
             "ended_note": gap_ended(state.settings.gap_s) if over else None,

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from duels.duel.presenters import card_ids, card_names, present
+from duels.templatetags import duel_regions as R
 from duels.web.oob import Part
 from duels.web.viewers import PLAYER, SPECTATOR_VIEW, Viewer
 from rules import duel as engine
@@ -48,7 +49,6 @@ def player_context(character_id: int, state: engine.Situation) -> dict[str, Any]
 # fighter goes too (it shows the same fighter's condition and focus). A fighter or duel added, a
 # conversion, the situation's end, an event of no duel: the whole fragment.
 
-TABLET = "duels/duel/tablet.html"
 _WHOLE = (
     engine_events.FighterJoined,
     engine_events.DuelOpened,
@@ -82,8 +82,8 @@ def tablet_parts(context: Mapping[str, Any], events: Sequence[Any]) -> list[Part
     cards: list[Part] = []
     for duel in touched:
         cut = _cut(duel, [e for e in events if e.duel == duel.number]) if cuttable else None
-        cards += cut if cut is not None else [Part(f"{TABLET}#duel", {"duel": duel})]
-    return [Part(f"{TABLET}#fight-notes"), Part(f"{TABLET}#fight-status"), *cards, Part(f"{TABLET}#fight-log")]
+        cards += cut if cut is not None else [Part(context={"duel": duel}, build=R.duel_card)]
+    return [Part(build=R.fight_notes), Part(build=R.fight_status), *cards, Part(build=R.fight_log)]
 
 
 # The steps that change a duel's card only in its header, its controls and the hands of the
@@ -92,7 +92,6 @@ def tablet_parts(context: Mapping[str, Any], events: Sequence[Any]) -> list[Part
 # other event - a result applied, a round's end, a draw, a time-out, a focus, a condition, the
 # duel's end - every touched card goes whole.
 _CUT = (engine_events.AttackShown, engine_events.Answered, engine_events.ResultProposed)
-CARD = "duels/duel/_card.html"
 
 
 def _cut(duel: Any, events: list[Any]) -> list[Part] | None:
@@ -100,10 +99,10 @@ def _cut(duel: Any, events: list[Any]) -> list[Part] | None:
     if not events or not duel.is_open:
         return None
     named = {e.fighter for e in events if isinstance(e, engine_events.AttackShown | engine_events.Answered)}
-    here = {"duel": duel, "controls": True}
+    here = {"duel": duel}
     return [
-        Part(f"{CARD}#duel-mark", here),
-        Part(f"{CARD}#duel-head", here),
-        Part(f"{CARD}#duel-action", here),
-        *(Part(f"{CARD}#duel-fighter", {**here, "fighter": f}) for f in duel.fighters if f.id in named),
+        Part(context=here, build=R.duel_mark),
+        Part(context=here, build=R.duel_head),
+        Part(context=here, build=R.duel_action),
+        *(Part(context={"duel": duel, "fighter": f}, build=R.duel_fighter) for f in duel.fighters if f.id in named),
     ]

@@ -24,6 +24,7 @@ from cards.models_mass import Army, in_natural_order
 from duels import services
 from duels.mass.presenters import COMMANDER, SOURCE_LABELS, SPECTATOR, MassViewer, magic_cards, present
 from duels.models import LogEntry, Situation
+from duels.templatetags import mass_regions as R
 from duels.web.access import public_situation
 from duels.web.live import not_modified, quoted_hash, render_live, situation_etag
 from duels.web.log import read_events
@@ -136,7 +137,6 @@ def record_context(situation: Situation, state: magic.MassBattle, page: str | No
 # or carried out, a warrior moved, a cycle begun also the effects and the decks. The undo box only
 # takes the new version. The battle's end: the whole fragment.
 
-TABLET = "duels/mass/tablet.html"
 _STAGE_ONLY = (M.InitiativeRolled, M.InitiativeTied, M.InitiativeWon, M.StarterChosen)
 
 
@@ -144,9 +144,9 @@ def tablet_parts(context: Mapping[str, Any], events: Sequence[Any]) -> list[Part
     view = context["view"]
     if view.ended or not events or any(isinstance(e, M.BattleEnded) for e in events):
         return None
-    parts = [Part(f"{TABLET}#mass-notes"), Part(f"{TABLET}#mass-status"), Part(f"{TABLET}#mass-action")]
+    parts = [Part(build=R.mass_notes), Part(build=R.mass_status), Part(build=R.mass_action)]
     if not all(isinstance(e, _STAGE_ONLY) for e in events):
-        parts += [Part(f"{TABLET}#mass-effects"), Part(f"{TABLET}#mass-decks")]
+        parts += [Part(build=R.mass_effects), Part(build=R.mass_decks)]
     # Every step moves a side's points (the initiative gives them) or its warriors and kept cards.
-    parts += [Part("duels/mass/_side.html", {"side": side}) for side in view.sides.values()]
-    return [*parts, Part(f"{TABLET}#mass-log")]
+    parts += [Part(context={"side": side}, build=R.mass_side) for side in view.sides.values()]
+    return [*parts, Part(build=R.mass_log)]

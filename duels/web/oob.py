@@ -25,15 +25,17 @@ swapped; the page polls its fragment instead.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
 from django.template import RequestContext
 from django.template.loader import get_template
 from django.utils import timezone
 
+from duels.templatetags.fight_forms import live_mark
 from duels.web.live import live_headers, new_nonce
 from duels.web.viewers import iso
 
@@ -45,10 +47,15 @@ _ID = re.compile(r'\sid="([^"]+)"')
 
 @dataclass(frozen=True)
 class Part:
-    """One region to send: a template (usually ``tablet.html#<partial>``) and what it adds to the context."""
+    """One region to send: a template (usually ``tablet.html#<partial>``) and what it adds to the context.
 
-    template: str
+    Or ``build``: the region written in Python (duels/templatetags/*_regions.py), called with the
+    context and what the part adds; an answer made only of those renders no template (issue 24).
+    """
+
+    template: str = ""
     context: Mapping[str, Any] = field(default_factory=dict)
+    build: Callable[[Mapping[str, Any]], str] | None = None
 
 
 @runtime_checkable
@@ -80,6 +87,10 @@ def oob_response(
 ) -> HttpResponse:
     """The regions and the live mark, each swapped out of band; nothing swapped in the form's target."""
     full = {**context, "etag": etag, "server_now": iso(timezone.now()), "new_nonce": new_nonce}
+    if all(p.build is not None for p in parts):
+        full["csrf_token"] = get_token(request)
+        pieces = [as_oob(p.build({**full, **p.context} if p.context else full)) for p in parts]  # type: ignore[misc]
+        return _answer([*pieces, as_oob(live_mark(full))], etag, base_version)
     # One context for every region: the context processors run once, not once per region.
     # The Django engine's templates (their ``template``: what renders with a shared context).
     templates = [(get_template(p.template).template, p.context) for p in (*parts, Part(MARK_TEMPLATE))]  # type: ignore[attr-defined]
@@ -89,6 +100,10 @@ def oob_response(
         for template, extra in templates:
             with shared.push(extra):
                 pieces.append(as_oob(template.render(shared)))
+    return _answer(pieces, etag, base_version)
+
+
+def _answer(pieces: list[str], etag: str, base_version: int) -> HttpResponse:
     response = live_headers(HttpResponse("\n".join(pieces)), etag)
     response["HX-Reswap"] = "none"
     response[BASE_HEADER] = str(base_version)

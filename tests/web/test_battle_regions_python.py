@@ -1,0 +1,81 @@
+"""The battle tablet's regions written in Python equal the templates they replace (issue 24), in ru and en.
+
+States: the first turn, an attack's answer window, the result proposed, a
+pass, the reactions of round 2 (who may react, why not the others), a bout's
+end (the order, leaving, the arsenals, the join form without the strike
+button), the next bout's start, with an alert. Regions: notes, head, strip,
+main, join, log.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from duels.templatetags import battle_regions as R
+from duels.web.alerts import Alert
+from rules import battle as B
+from tests.services.battle_kit import battle_state, begin, buid, passes, top
+from tests.web.regions_kit import context_of, same
+from tests.web.test_step_queries_every_kind import _drive
+from tests.web.test_step_regions import Tablet
+
+pytestmark = pytest.mark.django_db
+REGIONS = {
+    "battle-notes": R.battle_notes,
+    "battle-head": R.battle_head,
+    "turn-strip": R.turn_strip,
+    "battle-main": R.battle_main,
+    "battle-join": R.battle_join,
+    "battle-log": R.battle_log,
+}
+
+
+def check(situation: Any, **extra: Any) -> None:
+    context = {**context_of(situation), **extra}
+    for name, builder in REGIONS.items():
+        if name == "battle-main" and context["view"].ended:
+            continue
+        same(builder, f"battle_tablet.html#{name}", context)
+
+
+def test_the_battles_regions_equal_their_templates_through_two_bouts(as_user, referee, event, people):
+    event.every_round_a_bout = True
+    event.save()
+    anna, _, vera, _ = people
+    battle = begin(event, people, referee)
+    tablet = Tablet(as_user(referee), battle, "duels:battle")
+    check(battle)
+    check(battle, alert=Alert("warning", "Not <now> & not here", "BP3"))
+    tablet.tap("act", {"who": anna.pk}, act="attack", cards=[buid(battle, anna, "Blade")], targets=[vera.pk])
+    check(battle)
+    frame = top(battle)
+    tablet.tap("answer", {"frame": frame.number, "who": vera.pk}, card="")
+    check(battle)
+    tablet.tap("confirm", {"frame": frame.number, "who": vera.pk})
+    check(battle)
+    tablet.tap("next_turn")
+    check(battle)
+    st = battle_state(battle)
+    while st.phase == B.TURNS:
+        _drive(battle, referee, passes(st))
+        _drive(battle, referee, B.NextTurn())
+        st = battle_state(battle)
+    assert st.phase == B.BETWEEN_ROUNDS
+    check(battle)  # a bout's end: the order, who leaves, the arsenals
+    tablet = Tablet(as_user(referee), battle, "duels:battle")
+    swapped = tablet.tap("start_round")
+    assert "battle-join" in swapped  # the strike button comes back with the turns
+    check(battle)
+    st = battle_state(battle)
+    actor = st.turn_of
+    target = next(cid for cid, c in st.combatants.items() if c.side != st.combatants[actor].side)
+    attack = next((u for u in st.combatants[actor].hand if st.cards[u].face.kind == "attack"), None)
+    assert attack is not None
+    if attack is not None:
+        swapped = tablet.tap("act", {"who": actor}, act="attack", cards=[attack], targets=[target])
+        assert "battle-join" not in swapped  # a step inside a turn does not read the joinable people
+        check(battle)  # round 2: the reaction bar, why not the others
+        main = R.battle_main(context_of(battle))
+        assert "data-reactor" in main and "reactions-why-not" in main

@@ -1,0 +1,58 @@
+"""The duel tablet's regions written in Python equal the templates they replace (issue 24), in ru and en.
+
+States: the start, a card shown (the answer window), the result proposed, a
+step overridden, a step confirmed, a duel ended, with an alert and with
+conversions' notes. Each region: the notes, the status, the log, each duel's
+whole card and its parts a step sends alone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from duels.templatetags import duel_regions as R
+from duels.web.alerts import Alert
+from tests.web.regions_kit import context_of, same
+from tests.web.test_step_regions import Tablet
+
+pytestmark = pytest.mark.django_db
+
+
+def check(situation: Any, **extra: Any) -> None:
+    context = {**context_of(situation), **extra}
+    same(R.fight_notes, "duel_tablet.html#fight-notes", context)
+    same(R.fight_status, "duel_tablet.html#fight-status", context)
+    same(R.fight_log, "duel_tablet.html#fight-log", context)
+    for duel in context["view"].duels:
+        here = {**context, "duel": duel, "controls": True}
+        same(R.duel_card, "duel_card.html", here)
+        for part in ("mark", "head", "action"):
+            same(getattr(R, f"duel_{part}"), f"duel_card.html#duel-{part}", here)
+        for fighter in duel.fighters:
+            same(R.duel_fighter, "duel_card.html#duel-fighter", {**here, "fighter": fighter})
+
+
+def test_the_duels_regions_equal_their_templates_through_a_fight(as_user, referee, fight):
+    tablet = Tablet(as_user(referee), fight, "duels:situation")
+    check(fight)
+    check(fight, alert=Alert("danger", "A <b>refusal</b> & more", "D7"))
+    for step in range(2):
+        context = context_of(fight)
+        duel = context["view"].duels[-1]
+        number = duel.number
+        attacker = duel.attacker
+        tablet.tap("attack", {"duel": number}, card=attacker.attack_cards[0].uid)
+        check(fight)
+        tablet.tap("answer", {"duel": number}, card="")
+        check(fight)
+        if step == 0:
+            tablet.tap("override", {"duel": number}, outcome="parried", reason="a <good> block")
+        else:
+            tablet.tap("confirm", {"duel": number})
+        check(fight)
+    duel = context_of(fight)["view"].duels[-1]
+    if duel.is_open:
+        tablet.tap("end_duel", {"duel": duel.number}, reason="they shook hands")
+        check(fight)
