@@ -71,12 +71,12 @@ def _catalogue() -> tuple[Any, list[Any], list[Any]]:
     return catalogue, attacks, defences
 
 
-def _people(event: Any, attacks: list[Any], defences: list[Any]) -> list[Any]:
+def _people(event: Any, attacks: list[Any], defences: list[Any], count: int = CHARACTERS) -> list[Any]:
     from cards.models import ArsenalCard
     from events.models import Character
 
     Character.objects.bulk_create(
-        Character(event=event, name=f"Иной {i:04d}", status=Character.Status.ACCEPTED) for i in range(CHARACTERS)
+        Character(event=event, name=f"Иной {i:04d}", status=Character.Status.ACCEPTED) for i in range(count)
     )
     people = list(Character.objects.filter(event=event).order_by("pk"))
     rng = random.Random(9)
@@ -228,8 +228,8 @@ def build() -> dict[str, Any]:
     now = dt.datetime.now(dt.UTC)
     battlers = fighters[2 * FIGHTS + SPARE :]
     event = Event.objects.get(pk=event.pk)
-    fights += kinds.battles(event, user, battlers, now, STEPS_AHEAD)
-    fights += kinds.mass_battles(event, user, now, STEPS_AHEAD)
+    fights += kinds.battles(event, user, battlers, now)
+    fights += kinds.mass_battles(event, user, now)
     session = SessionStore()
     session["_auth_user_id"] = str(user.pk)
     session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
