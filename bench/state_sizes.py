@@ -54,7 +54,7 @@ def main() -> None:
     call_command("migrate", verbosity=0)
     from django.contrib.auth import get_user_model
 
-    from bench import game, kinds
+    from bench import game, kind_battle, kind_mass, kinds
     from cards.faces import counter_rule_of, face_of
     from cards.models import Card, CounterRule
     from duels.battle.start import start_battle
