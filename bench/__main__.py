@@ -364,7 +364,7 @@ def main() -> None:
         "wrk": f"-t{args.threads} -c{args.connections}, {args.seconds} s per load, {args.rounds} rounds interleaved",
         "game": "2,000 characters, 300 cards, ~450 counter rules, 100 running duels of 10/100/500 entries,"
         f" {_count(game, 'battle')} battles of four (60/200 entries), {_count(game, 'mass')} mass battles"
-        f" (40/150 entries), {_least(game)} or more steps prepared a battle or mass battle",
+        f" (40/150 entries), each with at least {_least(game)} steps prepared",
         "note": "2 cores shared by the app, PostgreSQL, Redis, Celery and wrk (and other work on the machine)",
     }
     results["targets"] = report.TARGET_FIGURES

@@ -1,10 +1,11 @@
 """The benchmark's game: a big event with long fights, written straight into the bench database.
 
 2,000 characters, a 300-card catalogue with counter rules, 100 running duels
-whose logs hold 10, 100 or 500 entries, and (issue 24, bench/kinds.py) twelve
+whose logs hold 10, 100 or 500 entries, and (issue 24, bench/kinds.py) sixty
 battles of four (60 and 200 entries: area attacks, reactions, round breaks)
-and twelve mass battles (40 and 150 entries of magic cycles) (played by the engine, bench/fights.py,
-so state and log are what a real fight of that length leaves), a referee
+and sixty mass battles (40 and 150 entries of magic cycles), 120 steps ahead
+each (played by the engine, bench/fights.py and bench/kinds.py, so state and
+log are what a real fight of that length leaves), a referee
 with a session, and for every fight the next steps a referee would tap,
 already encoded as the fight form's POST bodies (``steps``): the load
 generator sends them in order with the version each one expects.

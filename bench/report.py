@@ -67,6 +67,8 @@ def flags(name: str, result: dict[str, Any]) -> list[str]:
         out.append(f"RAN OUT of prepared steps ({result.get('ran_out', 0)} due with none left)")
     if result.get("refused"):
         out.append(f"REFUSED {result['refused']} steps")
+    if result.get("lost"):
+        out.append(f"LOST {result['lost']} steps (no answer)")
     if is_step_load(name) and "step_share" in result and result["step_share"] < STEP_SHARE_MIN:
         out.append(f"steps only {result['step_share']:.0%} of requests")
     if is_step_load(name) and "steps_answered" in result and not result["steps_answered"]:

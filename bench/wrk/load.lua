@@ -6,6 +6,7 @@
 --   S  FIGHT   VERSION  BODIES  PATH a fight's next steps (BODIES: urlencoded form bodies joined by \30),
 --                                    posted to PATH .. "act/" (PATH: the referee's page, /fights/ID/ if none)
 --   M  RATIO                         the share of requests that are steps (0: none, 1: steps only)
+--   L  MS                            a step unanswered this long is lost (default 12000: wrk's --timeout is 10 s)
 --
 -- A step is sent only for a fight with no step in flight, with the version the
 -- fight is at and a fresh nonce; the step's answer (its out-of-band regions, or
@@ -14,6 +15,9 @@
 -- can take one, a request of the R lines goes instead: "filler" counts those
 -- while every fight has a step in flight, "ran_out" those when this thread's
 -- fights have no prepared step left (the load then measures something else).
+-- A step whose answer never came (wrk dropped or re-sent its connection) is
+-- "lost" after L ms: its fight takes steps again, from the version the next
+-- answer shows (a 409 with the tablet if the lost one was applied after all).
 --
 -- Steps are timed on their own (step_p50_ms ... step_max_ms, from the request
 -- written to its answer): wrk's own latencies mix in everything else sent.
@@ -29,7 +33,7 @@ local function now_ms()
   return tonumber(timespec.tv_sec) * 1000 + tonumber(timespec.tv_nsec) / 1e6
 end
 
-local requests, fights, post_headers, ratio = {}, {}, {}, 0
+local requests, fights, post_headers, ratio, lost_ms = {}, {}, {}, 0, 12000
 local threads, counter = {}, 0
 
 local function split(s, sep)
@@ -70,6 +74,8 @@ function init(args)
                        path = path}
     elseif f[1] == "M" then
       ratio = tonumber(f[2])
+    elseif f[1] == "L" then
+      lost_ms = tonumber(f[2])
     end
   end
   -- Each thread owns its share of the fights: no two threads step the same fight.
@@ -80,7 +86,7 @@ function init(args)
     end
   end
   c200, c304, c409, c422, c4xx, c5xx, cother, steps_sent, steps_done = 0, 0, 0, 0, 0, 0, 0, 0, 0
-  steps_answered, refused, filler, ran_out = 0, 0, 0, 0
+  steps_answered, refused, filler, ran_out, lost = 0, 0, 0, 0, 0
   step_ms = {}  -- each answered step's latency
   cursor = 1
 end
@@ -98,6 +104,10 @@ local function next_step()
     cursor = cursor % #fights + 1
     if fight and fight.steps[fight.next] and fight.steps[fight.next] ~= "" then
       left = true
+      if fight.busy and now_ms() - fight.t0 > lost_ms then
+        lost = lost + 1
+        fight.busy = false
+      end
       if not fight.busy then
         fight.busy = true
         fight.sent = fight.version
@@ -171,7 +181,7 @@ end
 
 function done(summary, latency, requests_)
   local names = {"c200", "c304", "c409", "c422", "c4xx", "c5xx", "cother", "steps_sent", "steps_done",
-                 "steps_answered", "refused", "filler", "ran_out"}
+                 "steps_answered", "refused", "filler", "ran_out", "lost"}
   local codes, all = {}, {}
   for _, name in ipairs(names) do codes[name] = 0 end
   for _, thread in ipairs(threads) do
@@ -185,11 +195,12 @@ function done(summary, latency, requests_)
     '"max_ms": %.3f, "errors": {"connect": %d, "read": %d, "write": %d, "timeout": %d, "status": %d}, ' ..
     '"codes": {"200": %d, "304": %d, "409": %d, "422": %d, "4xx": %d, "5xx": %d, "other": %d}, ' ..
     '"steps_sent": %d, "steps_done": %d, "steps_answered": %d, "refused": %d, "filler": %d, "ran_out": %d, ' ..
+    '"lost": %d, ' ..
     '"step_p50_ms": %.3f, "step_p90_ms": %.3f, "step_p95_ms": %.3f, "step_p99_ms": %.3f, "step_max_ms": %.3f}\n',
     summary.requests, summary.duration, latency:percentile(50) / 1000, latency:percentile(90) / 1000,
     latency:percentile(95) / 1000, latency:percentile(99) / 1000, latency.max / 1000,
     e.connect, e.read, e.write, e.timeout, e.status,
     codes.c200, codes.c304, codes.c409, codes.c422, codes.c4xx, codes.c5xx, codes.cother,
-    codes.steps_sent, codes.steps_done, codes.steps_answered, codes.refused, codes.filler, codes.ran_out,
+    codes.steps_sent, codes.steps_done, codes.steps_answered, codes.refused, codes.filler, codes.ran_out, codes.lost,
     percentile(all, 50), percentile(all, 90), percentile(all, 95), percentile(all, 99), all[#all] or 0))
 end

@@ -8,12 +8,19 @@ or were refused, which then never meets its target.
 
 from __future__ import annotations
 
+import shutil
 import socket
+import threading
+import time
+from argparse import Namespace
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs
 
 import pytest
 
 from bench import report
 from bench.__main__ import _database_url, _redis_url, free_ports
+from bench.load import run_wrk
 
 
 def _wrk(p95_ms: float, rps: float = 1000.0, **more) -> dict:
@@ -88,3 +95,55 @@ def test_a_taken_app_port_stops_the_bench_with_a_clear_message():
         port = taken.getsockname()[1]
         with pytest.raises(SystemExit, match=f"port {port} .* in use"):
             free_ports([port])
+
+
+class _App(BaseHTTPRequestHandler):
+    """A stand-in app for wrk's script: a step answers after 20 ms as the real one does (its regions,
+    with the act forms and the new version); fight 4's first step is refused (409, the tablet at the
+    same version), then sent again and taken."""
+
+    protocol_version = "HTTP/1.1"
+    refused: set[int] = set()
+
+    def do_GET(self):
+        self._send(200, b"pong", {})
+
+    def do_POST(self):
+        fight = int(self.path.split("/")[2])
+        body = parse_qs(self.rfile.read(int(self.headers["Content-Length"])).decode())
+        version = int(body["version"][0])
+        time.sleep(0.02)
+        refuse = fight == 4 and fight not in self.refused
+        self.refused.add(fight)
+        page = f'<form hx-post="/battles/{fight}/act/"></form><span data-version="{version + (not refuse)}"></span>'
+        self._send(409 if refuse else 200, page.encode(), {"X-Sumrak-Base-Version": str(version)})
+
+    def _send(self, status, body, headers):
+        # One write (headers and body): two would wait on Nagle and the delayed ACK, 40 ms each.
+        head = [f"HTTP/1.1 {status} X", f"Content-Length: {len(body)}", *(f"{k}: {v}" for k, v in headers.items())]
+        self.wfile.write(("\r\n".join(head) + "\r\n\r\n").encode() + body)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.mark.skipif(shutil.which("wrk") is None, reason="Debian's wrk is not installed")
+def test_wrks_script_times_the_steps_and_counts_those_that_ran_out_or_were_refused():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _App)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    port = server.server_address[1]
+    steps = "\x1e".join(["action=next_turn"] * 3)
+    lines = ["H\tX-Forwarded-Proto: https", *(f"S\t{i}\t10\t{steps}\t/battles/{i}/" for i in (1, 2, 3, 4))]
+    # A step unanswered for 300 ms is lost (wrk may drop a connection's first request) and sent again.
+    lines += ["M\t1", "L\t300", "R\tGET\t/ping/\t\t"]
+    try:
+        result = run_wrk(port, lines, 2, Namespace(threads=1, connections=4))
+    finally:
+        server.shutdown()
+    assert result["steps_done"] == 12, result  # four fights' three steps each, then none left
+    assert result["refused"] == result["codes"]["409"] >= 1
+    assert result["steps_ran_out"] and result["ran_out"] > 0
+    assert 20 <= result["step_p50_ms"] < 1000  # the steps' own time, not the pings'
+    assert result["p50_ms"] < 20  # wrk's mixes in the pings sent once the steps ran out
+    flagged = report.flags("step_post_battle", result)
+    assert any("RAN OUT" in f for f in flagged) and any("REFUSED" in f for f in flagged), flagged
