@@ -16,6 +16,7 @@ import os
 import platform
 import re
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -23,24 +24,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench import scale
+from bench import report, scale
 from bench.load import Load, run_wrk
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = str(ROOT / ".venv" / "bin" / "python")
 RESULTS = ROOT / "bench" / "results"
-
-TARGETS = {
-    "spectator_poll_unchanged": ("p95 vs bare", 1.3),
-    "player_poll_unchanged": ("p95 vs bare", 1.3),
-    "spectator_poll_changed_10": ("p95 vs bare", 2.0),
-    "spectator_poll_changed_500": ("p95 vs bare", 2.0),
-    "player_poll_changed_10": ("p95 vs bare", 2.0),
-    "player_poll_changed_500": ("p95 vs bare", 2.0),
-    "step_post": ("p95 vs bare POST", 3.0),
-    "step_post_battle": ("p95 vs bare POST", 3.0),
-    "step_post_mass": ("p95 vs bare POST", 3.0),
-}
+DEFAULT_DATABASE = "postgres://postgres@127.0.0.1:5432/sumrak_bench"
+DEFAULT_REDIS = "redis://127.0.0.1:6379/9"
 
 
 def _env(args: argparse.Namespace) -> dict[str, str]:
@@ -66,6 +57,47 @@ def _run(cmd: list[str], env: dict[str, str], **kw: Any) -> str:
     return done.stdout
 
 
+def _database_url(value: str) -> str:
+    """``--database``: a full URL, or only the database's name on the default server."""
+    if "://" in value:
+        return value
+    if not re.fullmatch(r"\w+", value):
+        sys.exit("--database takes a database name (letters, digits, _) or a postgres:// URL")
+    return f"{DEFAULT_DATABASE.rsplit('/', 1)[0]}/{value}"
+
+
+def _redis_url(value: str) -> str:
+    """``--redis``: a full URL, or only the db number on the default server."""
+    if "://" in value:
+        return value
+    if not value.isdigit() or int(value) > 15:
+        sys.exit("--redis takes a db number (0-15) or a redis:// URL")
+    return f"{DEFAULT_REDIS.rsplit('/', 1)[0]}/{value}"
+
+
+def _node_ports(value: str) -> list[int]:
+    try:
+        ports = [int(p) for p in value.split(",")]
+    except ValueError:
+        sys.exit("--node-ports takes two port numbers, e.g. 18472,18473")
+    if len(ports) != 2 or len(set(ports)) != 2 or not all(1024 <= p < 65536 for p in ports):
+        sys.exit("--node-ports takes two different port numbers from 1024 on, e.g. 18472,18473")
+    return ports
+
+
+def free_ports(ports: list[int]) -> None:
+    """Stop with a clear message if an app port is taken (another bench or app server): not a hang later."""
+    for port in ports:
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                sys.exit(
+                    f"bench: port {port} on 127.0.0.1 is in use (another benchmark or app server?); "
+                    "choose others with --port and --node-ports"
+                )
+
+
 def _reset(args: argparse.Namespace, env: dict[str, str]) -> None:
     """A fresh bench database and Redis db (both the benchmark's own)."""
     url = re.match(r"postgres://([^@]+)@([^:/]+):?(\d*)/(\w+)", args.database)
@@ -84,8 +116,9 @@ def _reset(args: argparse.Namespace, env: dict[str, str]) -> None:
 class Services:
     """The app's processes, each in its own session so that it is stopped with all its children."""
 
-    def __init__(self, env: dict[str, str], port: int) -> None:
+    def __init__(self, env: dict[str, str], port: int, node_ports: list[int] | None = None) -> None:
         self.env, self.port = env, port
+        self.node_ports = node_ports or [port + 1, port + 2]
         self.procs: dict[str, subprocess.Popen[bytes]] = {}
         self.logs = Path(tempfile.mkdtemp(prefix="sumrak-bench-"))
 
@@ -94,10 +127,11 @@ class Services:
         self.procs[name] = subprocess.Popen(cmd, env=self.env, cwd=ROOT, stdout=log, stderr=log, start_new_session=True)
 
     def up(self, nodes: int = 1) -> list[int]:
-        """gunicorn on ``port`` - or, with ``nodes`` > 1, one per node on the next ports behind nginx
+        """gunicorn on ``port`` - or, with ``nodes`` > 1, one per node on ``node_ports`` behind nginx
         on ``port`` (bench/scale.py) - and a Celery worker and beat. Returns the app servers' ports."""
         bin_ = ROOT / ".venv" / "bin"
-        ports = [self.port] if nodes == 1 else [self.port + 1 + i for i in range(nodes)]
+        ports = [self.port] if nodes == 1 else self.node_ports[:nodes]
+        free_ports(sorted({self.port, *ports}))
         for i, port in enumerate(ports):
             self.start(
                 f"gunicorn-{i}" if i else "gunicorn",
@@ -178,21 +212,22 @@ def _versions(env: dict[str, str]) -> dict[str, str]:
     }
 
 
-def _table(results: dict[str, Any]) -> str:
-    rows = ["| load | req/s | p95 ms | p95 ÷ bare | target | codes |", "|---|---:|---:|---:|---|---|"]
-    for name, r in results["load"].items():
-        if "error" in r:
-            rows.append(f"| {name} | error | | | | |")
-            continue
-        target = TARGETS.get(name)
-        met = ""
-        if target:
-            met = f"≤ {target[1]}× {'✓' if r['p95_vs_bare'] <= target[1] else '✗'}"
-        if name == "mixed":
-            met = f"≥ 50 % of bare req/s, p95 ≤ 100 ms {'✓' if r['rps_vs_bare'] >= 0.5 and r['p95_ms'] <= 100 else '✗'}"
-        codes = ", ".join(f"{k}: {v}" for k, v in r["codes"].items() if v)
-        rows.append(f"| {name} | {r['rps']} | {r['p95_ms']:.1f} | {r['p95_vs_bare']:.2f} | {met} | {codes} |")
-    return "\n".join(rows)
+def _count(game: dict[str, Any], kind: str) -> int:
+    return sum(1 for f in game["fights"] if f.get("kind", "duel") == kind)
+
+
+def _least(game: dict[str, Any]) -> int:
+    """The fewest steps prepared for a battle or mass battle of the game."""
+    return min((len(f["steps"]) for f in game["fights"] if f.get("kind", "duel") != "duel"), default=0)
+
+
+def _said(name: str, result: dict[str, Any]) -> None:
+    """One load's line as it finishes; a step load's steps apart, and what makes it not count."""
+    line = f"  {name}: {result.get('rps')} req/s, p95 {result.get('p95_ms')} ms"
+    if result.get("steps_answered"):
+        line += f"; {result.get('steps_per_s')} steps/s, steps' p95 {result.get('step_p95_ms')} ms"
+    flagged = report.flags(name, result)
+    print(line + (f" - FLAGGED: {'; '.join(flagged)}" if flagged else ""), flush=True)
 
 
 def _windows(args: argparse.Namespace, env: dict[str, str], seconds: float) -> list[dict[str, Any]]:
@@ -206,7 +241,7 @@ def _scale_out(game: dict[str, Any], args: argparse.Namespace, env: dict[str, st
     """Two app servers behind nginx (bench/scale.py): the bare view and the mixed load through nginx,
     the timer test during the mixed load, and the exactness counts against the two servers directly."""
     print("bench: scale-out - two app servers behind nginx", flush=True)
-    services = Services(env, args.port)
+    services = Services(env, args.port, args.node_ports)
     ports = services.up(nodes=2)
     out: dict[str, Any] = {"nodes": len(ports), "balancer": "nginx round-robin, no sticky sessions"}
     try:
@@ -216,7 +251,7 @@ def _scale_out(game: dict[str, Any], args: argparse.Namespace, env: dict[str, st
         print(f"  bare: {out['bare'].get('rps')} req/s, p95 {out['bare'].get('p95_ms')} ms", flush=True)
         windows = _windows(args, env, args.mixed_seconds)
         out["mixed"] = run_wrk(args.port, load.step_loads()["mixed"], args.mixed_seconds, args)
-        print(f"  mixed: {out['mixed'].get('rps')} req/s, p95 {out['mixed'].get('p95_ms')} ms", flush=True)
+        _said("mixed", out["mixed"])
         exact = scale.exactness(ports, game["fights"], load.cookie[len("Cookie: ") :])
         time.sleep(3)
         nonces = exact.pop("nonces")
@@ -229,6 +264,8 @@ def _scale_out(game: dict[str, Any], args: argparse.Namespace, env: dict[str, st
         if "error" not in out[name] and "error" not in out["bare"]:
             out[name]["p95_vs_bare"] = round(out[name]["p95_ms"] / out["bare"]["p95_ms"], 2)
             out[name]["rps_vs_bare"] = round(out[name]["rps"] / out["bare"]["rps"], 3)
+    if "error" not in out["mixed"] and report.flags("mixed", out["mixed"]):
+        print(f"  mixed FLAGGED: {'; '.join(report.flags('mixed', out['mixed']))}", flush=True)
     return out
 
 
@@ -240,9 +277,14 @@ def main() -> None:
     parser.add_argument("--windows", type=int, default=200, help="pending D8 windows for the timer test")
     parser.add_argument("--connections", type=int, default=50)
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--port", type=int, default=18471)
-    parser.add_argument("--database", default="postgres://postgres@127.0.0.1:5432/sumrak_bench")
-    parser.add_argument("--redis", default="redis://127.0.0.1:6379/9")
+    parser.add_argument("--port", type=int, default=18471, help="the app's port (default 18471)")
+    parser.add_argument(
+        "--node-ports", type=_node_ports, default=None, help="--scale-out's two app servers, e.g. 18472,18473"
+    )
+    parser.add_argument(
+        "--database", default=DEFAULT_DATABASE, help="a database name (e.g. sumrak_x) or a postgres:// URL; dropped!"
+    )
+    parser.add_argument("--redis", default=DEFAULT_REDIS, help="a Redis db number (e.g. 6) or a redis:// URL; flushed!")
     parser.add_argument("--out", default=str(RESULTS / "latest.json"))
     parser.add_argument(
         "--scale-out",
@@ -255,6 +297,9 @@ def main() -> None:
         help="reset the bench database and build the game, then stop (bench/cost.py)",
     )
     args = parser.parse_args()
+    args.database, args.redis = _database_url(args.database), _redis_url(args.redis)
+    if not args.setup_only:
+        free_ports([args.port, *(args.node_ports or [args.port + 1, args.port + 2] if args.scale_out else [])])
     env = _env(args)
     started = time.time()
     print("bench: resetting the bench database and Redis db, migrating…", flush=True)
@@ -268,7 +313,7 @@ def main() -> None:
         print("bench: the game is in bench/var/game.json; python -m bench.cost measures its requests")
         return
     load_before = os.getloadavg()
-    services = Services(env, args.port)
+    services = Services(env, args.port, args.node_ports)
     services.up()
     results: dict[str, Any] = {"load": {}}
     try:
@@ -292,7 +337,7 @@ def main() -> None:
                     windows = _windows(args, env, args.mixed_seconds)
                     seconds = args.mixed_seconds
                 measured[name] = run_wrk(args.port, lines, seconds, args)
-                print(f"  {name}: {measured[name].get('rps')} req/s, p95 {measured[name].get('p95_ms')} ms", flush=True)
+                _said(name, measured[name])
             rounds.append(measured)
         time.sleep(3)
         results["rss"] = services.rss_mb()
@@ -303,17 +348,8 @@ def main() -> None:
         services.down()
     if args.scale_out:
         results["scale_out"] = _scale_out(game, args, env)
-    # Each figure: the median over rounds; ratios against the bare view of the same round.
-    for name in rounds[0]:
-        per_round = [r[name] for r in rounds if "error" not in r[name]]
-        if not per_round:
-            results["load"][name] = rounds[-1][name]
-            continue
-        best = sorted(per_round, key=lambda r: r["p95_ms"])[len(per_round) // 2]
-        bare = next(r for r in rounds if r[name] is best)["bare_post" if name.startswith("step_post") else "bare"]
-        best = {**best, "p95_vs_bare": round(best["p95_ms"] / bare["p95_ms"], 2)}
-        best["rps_vs_bare"] = round(best["rps"] / bare["rps"], 3)
-        results["load"][name] = best
+    # Each figure: the median over rounds; ratios against the bare view of the same round (bench/report.py).
+    results["load"] = report.median_rounds(rounds)
     results["machine"] = {
         "cores": os.cpu_count(),
         "platform": platform.platform(),
@@ -327,37 +363,15 @@ def main() -> None:
         "celery": "worker -c 2 + beat",
         "wrk": f"-t{args.threads} -c{args.connections}, {args.seconds} s per load, {args.rounds} rounds interleaved",
         "game": "2,000 characters, 300 cards, ~450 counter rules, 100 running duels of 10/100/500 entries,"
-        " 12 battles of four (60/200 entries), 12 mass battles (40/150 entries)",
+        f" {_count(game, 'battle')} battles of four (60/200 entries), {_count(game, 'mass')} mass battles"
+        f" (40/150 entries), each with at least {_least(game)} steps prepared",
         "note": "2 cores shared by the app, PostgreSQL, Redis, Celery and wrk (and other work on the machine)",
     }
-    results["targets"] = {
-        "poll_unchanged_p95_vs_bare": 1.3,
-        "poll_changed_p95_vs_bare": 2.0,
-        "step_post_p95_vs_bare_post": 3.0,
-        "step_statements": 10,
-        "mixed_rps_vs_bare": 0.5,
-        "mixed_p95_ms": 100,
-        "replay_540_ms": 20,
-        "timer_lateness_p99_ms": 1000,
-    }
+    results["targets"] = report.TARGET_FIGURES
     results["seconds"] = round(time.time() - started)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
-    print()
-    print(_table(results))
-    print()
-    print("replay (ms):", results["replay"])
-    print("timers:", results["timers"])
-    print("statements per request:", results["queries"])
-    print("RSS:", results["rss"])
-    if "scale_out" in results:
-        out = results["scale_out"]
-        for name in ("bare", "mixed"):
-            r = out[name]
-            share = r.get("rps_vs_bare")
-            print(f"scale-out {name}: {r.get('rps')} req/s, p95 {r.get('p95_ms')} ms, {share} of bare req/s")
-        print("scale-out exactness:", out["exactness"])
-        print("scale-out timers:", out["timers"])
+    print(report.summary(results))
     print(f"written to {args.out}")
 
 

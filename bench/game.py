@@ -1,10 +1,11 @@
 """The benchmark's game: a big event with long fights, written straight into the bench database.
 
 2,000 characters, a 300-card catalogue with counter rules, 100 running duels
-whose logs hold 10, 100 or 500 entries, and (issue 24, bench/kinds.py) twelve
+whose logs hold 10, 100 or 500 entries, and (issue 24, bench/kinds.py) sixty
 battles of four (60 and 200 entries: area attacks, reactions, round breaks)
-and twelve mass battles (40 and 150 entries of magic cycles) (played by the engine, bench/fights.py,
-so state and log are what a real fight of that length leaves), a referee
+and sixty mass battles (40 and 150 entries of magic cycles), 120 steps ahead
+each (played by the engine, bench/fights.py and bench/kinds.py, so state and
+log are what a real fight of that length leaves), a referee
 with a session, and for every fight the next steps a referee would tap,
 already encoded as the fight form's POST bodies (``steps``): the load
 generator sends them in order with the version each one expects.
@@ -71,12 +72,12 @@ def _catalogue() -> tuple[Any, list[Any], list[Any]]:
     return catalogue, attacks, defences
 
 
-def _people(event: Any, attacks: list[Any], defences: list[Any]) -> list[Any]:
+def _people(event: Any, attacks: list[Any], defences: list[Any], count: int = CHARACTERS) -> list[Any]:
     from cards.models import ArsenalCard
     from events.models import Character
 
     Character.objects.bulk_create(
-        Character(event=event, name=f"Иной {i:04d}", status=Character.Status.ACCEPTED) for i in range(CHARACTERS)
+        Character(event=event, name=f"Иной {i:04d}", status=Character.Status.ACCEPTED) for i in range(count)
     )
     people = list(Character.objects.filter(event=event).order_by("pk"))
     rng = random.Random(9)
@@ -228,8 +229,8 @@ def build() -> dict[str, Any]:
     now = dt.datetime.now(dt.UTC)
     battlers = fighters[2 * FIGHTS + SPARE :]
     event = Event.objects.get(pk=event.pk)
-    fights += kinds.battles(event, user, battlers, now, STEPS_AHEAD)
-    fights += kinds.mass_battles(event, user, now, STEPS_AHEAD)
+    fights += kinds.battles(event, user, battlers, now)
+    fights += kinds.mass_battles(event, user, now)
     session = SessionStore()
     session["_auth_user_id"] = str(user.pk)
     session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"

@@ -2,158 +2,36 @@
 
 As ``bench.fights`` does for duels: a patient referee's commands, each a real
 engine command, so the log replays to the state. For each state the referee
-has a short list of wishes, tried in order; the engine refuses what the
-rules do not allow (a refusal changes nothing) and the first accepted one is
-the step.
-
-- A battle of four (two against two): each turn an attack - the area card
-  (Nova) on every enemy still fighting, else a single one - answered with a
-  defence card where there is one, every result confirmed as "parried" (an
-  override with a reason, so nobody drops out); from the reactions' round
-  (R0) a target holding an interrupt (Counterspell) or a response (Riposte)
-  reacts; then the next turn; between rounds everyone takes the arsenal
-  they came with again (D3), which the form cannot send (the steps stop
-  there).
-- A mass battle: each cycle (M4-M6) the referee enters both dice (never a
-  tie), the winner starts, each side uses its points (a card drawn is
-  carried out on the first enemy warrior, or kept when it may be), ends its
-  turn; one casualty of the physical battle; the next cycle.
+has a short list of wishes, tried in order (``bench.kind_battle``,
+``bench.kind_mass``); the engine refuses what the rules do not allow (a
+refusal changes nothing) and the first accepted one is the step.
 
 ``form`` gives each command as the fight form's POST fields (None where the
-form cannot send it).
+form cannot send it); ``steps`` the next ones a referee would tap on the
+tablet, across round breaks ("start round") as long as the fight goes on.
 """
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
-import random
+import secrets
 from collections.abc import Iterator
 from typing import Any
 
-import rules
 import rules.mass as magic
+from bench import kind_battle, kind_mass
 from rules import RuleError
 from rules import battle as B
 
 STEP = dt.timedelta(milliseconds=5)
-REASON = "benchmark: parried"
-
-
-# --- battles ---------------------------------------------------------------------------------------
-
-
-def _named(state: B.Battle, cid: int, name: str) -> str | None:
-    return next((u for u in state.combatants[cid].hand if state.cards[u].face.name == name), None)
-
-
-def _enemies(state: B.Battle, cid: int) -> list[int]:
-    side = state.combatants[cid].side
-    return [o for o, c in state.combatants.items() if c.side != side and B.fit(state, o)]
-
-
-def _battle_wishes(state: B.Battle, memo: dict[str, Any]) -> list[Any]:
-    if state.phase == B.BETWEEN_ROUNDS:
-        arsenals = memo["arsenals"]
-        done = memo.setdefault("renewed", {}).setdefault(state.round, set())
-        for cid in state.combatants:
-            if cid not in done:
-                done.add(cid)
-                return [B.NewArsenal(cid, arsenals[cid], "again"), B.StartRound()]
-        return [B.StartRound()]
-    if state.phase != B.TURNS:
-        return []
-    frame = B.top(state)
-    if frame is not None:
-        wishes: list[Any] = []
-        part = frame.current
-        window = next((w for w in part.windows if not w.resolved), None) if part else None
-        if window is not None and not window.answered:
-            reacted = memo.setdefault("reacted", set())
-            if state.reactions_on and frame.role == B.MAIN and frame.number not in reacted:
-                reacted.add(frame.number)
-                interrupt = _named(state, window.defender, "Counterspell")
-                response = _named(state, window.defender, "Riposte")
-                if interrupt:
-                    wishes.append(B.Immediate(window.defender, frame.number, B.INTERRUPT, interrupt))
-                if response:
-                    wishes.append(B.Immediate(window.defender, frame.number, B.RESPONSE, response, frame.actor))
-            hand = state.combatants[window.defender].hand
-            shield = next(
-                (u for u in hand if state.cards[u].face.is_defence and state.cards[u].action == B.STANDARD), None
-            )
-            wishes += [
-                B.AnswerAttack(frame.number, window.defender, shield),
-                B.AnswerAttack(frame.number, window.defender, None),
-            ]
-        elif window is not None:
-            wishes += [
-                B.ConfirmAnswer(frame.number, window.defender, rules.PARRIED, REASON),
-                B.ConfirmAnswer(frame.number, window.defender),
-            ]
-        return [*wishes, B.Proceed(frame.number), B.NextTurn()]
-    actor = state.turn_of
-    if actor is None or memo.get("acted") == state.turn_seq:
-        return [B.NextTurn()]
-    enemies = _enemies(state, actor)
-    wishes = []
-    hand = [u for u in state.combatants[actor].hand if state.cards[u].is_attack and state.cards[u].action == B.STANDARD]
-    for uid in sorted(hand, key=lambda u: state.cards[u].reach != B.AREA):  # the area card first
-        targets = enemies if state.cards[uid].reach == B.AREA else enemies[:1]
-        wishes.append(B.Act(actor=actor, act=B.ATTACK, cards=(uid,), targets=tuple(targets)))
-    return [*wishes, B.Act(actor=actor, act=B.PASS), B.NextTurn()]
-
-
-def battle_memo(state: B.Battle) -> dict[str, Any]:
-    """What the battle referee remembers: each combatant's arsenal of the first round (D3)."""
-    return {"arsenals": {cid: tuple(state.cards[u] for u in c.hand) for cid, c in state.combatants.items()}}
-
-
-# --- mass battles ---------------------------------------------------------------------------------
-
-
-def _mass_wishes(state: magic.MassBattle, memo: dict[str, Any]) -> list[Any]:
-    if state.ended:
-        return []
-    rng: random.Random = memo.setdefault("rng", random.Random(24))
-    if state.stage == magic.INITIATIVE:
-        a, b = rng.sample(range(1, 7), 2)
-        return [magic.RollInitiative(source=magic.REFEREE, dice=(a, b))]
-    if state.stage == magic.CHOOSE:
-        assert state.winner is not None
-        return [magic.ChooseStarter(side=state.winner, starts=True)]
-    if state.stage == magic.OVER:
-        field = [w for w in state.warriors.values() if w.place == magic.FIELD]
-        if memo.get("casualty") != state.cycle and len(field) > 4:
-            memo["casualty"] = state.cycle
-            return [
-                magic.MoveWarrior(warrior=field[state.cycle % len(field)].wid, to=magic.HOSPITAL),
-                magic.NextCycle(),
-            ]
-        return [magic.NextCycle()]
-    side = state.whose_turn()
-    if side is None:
-        return []
-    other = state.other(side)
-    if state.pending is not None:
-        enemy = [w.wid for w in state.warriors.values() if w.side == other and w.place == magic.FIELD][:1]
-        keep = [magic.KeepCard(side=side)] if magic.may_keep(state) and rng.random() < 0.3 else []
-        return [
-            *keep,
-            magic.CarryOut(side=side, targets=tuple(enemy)),
-            magic.CarryOut(side=side, target_side=other),
-            magic.CarryOut(side=side),
-        ]
-    if side not in state.used_points:
-        wounded = state.hospital(side)
-        return [magic.UsePoints(side=side, warrior=wounded[0] if wounded else None, take=True)]
-    return [magic.EndTurn(side=side)]
-
-
-# --- both -----------------------------------------------------------------------------------------
+# The steps prepared for each fight of the load: a load of 6 s at ~30 steps/s of a kind over 60 fights
+# sends ~3 a fight; 120 keep a long round and a slow machine (or a fast one) well inside them.
+AHEAD = 120
 
 
 def memo_for(kind: str, state: Any) -> dict[str, Any]:
-    return battle_memo(state) if kind == "battle" else {}
+    return kind_battle.memo_of(state) if kind == "battle" else {}
 
 
 def play(
@@ -164,7 +42,7 @@ def play(
 
     engine = KINDS["mass_battle" if kind == "mass" else kind]
     memo = memo_for(kind, state) if memo is None else memo
-    wishes_of = _battle_wishes if kind == "battle" else _mass_wishes
+    wishes_of = kind_battle.wishes if kind == "battle" else kind_mass.wishes
     at = start
     for _ in range(entries):
         for command in wishes_of(state, memo):
@@ -224,15 +102,13 @@ def form(command: Any) -> dict[str, Any] | None:
             return {"action": "move", "warrior": command.warrior, "to": command.to}
         case magic.NextCycle():
             return {"action": "next_cycle"}
-    return None  # a new arsenal at a round break (its own form): the prepared steps stop there
+    return None  # a new arsenal (each combatant's own form): the tablet's steps never send one
 
 
 def steps(kind: str, state: Any, ahead: int, now: dt.datetime, memo: dict[str, Any]) -> list[dict[str, Any]]:
-    """The form's next ``ahead`` steps from ``state``, up to the first one the form cannot send."""
-    import copy
-
+    """The tablet form's next ``ahead`` steps from ``state`` (a round break: "start round" with the hands left)."""
     out = []
-    for command, _at, _state, _events in play(kind, state, ahead, now, copy.deepcopy(memo)):
+    for command, _at, _state, _events in play(kind, state, ahead, now, {**copy.deepcopy(memo), "form": True}):
         fields = form(command)
         if fields is None:
             break
@@ -241,24 +117,6 @@ def steps(kind: str, state: Any, ahead: int, now: dt.datetime, memo: dict[str, A
 
 
 # --- the bench game's battles and mass battles (Django set up) ---------------------------------------
-
-BATTLE_LENGTHS = (60, 200)
-MASS_LENGTHS = (40, 150)
-# Enough fights that a load of a few seconds does not run out of prepared steps (a battle has ~30
-# ahead, up to its next round break; a mass battle 60): wrk then sends pings instead (steps_done shows it).
-PER_LENGTH = 6
-MIN_AHEAD = 20
-WARRIORS = 6  # per army
-MAGIC = [
-    # name, deck, type, negative, keepable, copies (as tests/services/mass_kit.py)
-    ("Fire Rain", 2, "fire", True, False, 2),
-    ("Wind Ward", 2, "wind", False, True, 1),
-    ("Water Lash", 4, "water", True, False, 2),
-    ("Stone Skin", 4, "earth", False, False, 1),
-    ("Bright Banner", 5, "universal", False, True, 1),
-    ("Flame Wall", 6, "fire", True, False, 2),
-    ("Warm Wind", 6, "fire", False, False, 1),
-]
 
 
 def extend(situation: Any, kind: str, entries: int, memo: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
@@ -299,113 +157,20 @@ def extend(situation: Any, kind: str, entries: int, memo: dict[str, Any] | None 
     return final, memo
 
 
-def _battle_people(event: Any, people: list[Any]) -> None:
-    from cards.models import ArsenalCard, Card
-    from events.models import Character, Side
-
-    catalogue = event.catalogue
-
-    def card(name: str, kind: str, **kw: Any) -> Any:
-        found = Card.objects.filter(catalogue=catalogue, name_en=name).first()
-        return found or Card.objects.create(catalogue=catalogue, name_ru=name, name_en=name, kind=kind, **kw)
-
-    extra = [
-        card("Nova", "attack", full_effect="lightly_wounded", tags="area"),
-        card("Counterspell", "defence", action_kind="interrupt", trigger_text="an enemy casts at you"),
-        card("Riposte", "attack", full_effect="lightly_wounded", action_kind="response", trigger_text="attacked"),
-    ]
-    for i, person in enumerate(people):
-        Character.objects.filter(pk=person.pk).update(side=Side.LIGHT if i % 2 == 0 else Side.DARK)
-        ArsenalCard.objects.bulk_create(ArsenalCard(character=person, card=c, copies=1) for c in extra)
-
-
-def battles(event: Any, user: Any, people: list[Any], now: Any, ahead: int) -> list[dict[str, Any]]:
-    """Battles of four (two against two) at ``BATTLE_LENGTHS``, each with its next ``ahead`` steps."""
-    import secrets
-
-    from duels.battle.start import start_battle
-    from events.models import Character
-
-    made = []
-    lengths = [n for n in BATTLE_LENGTHS for _ in range(PER_LENGTH)]
-    _battle_people(event, people[: 4 * len(lengths)])
-    # Every round a bout (the event setting, D3): each round ends in a break with new arsenals, so the
-    # load has round breaks at every length; by the rules' reading a bout lasts while attack cards are
-    # left, and a 200-entry battle would rarely reach one.
-    type(event).objects.filter(pk=event.pk).update(every_round_a_bout=True)
-    event.every_round_a_bout = True
-    for i, length in enumerate(lengths):
-        ids = [p.pk for p in people[4 * i : 4 * i + 4]]
-        four = sorted(Character.objects.filter(pk__in=ids), key=lambda c: ids.index(c.pk))  # their new cards, sides
-        situation = start_battle(event, four, declarer=four[0], user=user, nonce=secrets.token_hex(16)).situation
-        state, memo = extend(situation, "battle", length - situation.log.count())
-        for _ in range(40):
-            # Near a round break the form cannot go on (a new arsenal has its own form): play on into the
-            # next round, so that every battle has steps for the load (as bench/game.py does for duels).
-            at = _last_at(situation) + STEP
-            if len(steps("battle", state, MIN_AHEAD, at, memo)) >= MIN_AHEAD:
-                break
-            state, memo = extend(situation, "battle", 1, memo)
-        made.append(_described(situation, "battle", length, state, memo, ahead, [p.link_token for p in four]))
-    return made
-
-
-def _last_at(situation: Any) -> dt.datetime:
+def last_at(situation: Any) -> dt.datetime:
     from django.db.models import Max
 
     last: dt.datetime = situation.log.aggregate(at=Max("at"))["at"]
     return last
 
 
-def _armies(event: Any, count: int) -> list[tuple[Any, Any]]:
-    from cards.models_mass import Army, MagicCard, Warrior, WarriorType
-
-    for name, deck, kind, negative, keepable, copies in MAGIC:
-        MagicCard.objects.get_or_create(
-            catalogue=event.catalogue, name_en=name,
-            defaults={"name_ru": name, "deck": deck, "magic_type": kind, "text": f"{name}: read aloud.",
-                      "acts_on_protected": not negative, "keepable": keepable, "copies": copies},
-        )  # fmt: skip
-    types = [
-        WarriorType.objects.create(event=event, name_ru="Саламандра", name_en="Salamander", protections="fire"),
-        WarriorType.objects.create(event=event, name_ru="Копейщик", name_en="Spearman"),
-        WarriorType.objects.create(event=event, name_ru="Сильф", name_en="Sylph", protections="wind,fire"),
-    ]
-    pairs = []
-    for i in range(count):
-        pair = []
-        for colour in ("Red", "Blue"):
-            army = Army.objects.create(event=event, name=f"{colour} {i}", commander_name=f"{colour} commander {i}")
-            Warrior.objects.bulk_create(
-                Warrior(army=army, name=f"{colour} {i}.{n}", warrior_type=types[n % len(types)])
-                for n in range(WARRIORS)
-            )
-            pair.append(army)
-        pairs.append((pair[0], pair[1]))
-    return pairs
+_last_at = last_at  # the name the tests knew
 
 
-def mass_battles(event: Any, user: Any, now: Any, ahead: int) -> list[dict[str, Any]]:
-    """Mass battles at ``MASS_LENGTHS`` (a magic cycle is ~8-10 entries), each with its next steps."""
-    import secrets
-
-    from duels.mass.start import start_mass_battle
-
-    made = []
-    lengths = [n for n in MASS_LENGTHS for _ in range(PER_LENGTH)]
-    for (red, blue), length in zip(_armies(event, len(lengths)), lengths, strict=True):
-        situation = start_mass_battle(event, red, blue, user=user, nonce=secrets.token_hex(16)).situation
-        state, memo = extend(situation, "mass", length - situation.log.count())
-        made.append(_described(situation, "mass", length, state, memo, ahead, []))
-    return made
-
-
-def _described(
+def described(
     situation: Any, kind: str, length: int, state: Any, memo: dict[str, Any], ahead: int, tokens: list[str]
 ) -> dict[str, Any]:
-    from django.db.models import Max
-
-    at = situation.log.aggregate(at=Max("at"))["at"] + STEP
+    """A fight of the game as the load reads it (bench/load.py): its pages and its prepared steps."""
     path = {"battle": f"/battles/{situation.pk}/", "mass": f"/mass/{situation.pk}/"}[kind]
     watch = {"battle": f"/watch/{situation.pk}/", "mass": f"/mass/{situation.pk}/watch/"}[kind]
     return {
@@ -414,15 +179,23 @@ def _described(
         "length": length,
         "entries": situation.log.count(),
         "version": situation.version,
-        "steps": steps(kind, state, ahead, at, memo),
+        "steps": steps(kind, state, ahead, last_at(situation) + STEP, memo),
         "tokens": tokens,
         "path": path,
         "watch": watch,
     }
 
 
+def battles(event: Any, user: Any, people: list[Any], now: Any, ahead: int = AHEAD) -> list[dict[str, Any]]:
+    """The game's battles of four (bench/kind_battle.py)."""
+    return kind_battle.build(event, user, people, ahead)
+
+
+def mass_battles(event: Any, user: Any, now: Any, ahead: int = AHEAD) -> list[dict[str, Any]]:
+    """The game's mass battles (bench/kind_mass.py)."""
+    return kind_mass.build(event, user, ahead)
+
+
 def secrets_hex() -> str:
     """A fresh nonce for a step sent through the form."""
-    import secrets
-
     return secrets.token_hex(16)

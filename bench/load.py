@@ -15,6 +15,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from bench import report
+
 LUA = Path(__file__).resolve().parent / "wrk" / "load.lua"
 
 HX = "HX-Request: true"
@@ -57,6 +59,7 @@ def run_wrk(port: int, lines: list[str], seconds: float, args: argparse.Namespac
         return {"error": out[-1000:]}
     result = json.loads(found.group(1))
     result["rps"] = round(result["requests"] / (result["duration_us"] / 1e6), 1)
+    result.update(report.steps_of(result, result["duration_us"] / 1e6))
     return result
 
 

@@ -54,7 +54,7 @@ def main() -> None:
     call_command("migrate", verbosity=0)
     from django.contrib.auth import get_user_model
 
-    from bench import game, kinds
+    from bench import game, kind_battle, kind_mass, kinds
     from cards.faces import counter_rule_of, face_of
     from cards.models import Card, CounterRule
     from duels.battle.start import start_battle
@@ -83,14 +83,14 @@ def main() -> None:
     people = list(Character.objects.filter(event=event).prefetch_related("arsenal").order_by("pk"))
     lengths = [int(n) for n in sys.argv[1:]] or [10, 100]
     out: dict[str, Any] = {}
-    pairs = kinds._armies(event, len(lengths))
+    pairs = kind_mass.armies(event, len(lengths))
     for n, length in enumerate(lengths):
         duel = game._fight(event, KINDS["duel"], people[0], people[1], faces, counters, length)
         out[f"duel {length}"] = _sizes(Situation.objects.get(pk=duel["id"]).state)
         out[f"duel {length}"]["µs"] = _timing(KINDS["duel"], Situation.objects.get(pk=duel["id"]).state)
         event = Event.objects.get(pk=event.pk)
         if n == 0:
-            kinds._battle_people(event, people[4:8])
+            kind_battle.people(event, people[4:8])
         four = list(Character.objects.filter(pk__in=[p.pk for p in people[4:8]]).order_by("pk"))
         battle = start_battle(event, four, declarer=four[0], user=user, nonce=secrets.token_hex(16)).situation
         kinds.extend(battle, "battle", length - battle.log.count())
