@@ -18,6 +18,7 @@ import demo
 from cards.models import Card, Catalogue
 from duels.duel.start import declare_aggression
 from events.models import Character, Event, Side
+from helpers.outage import BROKER, DATABASE, DISK
 from tests.makers import (
     make_attack_card,
     make_catalogue,
@@ -214,6 +215,19 @@ def no_broker(request, monkeypatch):
     """
     if request.node.get_closest_marker("real_timers") is None:
         monkeypatch.setattr("duels.services.store.schedule_expiry", lambda situation_id, deadline: None)
+
+
+@pytest.fixture(autouse=True)
+def no_outage_carried_over():
+    """Every test starts with the broker, the database and the disk answering (helpers/outage.py).
+
+    Their outage records live in the process: a test that makes a send fail leaves the broker "away",
+    and for ``retry_seconds`` after it the next test's timers and jobs are not even tried. The D8
+    worker test, 1.4 s after tests/timers/test_deadlines.py's broker-down test, had its timer never
+    sent and failed (docs/testing.md, "A broker outage carried over").
+    """
+    for outage in (BROKER, DATABASE, DISK):
+        outage._since, outage._last_try = None, 0.0
 
 
 # --- clients ---------------------------------------------------------------------------------------
