@@ -6,9 +6,10 @@
 Load figures (wrk) depend on everything else the machine runs; these do not.
 Each request type of the benchmark (bench/load.py) is sent through the WSGI
 application in this process (``config.wsgi.application``, the early poll path
-included) - exactly what a gunicorn thread runs - against the bench database and Redis db of the last run (bench/var/game.json), and
-measured by ``time.process_time`` (this process's CPU only), by the SQL
-statements sent and by the Redis round trips. ``--profile NAME`` prints
+included) - exactly what a gunicorn thread runs - against the bench database
+and Redis db of the last run (bench/var/game.json), and measured by
+``time.process_time`` (this process's CPU only), by the SQL statements sent
+and by the Redis round trips. ``--profile NAME`` prints
 cProfile's top functions for one of them. The database server's and Redis's
 own work is not in the CPU figure; the round trips stand for it.
 """
