@@ -5,10 +5,11 @@
 
 Load figures (wrk) depend on everything else the machine runs; these do not.
 Each request type of the benchmark (bench/load.py) is sent through the WSGI
-application (``config.wsgi.application``) in this process - exactly what a gunicorn thread runs - against
-the bench database and Redis db of the last run (bench/var/game.json), and
-measured by ``time.process_time`` (this process's CPU only), by the SQL
-statements sent and by the Redis round trips. ``--profile NAME`` prints
+application in this process (``config.wsgi.application``, the early poll path
+included) - exactly what a gunicorn thread runs - against the bench database
+and Redis db of the last run (bench/var/game.json), and measured by
+``time.process_time`` (this process's CPU only), by the SQL statements sent
+and by the Redis round trips. ``--profile NAME`` prints
 cProfile's top functions for one of them. The database server's and Redis's
 own work is not in the CPU figure; the round trips stand for it.
 """
@@ -232,6 +233,7 @@ def main() -> None:
     sys.path.insert(0, str(ROOT))
     # The real entry, as gunicorn serves it: the early poll path (config/early.py), then Django's handler.
     from config.wsgi import application as app
+
     counters = Counters()
     counters.install()
     game = json.loads(Path(args.game).read_text())

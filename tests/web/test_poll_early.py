@@ -292,3 +292,16 @@ def test_a_failure_is_logged_without_the_secret_link(player_poll, character, mon
     logged = "\n".join(caplog.text.splitlines())
     assert "the early poll path failed (RuntimeError at" in logged
     assert character.link_token not in logged
+
+
+def test_a_changed_poll_is_read_once(player_poll, monkeypatch):
+    # What the early path read travels on: neither the shortcut nor the view asks the cache for the link again.
+    from duels import views_player
+    from duels.web import shortcut
+
+    url, _etag = player_poll
+    asked: list[str] = []
+    for module in (shortcut, views_player):
+        monkeypatch.setattr(module, "link_poll", lambda token, asked=asked: asked.append(token))
+    status, _headers, _body = _call(EarlyPolls(WSGIHandler()), _environ(url, '"older"'))
+    assert status == 200 and asked == []
