@@ -132,7 +132,8 @@ def _fight(event: Any, kind: Any, a: Any, b: Any, faces: dict[int, Any], counter
     for command, at, final, events in play(state, entries - 2, start + STEP):  # noqa: B007
         log.append((command, at, events))
     state = final
-    if len(_steps(state, now)) < MIN_AHEAD:
+    steps = _steps(state, now)
+    if len(steps) < MIN_AHEAD:
         # Near a round's end the form cannot go on (a round choice names an arsenal): play on
         # into the next round, so that every fight - 500 entries too - has steps for the load.
         for command, when, after, events in play(state, STEPS_AHEAD, at + STEP):
@@ -140,6 +141,7 @@ def _fight(event: Any, kind: Any, a: Any, b: Any, faces: dict[int, Any], counter
             state = after
             if isinstance(command, engine.RoundChoice) and after.duels[-1].phase == engine.AWAIT_ATTACK:
                 break
+        steps = _steps(state, now)
     situation = Situation.objects.create(
         event=event,
         kind=kind.key,
@@ -161,7 +163,6 @@ def _fight(event: Any, kind: Any, a: Any, b: Any, faces: dict[int, Any], counter
         )
         for i, (command, at, events) in enumerate(log)
     )
-    steps = _steps(state, now)
     return {
         "id": situation.pk,
         "kind": "duel",
