@@ -54,7 +54,7 @@ def _run(cmd: list[str], env: dict[str, str], **kw: Any) -> str:
     done = subprocess.run(cmd, env=env, cwd=ROOT, capture_output=True, text=True, check=False, **kw)
     if done.returncode != 0:
         sys.exit(f"failed: {' '.join(cmd)}\n{done.stdout[-2000:]}\n{done.stderr[-4000:]}")
-    return done.stdout
+    return str(done.stdout)
 
 
 def _database_url(value: str) -> str:

@@ -108,7 +108,9 @@ def _form(command: Any) -> dict[str, Any] | None:
     return None  # a round choice with a new arsenal: the sequence stops there
 
 
-def _fight(event: Any, kind: Any, a: Any, b: Any, faces: dict[int, Any], counters: list[Any], entries: int) -> dict:
+def _fight(
+    event: Any, kind: Any, a: Any, b: Any, faces: dict[int, Any], counters: list[Any], entries: int
+) -> dict[str, Any]:
     from django.utils import timezone
 
     # bench.fights reads the duels app: imported once Django is set up (python -m bench.game).
@@ -288,8 +290,11 @@ def pending_windows(count: int, first_s: float, spread_s: float) -> list[dict[st
         Character.objects.filter(pk__in=[a.pk, b.pk]).update(event=event)
         a.event, b.event = event, event
         card = ArsenalCard.objects.filter(character=a, card__kind="attack").first()
+        assert card is not None, "every bench character holds attack cards"
         performed = declare_aggression(event, a, b, card.card_id, user=user, nonce=secrets.token_hex(16))
-        made.append({"id": performed.situation.pk, "deadline": performed.situation.next_deadline.isoformat()})
+        deadline = performed.situation.next_deadline
+        assert deadline is not None, "an attack shown opens its answer window (D8)"
+        made.append({"id": performed.situation.pk, "deadline": deadline.isoformat()})
     return made
 
 
