@@ -54,7 +54,7 @@ def _run(cmd: list[str], env: dict[str, str], **kw: Any) -> str:
     done = subprocess.run(cmd, env=env, cwd=ROOT, capture_output=True, text=True, check=False, **kw)
     if done.returncode != 0:
         sys.exit(f"failed: {' '.join(cmd)}\n{done.stdout[-2000:]}\n{done.stderr[-4000:]}")
-    return done.stdout
+    return str(done.stdout)
 
 
 def _database_url(value: str) -> str:
@@ -89,6 +89,8 @@ def free_ports(ports: list[int]) -> None:
     """Stop with a clear message if an app port is taken (another bench or app server): not a hang later."""
     for port in ports:
         with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+            # As gunicorn and nginx bind: the last load's closed connections (TIME_WAIT) do not count.
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             try:
                 probe.bind(("127.0.0.1", port))
             except OSError:

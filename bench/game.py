@@ -108,7 +108,9 @@ def _form(command: Any) -> dict[str, Any] | None:
     return None  # a round choice with a new arsenal: the sequence stops there
 
 
-def _fight(event: Any, kind: Any, a: Any, b: Any, faces: dict[int, Any], counters: list[Any], entries: int) -> dict:
+def _fight(
+    event: Any, kind: Any, a: Any, b: Any, faces: dict[int, Any], counters: list[Any], entries: int
+) -> dict[str, Any]:
     from django.utils import timezone
 
     # bench.fights reads the duels app: imported once Django is set up (python -m bench.game).
@@ -132,7 +134,8 @@ def _fight(event: Any, kind: Any, a: Any, b: Any, faces: dict[int, Any], counter
     for command, at, final, events in play(state, entries - 2, start + STEP):  # noqa: B007
         log.append((command, at, events))
     state = final
-    if len(_steps(state, now)) < MIN_AHEAD:
+    steps = _steps(state, now)
+    if len(steps) < MIN_AHEAD:
         # Near a round's end the form cannot go on (a round choice names an arsenal): play on
         # into the next round, so that every fight - 500 entries too - has steps for the load.
         for command, when, after, events in play(state, STEPS_AHEAD, at + STEP):
@@ -140,6 +143,7 @@ def _fight(event: Any, kind: Any, a: Any, b: Any, faces: dict[int, Any], counter
             state = after
             if isinstance(command, engine.RoundChoice) and after.duels[-1].phase == engine.AWAIT_ATTACK:
                 break
+        steps = _steps(state, now)
     situation = Situation.objects.create(
         event=event,
         kind=kind.key,
@@ -161,7 +165,6 @@ def _fight(event: Any, kind: Any, a: Any, b: Any, faces: dict[int, Any], counter
         )
         for i, (command, at, events) in enumerate(log)
     )
-    steps = _steps(state, now)
     return {
         "id": situation.pk,
         "kind": "duel",
@@ -287,8 +290,11 @@ def pending_windows(count: int, first_s: float, spread_s: float) -> list[dict[st
         Character.objects.filter(pk__in=[a.pk, b.pk]).update(event=event)
         a.event, b.event = event, event
         card = ArsenalCard.objects.filter(character=a, card__kind="attack").first()
+        assert card is not None, "every bench character holds attack cards"
         performed = declare_aggression(event, a, b, card.card_id, user=user, nonce=secrets.token_hex(16))
-        made.append({"id": performed.situation.pk, "deadline": performed.situation.next_deadline.isoformat()})
+        deadline = performed.situation.next_deadline
+        assert deadline is not None, "an attack shown opens its answer window (D8)"
+        made.append({"id": performed.situation.pk, "deadline": deadline.isoformat()})
     return made
 
 

@@ -3,8 +3,12 @@
 Each turn an attack - the area card (Nova) on every enemy still fighting, else
 a single one - answered with a defence card where there is one, every result
 confirmed as "parried" (an override with a reason, so nobody drops out); from
-the reactions' round (R0) a target holding an interrupt (Counterspell) or a
-response (Riposte) reacts; then the next turn. Between rounds the log takes
+the reactions' round (R0) a target holding an interrupt (Counterspell) casts it
+before answering, and once the attack is over a target holding a response
+(Riposte) strikes back (R7); then the next turn. Only wishes the engine would
+take are made where that is plain (no "go on" while an attack waits, no
+second immediate action before one's own turn, R5): a refusal costs a copy of
+the state, and the game's build plays ~45,000 commands. Between rounds the log takes
 everyone's arsenal again (D3), each combatant's own form; the prepared steps,
 which go through the tablet's form, start the next round with the hands left
 (its "start round" button), so the load goes on across the break as a referee
@@ -57,14 +61,12 @@ def _in_frame(state: B.Battle, frame: B.Frame, memo: dict[str, Any]) -> list[Any
     window = next((w for w in part.windows if not w.resolved), None) if part else None
     if window is not None and not window.answered:
         reacted = memo.setdefault("reacted", set())
-        if state.reactions_on and frame.role == B.MAIN and frame.number not in reacted:
+        spent = window.defender in state.immediate_spent  # R5: one immediate action between own turns
+        if state.reactions_on and frame.role == B.MAIN and frame.number not in reacted and not spent:
             reacted.add(frame.number)
             interrupt = _named(state, window.defender, "Counterspell")
-            response = _named(state, window.defender, "Riposte")
             if interrupt:
                 wishes.append(B.Immediate(window.defender, frame.number, B.INTERRUPT, interrupt))
-            if response:
-                wishes.append(B.Immediate(window.defender, frame.number, B.RESPONSE, response, frame.actor))
         hand = state.combatants[window.defender].hand
         shield = next((u for u in hand if state.cards[u].face.is_defence and state.cards[u].action == B.STANDARD), None)
         wishes += [
@@ -76,7 +78,19 @@ def _in_frame(state: B.Battle, frame: B.Frame, memo: dict[str, Any]) -> list[Any
             B.ConfirmAnswer(frame.number, window.defender, rules.PARRIED, REASON),
             B.ConfirmAnswer(frame.number, window.defender),
         ]
-    return [*wishes, B.Proceed(frame.number), B.NextTurn()]
+    elif part is None and frame.finished and frame.role == B.MAIN and state.reactions_on:
+        # R7: a response once its trigger has happened - the attack over, a target strikes back.
+        responded = memo.setdefault("responded", set())
+        for target in frame.targets:
+            riposte = _named(state, target, "Riposte")
+            if riposte and (frame.number, target) not in responded and target not in state.immediate_spent:
+                responded.add((frame.number, target))
+                wishes.append(B.Immediate(target, frame.number, B.RESPONSE, riposte, frame.actor))
+                break
+    # Only a "go on" the engine would take (stack.proceed's refusals): each refusal costs a copy of the
+    # state, and the game's build plays ~30,000 commands.
+    waits = frame.act == B.ATTACK if part is not None else frame.finished and frame.role == B.MAIN
+    return [*wishes, *([] if waits else [B.Proceed(frame.number)]), B.NextTurn()]
 
 
 def wishes(state: B.Battle, memo: dict[str, Any]) -> list[Any]:

@@ -57,7 +57,7 @@ def run_wrk(port: int, lines: list[str], seconds: float, args: argparse.Namespac
     found = re.search(r"^BENCH (.*)$", out, re.M)
     if not found:
         return {"error": out[-1000:]}
-    result = json.loads(found.group(1))
+    result: dict[str, Any] = json.loads(found.group(1))
     result["rps"] = round(result["requests"] / (result["duration_us"] / 1e6), 1)
     result.update(report.steps_of(result, result["duration_us"] / 1e6))
     return result

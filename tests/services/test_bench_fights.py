@@ -38,3 +38,38 @@ def test_D3_a_fight_extended_across_round_breaks_keeps_the_arsenal_it_came_in_wi
                 assert len(fighter.composed) == came_in_with[cid]
     assert len(rounds_seen) > 2  # the chunks crossed several round breaks
     assert_replays(situation)
+
+
+def test_a_bench_duels_prepared_steps_are_each_accepted_through_the_form(as_user, event, referee):
+    """bench/game.py's duel of 500 entries (played on past a round's end) and the 60 steps the load
+    sends (step_post): each, posted to the fight form in order, is taken and moves the version by one."""
+    from django.urls import reverse
+
+    from bench import game
+    from cards.faces import counter_rule_of, face_of
+    from cards.models import Card, CounterRule
+    from duels.models import Situation
+    from duels.services.kinds import KINDS
+
+    catalogue, attacks, defences = game._catalogue()
+    event.catalogue = catalogue
+    event.save(update_fields=["catalogue"])
+    a, b = game._people(event, attacks, defences, count=2)
+    faces = {card.pk: face_of(card) for card in Card.objects.filter(catalogue=catalogue)}
+    counters = [counter_rule_of(r) for r in CounterRule.objects.filter(defence_card__catalogue=catalogue)]
+    a, b = (type(a).objects.prefetch_related("arsenal").get(pk=p.pk) for p in (a, b))
+    fight = game._fight(event, KINDS["duel"], a, b, faces, counters, 500)
+    assert len(fight["steps"]) >= game.MIN_AHEAD
+    situation = Situation.objects.get(pk=fight["id"])
+    client = as_user(referee)
+    for fields in fight["steps"]:
+        before = situation.version
+        response = client.post(
+            reverse("duels:act", args=[situation.pk]),
+            {**fields, "version": before, "nonce": nonce()},
+            headers={"HX-Request": "true"},
+        )
+        assert response.status_code == 200, (fields, response.content[:300])
+        situation.refresh_from_db()
+        assert situation.version == before + 1, fields
+    assert_replays(situation)

@@ -127,6 +127,7 @@ class _App(BaseHTTPRequestHandler):
         pass
 
 
+@pytest.mark.serial  # a real wrk for 2 s, timing its answers
 @pytest.mark.skipif(shutil.which("wrk") is None, reason="Debian's wrk is not installed")
 def test_wrks_script_times_the_steps_and_counts_those_that_ran_out_or_were_refused():
     server = ThreadingHTTPServer(("127.0.0.1", 0), _App)
@@ -143,7 +144,7 @@ def test_wrks_script_times_the_steps_and_counts_those_that_ran_out_or_were_refus
     assert result["steps_done"] == 12, result  # four fights' three steps each, then none left
     assert result["refused"] == result["codes"]["409"] >= 1
     assert result["steps_ran_out"] and result["ran_out"] > 0
-    assert 20 <= result["step_p50_ms"] < 1000  # the steps' own time, not the pings'
-    assert result["p50_ms"] < 20  # wrk's mixes in the pings sent once the steps ran out
+    assert result["step_p50_ms"] >= 20  # the steps' own time (each answered after 20 ms), not the pings'
+    assert result["p50_ms"] < result["step_p50_ms"]  # wrk's mixes in the pings sent once the steps ran out
     flagged = report.flags("step_post_battle", result)
     assert any("RAN OUT" in f for f in flagged) and any("REFUSED" in f for f in flagged), flagged
