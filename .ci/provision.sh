@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # CI provisioning, sourced by scripts/test.sh when CI=true (that is what .ci/run sets).
 # A clean Debian/Ubuntu machine may lack all of it: Python's venv, PostgreSQL,
-# Redis, chromium. Installs what is missing with apt-get, starts the services,
+# Redis, chromium, wrk. Installs what is missing with apt-get, starts the services,
 # creates the test database. Nothing here runs on a developer's machine.
 #
 #   ci_before_venv   packages (before .venv exists: Python's venv may be one of them)
@@ -16,6 +16,7 @@ CI_APT_PACKAGES=(
     fonts-dejavu-core   # a Cyrillic font for the prints
     poppler-utils       # pdfinfo, pdftoppm, pdftotext: tests/print reads the PDFs back
     zbar-tools          # zbarimg: tests/print decodes every printed QR code
+    wrk                 # the bench's wrk script, run against a stand-in app (tests/services)
 )
 
 APT_UPDATED=false
