@@ -15,7 +15,7 @@ import pytest
 from duels.templatetags import duel_regions as R
 from duels.web.alerts import Alert
 from tests.web.regions_kit import context_of, same
-from tests.web.test_step_regions import Tablet
+from tests.web.tablet_kit import Tablet
 
 pytestmark = pytest.mark.django_db
 

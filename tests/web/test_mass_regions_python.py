@@ -22,7 +22,7 @@ from rules.mass.state import Kept
 from tests.services.mass_kit import armies, in_catalogue_order, start
 from tests.services.mass_kit import state as mass_state
 from tests.web.regions_kit import context_of, same
-from tests.web.test_step_regions import Tablet
+from tests.web.tablet_kit import Tablet
 
 pytestmark = pytest.mark.django_db
 SEEN: set[str] = set()
