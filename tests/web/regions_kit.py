@@ -30,7 +30,7 @@ _ENGINE: list[DjangoTemplates] = []
 
 def engine() -> DjangoTemplates:
     if not _ENGINE:
-        base = settings.TEMPLATES[0]
+        base: dict[str, Any] = settings.TEMPLATES[0]
         _ENGINE.append(
             DjangoTemplates(
                 {
