@@ -69,6 +69,7 @@ def test_the_battles_regions_equal_their_templates_through_two_bouts(as_user, re
     check(battle)
     st = battle_state(battle)
     actor = st.turn_of
+    assert actor is not None
     target = next(cid for cid, c in st.combatants.items() if c.side != st.combatants[actor].side)
     attack = next((u for u in st.combatants[actor].hand if st.cards[u].face.kind == "attack"), None)
     assert attack is not None

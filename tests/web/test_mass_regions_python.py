@@ -17,6 +17,7 @@ import pytest
 
 from duels.mass.presenters import COMMANDER, SPECTATOR, MassViewer, present
 from duels.templatetags import mass_regions as R
+from duels.templatetags.mass_action import mass_action
 from duels.web.alerts import Alert
 from rules.mass.state import Kept
 from tests.services.mass_kit import armies, in_catalogue_order, start
@@ -29,7 +30,7 @@ SEEN: set[str] = set()
 REGIONS = {
     "mass-notes": R.mass_notes,
     "mass-status": R.mass_status,
-    "mass-action": R.mass_action,
+    "mass-action": mass_action,
     "mass-effects": R.mass_effects,
     "mass-decks": R.mass_decks,
     "mass-log": R.mass_log,
