@@ -79,3 +79,6 @@ def test_the_battles_regions_equal_their_templates_through_two_bouts(as_user, re
         check(battle)  # round 2: the reaction bar, why not the others
         main = R.battle_main(context_of(battle))
         assert "data-reactor" in main and "reactions-why-not" in main
+    tablet.tap("end", reason="the <night> fell", whole=True)
+    assert context_of(battle)["view"].ended
+    check(battle)  # the battle over: its head, strip, join form (none) and log

@@ -92,6 +92,8 @@ def test_the_mass_battles_regions_equal_their_templates_through_two_cycles(as_us
         tablet.tap("next_cycle")
     assert mass_state(situation).cycle == 3
     check(situation)
+    tablet.tap("end_battle", reason="the <dawn> came", whole=True)
+    assert check(situation)["view"].ended
     assert {"keep", "carry out", "dies"} <= SEEN, SEEN
 
 
