@@ -25,6 +25,7 @@ from duels import services
 from duels.mass.presenters import COMMANDER, SOURCE_LABELS, SPECTATOR, MassViewer, magic_cards, present
 from duels.models import LogEntry, Situation
 from duels.templatetags import mass_regions as R
+from duels.templatetags.mass_action import mass_action
 from duels.web.access import public_situation
 from duels.web.live import not_modified, quoted_hash, render_live, situation_etag
 from duels.web.log import read_events
@@ -144,7 +145,7 @@ def tablet_parts(context: Mapping[str, Any], events: Sequence[Any]) -> list[Part
     view = context["view"]
     if view.ended or not events or any(isinstance(e, M.BattleEnded) for e in events):
         return None
-    parts = [Part(build=R.mass_notes), Part(build=R.mass_status), Part(build=R.mass_action)]
+    parts = [Part(build=R.mass_notes), Part(build=R.mass_status), Part(build=mass_action)]
     if not all(isinstance(e, _STAGE_ONLY) for e in events):
         parts += [Part(build=R.mass_effects), Part(build=R.mass_decks)]
     # Every step moves a side's points (the initiative gives them) or its warriors and kept cards.

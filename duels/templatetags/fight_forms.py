@@ -16,13 +16,14 @@ is empty here too (``ctx.get``).
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from django import template
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 
 from cards.rule_links import rule_link
 from duels.templatetags.fight_log import log_items
@@ -34,13 +35,31 @@ Builder = Callable[[Ctx], str]
 
 
 def e(value: Any) -> str:
-    """``{{ value }}``: escaped, None as "None" as a template prints it."""
-    return str(conditional_escape(value))
+    """``{{ value }}``: escaped as ``conditional_escape`` does (a number as is, safe text untouched).
+
+    The regions call this a few hundred times a step: Django's ``escape`` goes through
+    ``keep_lazy``'s wrapper each time, ``html.escape`` is the same escaping without it.
+    """
+    if type(value) is int:
+        return str(value)
+    if hasattr(value, "__html__"):
+        return str(value.__html__())
+    return html.escape(str(value))
+
+
+_WORDS: dict[tuple[str | None, str], str] = {}
 
 
 def t(message: str) -> str:
-    """``{% translate "..." %}``: translated; a template's literal is safe, and so is its translation (not escaped)."""
-    return gettext(message)
+    """``{% translate "..." %}``: translated; a template's literal is safe, and so is its translation (not escaped).
+
+    Kept per language and message for the process (a catalogue is loaded once, at start).
+    """
+    key = (get_language(), message)
+    word = _WORDS.get(key)
+    if word is None:
+        word = _WORDS[key] = gettext(message)
+    return word
 
 
 def bt(message: str, **values: Any) -> str:

@@ -14,8 +14,8 @@ from django import template
 from django.utils.dateformat import time_format
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.timezone import is_aware, localtime
-from django.utils.translation import gettext
+from django.utils.timezone import get_current_timezone_name, is_aware, localtime
+from django.utils.translation import get_language, gettext
 
 register = template.Library()
 
@@ -27,8 +27,27 @@ def _at(at: Any) -> str:
     return time_format(localtime(at) if is_aware(at) else at, "H:i:s")
 
 
+_ITEMS: dict[tuple[Any, ...], str] = {}
+_ITEMS_MAX = 20_000
+
+
 def log_item(entry: Any) -> str:
-    """One ``LogLine`` (duels/web/log.py) as ``<li>``, escaped."""
+    """One ``LogLine`` (duels/web/log.py) as ``<li>``, escaped; kept per process.
+
+    Every step's answer carries the twenty newest entries, nineteen of them the same as the
+    step before: the ``<li>`` is kept by what it shows (the entry's number, time, actor, lines,
+    undone) in the language and time zone it was written in, the way chips are (fight_cards.py).
+    """
+    key = (get_language(), get_current_timezone_name(), entry.seq, entry.at, entry.actor, entry.undone, *entry.lines)
+    item = _ITEMS.get(key)
+    if item is None:
+        if len(_ITEMS) >= _ITEMS_MAX:
+            _ITEMS.clear()
+        item = _ITEMS[key] = _log_item(entry)
+    return item
+
+
+def _log_item(entry: Any) -> str:
     undone = " undone" if entry.undone else ""
     actor = f" · {conditional_escape(entry.actor)}" if entry.actor else ""
     crossed = f" · {conditional_escape(gettext('undone'))}" if entry.undone else ""

@@ -18,8 +18,10 @@ from django.conf import settings
 from django.template.backends.django import DjangoTemplates
 from django.utils import translation
 
+from duels import services
 from duels.web.submit import tablet_context
 from duels.web.viewers import iso
+from tests.services.kit import nonce
 
 REFERENCE = Path(__file__).parent / "regions_reference"
 LANGUAGES = ("ru", "en")
@@ -28,7 +30,7 @@ _ENGINE: list[DjangoTemplates] = []
 
 def engine() -> DjangoTemplates:
     if not _ENGINE:
-        base = settings.TEMPLATES[0]
+        base: dict[str, Any] = settings.TEMPLATES[0]
         _ENGINE.append(
             DjangoTemplates(
                 {
@@ -76,3 +78,9 @@ def _first_difference(ours: str, theirs: str, where: str) -> str:
     at = next((i for i, (a, b) in enumerate(zip(ours, theirs, strict=False)) if a != b), min(len(ours), len(theirs)))
     around = slice(max(0, at - 160), at + 160)
     return f"{where} differs at {at}:\n python:    {ours[around]}\n reference: {theirs[around]}"
+
+
+def drive(situation: Any, user: Any, command: Any) -> None:
+    """One command through the services, at the situation's version (no page)."""
+    situation.refresh_from_db()
+    services.perform(situation.pk, command, user=user, seen_version=situation.version, nonce=nonce())

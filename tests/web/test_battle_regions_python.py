@@ -17,9 +17,8 @@ from duels.templatetags import battle_regions as R
 from duels.web.alerts import Alert
 from rules import battle as B
 from tests.services.battle_kit import battle_state, begin, buid, passes, top
-from tests.web.regions_kit import context_of, same
-from tests.web.test_step_queries_every_kind import _drive
-from tests.web.test_step_regions import Tablet
+from tests.web.regions_kit import context_of, drive, same
+from tests.web.tablet_kit import Tablet
 
 pytestmark = pytest.mark.django_db
 REGIONS = {
@@ -59,8 +58,8 @@ def test_the_battles_regions_equal_their_templates_through_two_bouts(as_user, re
     check(battle)
     st = battle_state(battle)
     while st.phase == B.TURNS:
-        _drive(battle, referee, passes(st))
-        _drive(battle, referee, B.NextTurn())
+        drive(battle, referee, passes(st))
+        drive(battle, referee, B.NextTurn())
         st = battle_state(battle)
     assert st.phase == B.BETWEEN_ROUNDS
     check(battle)  # a bout's end: the order, who leaves, the arsenals
@@ -70,6 +69,7 @@ def test_the_battles_regions_equal_their_templates_through_two_bouts(as_user, re
     check(battle)
     st = battle_state(battle)
     actor = st.turn_of
+    assert actor is not None
     target = next(cid for cid, c in st.combatants.items() if c.side != st.combatants[actor].side)
     attack = next((u for u in st.combatants[actor].hand if st.cards[u].face.kind == "attack"), None)
     assert attack is not None
@@ -79,3 +79,6 @@ def test_the_battles_regions_equal_their_templates_through_two_bouts(as_user, re
         check(battle)  # round 2: the reaction bar, why not the others
         main = R.battle_main(context_of(battle))
         assert "data-reactor" in main and "reactions-why-not" in main
+    tablet.tap("end", reason="the <night> fell", whole=True)
+    assert context_of(battle)["view"].ended
+    check(battle)  # the battle over: its head, strip, join form (none) and log

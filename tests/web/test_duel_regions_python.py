@@ -12,10 +12,13 @@ from typing import Any
 
 import pytest
 
+from cards.models import PreparedArsenal
 from duels.templatetags import duel_regions as R
 from duels.web.alerts import Alert
+from rules import duel as engine
+from tests.web.duels_kit import drive, instant_fight, state_of, uid_of
 from tests.web.regions_kit import context_of, same
-from tests.web.test_step_regions import Tablet
+from tests.web.tablet_kit import Tablet
 
 pytestmark = pytest.mark.django_db
 
@@ -56,3 +59,43 @@ def test_the_duels_regions_equal_their_templates_through_a_fight(as_user, refere
     if duel.is_open:
         tablet.tap("end_duel", {"duel": duel.number}, reason="they shook hands")
         check(fight)
+
+
+def test_a_bouts_end_and_the_fighters_choices_equal_their_templates(
+    as_user, referee, shown, character, rival, attack_card, defence_card, spark
+):
+    """D3, D12: the round-break choice (the hand, a prepared arsenal, the pool), before and after a choice."""
+    drive(
+        shown,
+        referee,
+        engine.Answer(0, rival.pk, uid_of(shown, rival.pk, defence_card)),
+        engine.ConfirmResult(0),
+        engine.Attack(0, rival.pk, uid_of(shown, rival.pk, spark)),
+        engine.Answer(0, character.pk, None),
+        engine.ConfirmResult(0),
+    )
+    drive(
+        shown,
+        referee,
+        engine.Attack(0, character.pk, uid_of(shown, character.pk, attack_card)),
+        engine.Answer(0, rival.pk, None),
+        engine.ConfirmResult(0, "parried", "ducked behind a <tree>"),
+    )
+    assert state_of(shown).duels[0].phase == engine.BETWEEN_ROUNDS
+    PreparedArsenal.objects.create(character=character, name="Fire & <set>")
+    check(shown)
+    html = R.duel_card({**context_of(shown), "duel": context_of(shown)["view"].duels[0]})
+    assert "prepared-" in html and 'name="card_' in html  # the pool's cards, the prepared arsenal
+    tablet = Tablet(as_user(referee), shown, "duels:situation")
+    tablet.tap("round_choice", {"duel": 0, "fighter": character.pk}, go_on="yes", arsenal="keep")
+    check(shown)
+
+
+@pytest.mark.parametrize("parry", [True, False])
+def test_an_instant_attacks_answer_equals_its_template(armed, referee, attack_card, parry):
+    """IA3, F1: the answer drawn (or declined) and how, as the proposed result shows it."""
+    anton, zavulon = armed
+    situation = instant_fight(anton, zavulon, attack_card, referee, **({} if parry else {"parry": False}))
+    check(situation)
+    context = context_of(situation)
+    assert "data-answer-by" in R.duel_card({**context, "duel": context["view"].duels[-1]})

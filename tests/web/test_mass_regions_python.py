@@ -17,19 +17,20 @@ import pytest
 
 from duels.mass.presenters import COMMANDER, SPECTATOR, MassViewer, present
 from duels.templatetags import mass_regions as R
+from duels.templatetags.mass_action import mass_action
 from duels.web.alerts import Alert
 from rules.mass.state import Kept
 from tests.services.mass_kit import armies, in_catalogue_order, start
 from tests.services.mass_kit import state as mass_state
 from tests.web.regions_kit import context_of, same
-from tests.web.test_step_regions import Tablet
+from tests.web.tablet_kit import Tablet
 
 pytestmark = pytest.mark.django_db
 SEEN: set[str] = set()
 REGIONS = {
     "mass-notes": R.mass_notes,
     "mass-status": R.mass_status,
-    "mass-action": R.mass_action,
+    "mass-action": mass_action,
     "mass-effects": R.mass_effects,
     "mass-decks": R.mass_decks,
     "mass-log": R.mass_log,
@@ -91,6 +92,8 @@ def test_the_mass_battles_regions_equal_their_templates_through_two_cycles(as_us
         tablet.tap("next_cycle")
     assert mass_state(situation).cycle == 3
     check(situation)
+    tablet.tap("end_battle", reason="the <dawn> came", whole=True)
+    assert check(situation)["view"].ended
     assert {"keep", "carry out", "dies"} <= SEEN, SEEN
 
 
