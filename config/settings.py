@@ -189,6 +189,8 @@ if REDIS_URL:
     # (events/link_cache.py, issue 24); false: every poll checks the link in the database.
     SUMRAK_LINK_CACHE = env_bool("SUMRAK_LINK_CACHE", True)
     CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {"visibility_timeout": 3600}
+    # kombu's Redis transport, with one client per channel instead of one per message (config/broker.py).
+    CELERY_BROKER_TRANSPORT = "config.broker:RedisTransport"
 else:
     # One cache for every process on the machine (gunicorn's workers, the
     # Celery worker): a poll may answer 304 from it (duels.services.live), so a

@@ -2,6 +2,7 @@
 
 import os
 from queue import Empty
+from typing import Any
 
 import pytest
 from kombu import Connection
@@ -31,3 +32,28 @@ def test_a_message_being_written_is_invisible_to_the_reader(channel, monkeypatch
     assert channel._get("celery") == {"body": "sweep"}
     with pytest.raises(Empty):
         channel._get("celery")
+
+
+def test_the_redis_channel_publishes_every_message_through_one_client(monkeypatch):
+    """config.broker.RedisTransport: one redis-py client per channel, not one per message (issue 24)."""
+    url = os.environ.get("REDIS_URL", "")
+    if not url.startswith("redis"):
+        pytest.skip("needs Redis: set REDIS_URL=redis://...")
+    with Connection(url, transport="config.broker:RedisTransport") as connection:
+        channel: Any = connection.default_channel  # kombu's Redis channel, beyond the stubs' StdChannel
+        queue = f"sumrak-test-{os.getpid()}"
+        channel.client.delete(queue)
+        made: list[tuple[Any, ...]] = []
+        create = channel._create_client
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            made.append(args)
+            return create(*args, **kwargs)
+
+        monkeypatch.setattr(channel, "_create_client", counted)
+        for n in range(3):
+            channel._put(queue, {"body": f"timer {n}"})
+        assert len(made) <= 1, made
+        assert [channel._get(queue)["body"] for _ in range(3)] == ["timer 0", "timer 1", "timer 2"]
+        with pytest.raises(Empty):
+            channel._get(queue)

@@ -76,7 +76,8 @@ Timers
 """
 
 from duels.services.active import active_situation_for, in_active_situation
-from duels.services.commands import perform, refresh, refresh_by_id, replayed, state_of, sweep, undo_last
+from duels.services.commands import perform, replayed, state_of, undo_last
+from duels.services.deadlines import refresh, refresh_by_id, sweep
 from duels.services.errors import (
     BadNonce,
     CardNotHeld,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from duels.models import Situation
-from duels.services.commands import refresh
+from duels.services.deadlines import refresh
 from duels.services.live import META_FIELDS, remember_active
 from events.models import Character
 

@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.models import User as Person
-from django.db import IntegrityError, OperationalError, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from duels.models import LogEntry, Situation
@@ -38,8 +38,6 @@ logger = logging.getLogger(__name__)
 User = Person | AnonymousUser | None
 # What a replay never reads of a log entry: the events are the largest part of a long log.
 REPLAY_UNNEEDED = ("events", "reason", "nonce", "actor")
-# Situations one sweep refreshes at most: a beat every few seconds stays short.
-SWEEP_BATCH = 100
 
 
 @contextmanager
@@ -340,74 +338,6 @@ def _undo_targets(log: list[LogEntry], kind: SituationKind) -> list[LogEntry]:
     if kind.is_join(live[last].command):
         return []
     return live[first:]
-
-
-def refresh(situation: Situation, *, now: dt.datetime | None = None) -> Situation:
-    """Apply overdue deadlines on read, so a dead worker never changes an outcome.
-
-    Cheap when nothing is due (no lock, no write). When something is due it
-    locks the row without waiting: if another request holds the lock, that
-    request applies the deadline itself before its command, so this read just
-    returns the row as it is. Returns ``situation``, reloaded when it changed.
-    """
-    now = now or timezone.now()
-    if not is_due(situation, now):
-        return situation
-    try:
-        with transaction.atomic():
-            locked = lock(situation.pk, nowait=True)
-            if is_due(locked, now):
-                tx = Transition(locked, now)
-                tx.expire()
-                tx.save()
-    except OperationalError as err:
-        if not _lock_busy(err):
-            raise
-        # The holder applies the deadline itself before its own command.
-        logger.debug("situation %s is busy; not refreshed", situation.pk)
-        return situation
-    situation.refresh_from_db()
-    return situation
-
-
-def _lock_busy(err: OperationalError) -> bool:
-    # PostgreSQL's lock_not_available, raised by NOWAIT.
-    return getattr(err.__cause__, "sqlstate", None) == "55P03"
-
-
-def refresh_by_id(situation_id: int, *, now: dt.datetime | None = None) -> Situation | None:
-    situation = Situation.objects.filter(pk=situation_id).first()
-    return None if situation is None else refresh(situation, now=now)
-
-
-def is_due(situation: Situation, now: dt.datetime) -> bool:
-    return not situation.ended and situation.next_deadline is not None and situation.next_deadline < now
-
-
-def sweep(now: dt.datetime | None = None, *, limit: int = SWEEP_BATCH) -> int:
-    """Refresh up to ``limit`` unfinished situations whose deadline has passed, most overdue first.
-
-    The beat sweeper. One run is bounded however many fights are overdue (the
-    next beat takes the rest), and a situation that fails is logged and
-    skipped, so one broken row never keeps the others from their deadlines.
-    Returns how many it brought up to date.
-    """
-    now = now or timezone.now()
-    due = list(
-        Situation.objects.filter(ended=False, next_deadline__lt=now)
-        .order_by("next_deadline", "pk")
-        .values_list("pk", flat=True)[:limit]
-    )
-    count = 0
-    for situation_id in due:
-        try:
-            situation = refresh_by_id(situation_id, now=now)
-        except Exception:
-            logger.exception("the sweeper could not apply the deadlines of situation %s", situation_id)
-            continue
-        if situation is not None and not is_due(situation, now):
-            count += 1
-    return count
 
 
 def state_of(situation: Situation) -> Any:

@@ -23,7 +23,8 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import DatabaseError, connection, models
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, models
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils import timezone
 
 from duels.models import LogEntry, Situation
@@ -32,8 +33,14 @@ from events.models import Event, StaffRole
 Converter = Callable[[Any, Any, Any], Any]
 
 
-def quoted(name: str) -> str:
+def quoted(name: str | None) -> str:
+    assert name is not None  # a concrete column always has one
     return connection.ops.quote_name(name)
+
+
+def _db() -> BaseDatabaseWrapper:
+    """The connection itself: ``django.db.connection`` is a proxy that looks it up on every attribute (~1 µs each)."""
+    return connections[DEFAULT_DB_ALIAS]
 
 
 class Columns:
@@ -53,31 +60,34 @@ class Columns:
         self.attnames = [f.attname for f in self.fields]
         self.cols = [f.get_col(self.table) for f in self.fields]
         self.select = ", ".join(f"{quoted(self.table)}.{quoted(f.column)}" for f in self.fields)
-        self._converters: dict[str, list[list[Converter]]] = {}
+        self._converters: dict[str, list[tuple[int, Any, list[Converter]]]] = {}
 
     def __len__(self) -> int:
         return len(self.fields)
 
-    def converters(self) -> list[list[Converter]]:
-        """Per column, what the ORM's compiler applies to a value read (backend's first, then the field's)."""
-        found = self._converters.get(connection.alias)
+    def converters(self, db: BaseDatabaseWrapper) -> list[tuple[int, Any, list[Converter]]]:
+        """Per column that has any, what the ORM's compiler applies to a value read (backend's, then field's)."""
+        found = self._converters.get(db.alias)
         if found is None:
             found = []
-            for col in self.cols:
-                found.append([*connection.ops.get_db_converters(col), *col.get_db_converters(connection)])
-            self._converters[connection.alias] = found
+            for i, col in enumerate(self.cols):
+                converters = [*db.ops.get_db_converters(col), *col.get_db_converters(db)]
+                if converters:
+                    found.append((i, col, converters))
+            self._converters[db.alias] = found
         return found
 
-    def values(self, row: Sequence[Any]) -> list[Any]:
-        out = []
-        for value, col, converters in zip(row, self.cols, self.converters(), strict=True):
+    def values(self, row: Sequence[Any], db: BaseDatabaseWrapper) -> list[Any]:
+        out = list(row)
+        for i, col, converters in self.converters(db):
+            value = out[i]
             for convert in converters:
-                value = convert(value, col, connection)
-            out.append(value)
+                value = convert(value, col, db)
+            out[i] = value
         return out
 
-    def build(self, row: Sequence[Any]) -> Any:
-        return self.model.from_db(connection.alias, self.attnames, self.values(row))
+    def build(self, row: Sequence[Any], db: BaseDatabaseWrapper) -> Any:
+        return self.model.from_db(db.alias, self.attnames, self.values(row, db))
 
 
 # The situation a step changes: everything but the opening snapshot (~40 KB a step never reads).
@@ -91,29 +101,28 @@ ACTOR = Columns(User)
 STEP_UPDATE = ("state", "version", "next_deadline", "ended", "ended_at", "updated_at")
 
 
-def _with_event(columns: Columns, row: Sequence[Any]) -> Situation:
-    situation = columns.build(row[: len(columns)])
-    event = EVENT.build(row[len(columns) :])
+def _with_event(columns: Columns, row: Sequence[Any], db: BaseDatabaseWrapper) -> Situation:
+    situation = columns.build(row[: len(columns)], db)
+    event = EVENT.build(row[len(columns) :], db)
     Situation._meta.get_field("event").set_cached_value(situation, event)
     return situation
 
 
-def _lock_clause(nowait: bool) -> str:
-    if not connection.features.has_select_for_update:
+def _lock_clause(db: BaseDatabaseWrapper, nowait: bool) -> str:
+    if not db.features.has_select_for_update:
         return ""
     clause = " FOR UPDATE"
-    if connection.features.has_select_for_update_of:
+    if db.features.has_select_for_update_of:
         clause += f" OF {quoted(Situation._meta.db_table)}"
-    if nowait and connection.features.has_select_for_update_nowait:
+    if nowait and db.features.has_select_for_update_nowait:
         clause += " NOWAIT"
     return clause
 
 
 def _join_event(columns: Columns) -> str:
     s, e = quoted(Situation._meta.db_table), quoted(Event._meta.db_table)
-    return (
-        f"SELECT {columns.select}, {EVENT.select} FROM {s} INNER JOIN {e} ON ({s}.{quoted('event_id')} = {e}.{quoted('id')})"
-    )
+    on = f"{s}.{quoted('event_id')} = {e}.{quoted('id')}"
+    return f"SELECT {columns.select}, {EVENT.select} FROM {s} INNER JOIN {e} ON ({on})"
 
 
 def locked_situation(situation_id: int, *, nowait: bool = False) -> Situation | None:
@@ -122,11 +131,13 @@ def locked_situation(situation_id: int, *, nowait: bool = False) -> Situation | 
     ``nowait``: a lock another transaction holds is refused at once
     (PostgreSQL's lock_not_available, an ``OperationalError``) instead of waited for.
     """
-    sql = f"{_join_event(SITUATION)} WHERE {quoted(Situation._meta.db_table)}.{quoted('id')} = %s{_lock_clause(nowait)}"
-    with connection.cursor() as cursor:
+    db = _db()
+    where = f"{quoted(Situation._meta.db_table)}.{quoted('id')} = %s"
+    sql = f"{_join_event(SITUATION)} WHERE {where}{_lock_clause(db, nowait)}"
+    with db.cursor() as cursor:
         cursor.execute(sql, [situation_id])
         row = cursor.fetchone()
-    return None if row is None else _with_event(SITUATION, row)
+    return None if row is None else _with_event(SITUATION, row, db)
 
 
 def _staff_sql(columns: Columns) -> str:
@@ -145,10 +156,11 @@ def situation_for_staff(user_id: int, situation_id: int, roles: tuple[str, str],
     (the rest loads on first use, as the ORM's ``only`` leaves it).
     """
     columns = SITUATION if whole else SITUATION_META
-    with connection.cursor() as cursor:
+    db = _db()
+    with db.cursor() as cursor:
         cursor.execute(_staff_sql(columns), [situation_id, user_id, *roles])
         row = cursor.fetchone()
-    return None if row is None else _with_event(columns, row)
+    return None if row is None else _with_event(columns, row, db)
 
 
 def newest_entries(situation: Situation, limit: int) -> list[LogEntry]:
@@ -159,16 +171,21 @@ def newest_entries(situation: Situation, limit: int) -> list[LogEntry]:
         f"ON ({le}.{quoted('actor_id')} = {u}.{quoted('id')}) "
         f"WHERE {le}.{quoted('situation_id')} = %s ORDER BY {le}.{quoted('seq')} DESC LIMIT {int(limit)}"
     )
-    with connection.cursor() as cursor:
+    db = _db()
+    with db.cursor() as cursor:
         cursor.execute(sql, [situation.pk])
         rows = cursor.fetchall()
     actor_field = LogEntry._meta.get_field("actor")
     situation_field = LogEntry._meta.get_field("situation")
+    # A fight's lines are mostly one or two referees': one instance each, not one per line.
+    actors: dict[Any, User | None] = {None: None}
     entries = []
     for row in rows:
-        entry = ENTRY.build(row[: len(ENTRY)])
-        actor = ACTOR.build(row[len(ENTRY) :]) if row[len(ENTRY)] is not None else None
-        actor_field.set_cached_value(entry, actor)
+        entry = ENTRY.build(row[: len(ENTRY)], db)
+        actor_id = row[len(ENTRY)]
+        if actor_id not in actors:
+            actors[actor_id] = ACTOR.build(row[len(ENTRY) :], db)
+        actor_field.set_cached_value(entry, actors[actor_id])
         situation_field.set_cached_value(entry, situation)
         entries.append(entry)
     return entries
@@ -181,7 +198,8 @@ def insert_entries(entries: Sequence[LogEntry]) -> None:
     """``LogEntry.objects.bulk_create(entries)`` in one statement; each entry gets its id, as bulk_create gives it."""
     if not entries:
         return
-    if not connection.features.can_return_rows_from_bulk_insert:
+    db = _db()
+    if not db.features.can_return_rows_from_bulk_insert:
         LogEntry.objects.bulk_create(entries)
         return
     le = quoted(LogEntry._meta.db_table)
@@ -190,17 +208,18 @@ def insert_entries(entries: Sequence[LogEntry]) -> None:
         f"INSERT INTO {le} ({', '.join(quoted(f.column) for f in _INSERTED)}) "
         f"VALUES {', '.join([row] * len(entries))} RETURNING {le}.{quoted('id')}"
     )
-    params = [f.get_db_prep_save(f.pre_save(entry, True), connection) for entry in entries for f in _INSERTED]
-    with connection.cursor() as cursor:
+    params = [f.get_db_prep_save(f.pre_save(entry, True), db) for entry in entries for f in _INSERTED]
+    with db.cursor() as cursor:
         cursor.execute(sql, params)
         ids = [r[0] for r in cursor.fetchall()]
     for entry, pk in zip(entries, ids, strict=True):
         entry.pk = pk
         entry._state.adding = False
-        entry._state.db = connection.alias
+        entry._state.db = db.alias
 
 
-_UPDATED = [Situation._meta.get_field(name) for name in STEP_UPDATE]
+_UPDATED = [f for name in STEP_UPDATE for f in SITUATION.fields if f.name == name]
+assert len(_UPDATED) == len(STEP_UPDATE)
 
 
 def update_state(situation: Situation) -> None:
@@ -212,8 +231,9 @@ def update_state(situation: Situation) -> None:
     situation.updated_at = timezone.now()
     s = quoted(Situation._meta.db_table)
     sets = ", ".join(f"{quoted(f.column)} = %s" for f in _UPDATED)
-    params = [f.get_db_prep_save(getattr(situation, f.attname), connection) for f in _UPDATED]
-    with connection.cursor() as cursor:
+    db = _db()
+    params = [f.get_db_prep_save(getattr(situation, f.attname), db) for f in _UPDATED]
+    with db.cursor() as cursor:
         cursor.execute(f"UPDATE {s} SET {sets} WHERE {s}.{quoted('id')} = %s", [*params, situation.pk])
         if cursor.rowcount == 0:
             raise DatabaseError("Save with update_fields did not affect any rows.")

@@ -1,7 +1,7 @@
 """The Celery tasks that keep deadlines (D8, S2): thin nudges beside the services they call.
 
-The database is the truth; these only call ``commands.refresh_by_id`` and
-``commands.sweep``. Both tasks are idempotent: applying a deadline twice, or
+The database is the truth; these only call ``deadlines.refresh_by_id`` and
+``deadlines.sweep``. Both tasks are idempotent: applying a deadline twice, or
 one that moved or was already applied by a page load, changes nothing.
 
 The task names stay ``duels.tasks.*`` (where the tasks used to live), so the
@@ -20,7 +20,7 @@ import logging
 from celery import Task, shared_task
 from django.utils import timezone
 
-from duels.services.commands import refresh_by_id, sweep
+from duels.services.deadlines import refresh_by_id, sweep
 from duels.services.store import EXPIRE_TASK, TIMER_LAG
 
 logger = logging.getLogger(__name__)

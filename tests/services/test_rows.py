@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from duels.models import LogEntry, Situation
 from duels.services import rows
-from duels.services.commands import _lock_busy
+from duels.services.deadlines import _lock_busy
 from duels.web.access import situation_for_staff
 from events.access import ORGANIZER, REFEREE
 
