@@ -55,13 +55,14 @@ if [[ "$CI" == true && $# -eq 0 ]]; then
     # there while PostgreSQL passed). Left out: what needs PostgreSQL or a browser, the pure
     # rules engine's tests, which never touch a database, and the tests that start their own
     # manage.py, launcher or mypy with DATABASE_URL and REDIS_URL taken out of the environment
-    # (so the same on both passes; a quarter of this pass's time).
+    # (so the same on both passes; a quarter of this pass's time), and PostgreSQL's row lock.
     embedded=(env -u DATABASE_URL -u REDIS_URL "$VENV_PY" -m pytest -q --durations=30 tests
         --ignore=tests/browser --ignore=tests/concurrency --ignore=tests/rules
         --ignore=tests/timers/test_celery_worker.py --ignore=tests/timers/test_launcher_restarts.py
         --ignore=tests/test_documented_commands.py --ignore=tests/test_settings_production.py
         --ignore=tests/test_kinds_protocol.py
-        --deselect=tests/test_launcher_first_hour.py::test_the_local_banner_names_the_demo_password_only_while_it_works)
+        --deselect=tests/test_launcher_first_hour.py::test_the_local_banner_names_the_demo_password_only_while_it_works
+        --deselect=tests/services/test_rows.py::test_on_postgresql_the_step_s_lock_refuses_a_second_connection)
     # One pytest-xdist worker per CPU as nproc counts them (-n logical; "auto" counts physical
     # cores, which a VM may report as fewer), each with its own in-memory database and var/
     # (config/settings_test.py); then, alone, the tests marked serial (bounds on wall time,

@@ -16,6 +16,7 @@ from django.utils import timezone, translation
 
 from bench.fights import extend
 from cards.models import Card
+from events import link_cache
 from events.models import Event, StaffRole
 from tests.makers import (
     make_attack_card,
@@ -30,6 +31,7 @@ from tests.makers import (
     make_rival,
     make_user,
 )
+from tests.resilience.servers import OwnRedis, redis_cache
 from tests.web.no_server_errors_kit import build_world
 
 
@@ -151,3 +153,19 @@ def long_fight(fight, referee):
     extend(fight, 300, actor=referee)
     fight.refresh_from_db()
     return fight
+
+
+@pytest.fixture
+def on_redis(settings, tmp_path):
+    """The cache on Redis even in the embedded run (no REDIS_URL): a Redis of the test's own."""
+    if link_cache.enabled():
+        yield
+        return
+    server = OwnRedis(tmp_path)
+    server.start()
+    try:
+        with redis_cache(settings, server.url):
+            assert link_cache.enabled()
+            yield
+    finally:
+        server.stop()

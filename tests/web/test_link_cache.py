@@ -20,7 +20,6 @@ from django.urls import reverse
 
 from events import link_cache
 from events.models import Character, Event
-from tests.resilience.servers import OwnRedis, redis_cache
 from tests.web.duels_kit import poll_with_queries
 
 pytestmark = pytest.mark.django_db
@@ -137,22 +136,6 @@ def test_a_link_read_while_a_write_is_under_way_is_not_kept(poll, character):
     for _ in range(2):
         status, sql = poll()
         assert status == 304 and len(sql) >= 1  # still working, but from the database each time
-
-
-@pytest.fixture
-def on_redis(settings, tmp_path):
-    """The cache on Redis even in the embedded run (no REDIS_URL): a Redis of the test's own."""
-    if link_cache.enabled():
-        yield
-        return
-    server = OwnRedis(tmp_path)
-    server.start()
-    try:
-        with redis_cache(settings, server.url):
-            assert link_cache.enabled()
-            yield
-    finally:
-        server.stop()
 
 
 def test_a_revocation_committed_between_the_two_reads_of_a_fill_is_never_cached(

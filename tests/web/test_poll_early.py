@@ -98,9 +98,8 @@ def _compared(headers: list[tuple[str, str]]) -> list[tuple[str, str]]:
 
 
 @pytest.fixture
-def redis_links():
-    if not link_cache.enabled():
-        pytest.skip("a link's answer is cached only with Redis: set REDIS_URL=redis://...")
+def redis_links(on_redis):
+    """A link's answer is cached only with Redis: a Redis of the test's own in the embedded run."""
 
 
 def _current_etag(client: Any, url: str, language: str = "en") -> str:
