@@ -14,6 +14,7 @@ from duels.services import rows
 from duels.services.live import META_FIELDS, Meta
 from events.access import ORGANIZER, REFEREE, AnyUser
 from events.models import StaffRole
+from helpers.ids import is_id
 
 
 def _rows(whole: bool) -> QuerySet[Situation]:
@@ -31,7 +32,7 @@ def situation_for_staff(user: AnyUser, situation_id: int, *, whole: bool = False
     written once (duels/services/rows.py), the same rule as
     ``staffed_events(user, ORGANIZER, REFEREE)`` (tests/web/test_referee_poll.py).
     """
-    if not user.is_authenticated:
+    if not user.is_authenticated or not is_id(situation_id):  # a number no row has (SQLite: OverflowError)
         raise Http404
     found = rows.situation_for_staff(user.pk, situation_id, (ORGANIZER.value, REFEREE.value), whole=whole)
     if found is None:
@@ -57,7 +58,7 @@ def staff_meta(user: AnyUser, situation_id: int) -> tuple[Meta, str]:
     ``staffed_events(user, ORGANIZER, REFEREE)``; tests/web/test_referee_poll.py
     holds the two to the same answers.
     """
-    if not user.is_authenticated:
+    if not user.is_authenticated or not is_id(situation_id):
         raise Http404
     with connection.cursor() as cursor:
         cursor.execute(_staff_meta_sql(), [situation_id, user.pk, ORGANIZER.value, REFEREE.value])
