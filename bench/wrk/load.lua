@@ -2,6 +2,9 @@
 --
 -- DATAFILE, one item a line, fields separated by TAB:
 --   R  METHOD  PATH  HEADERS  BODY   a request sent at random (HEADERS: "Name: value" joined by \31)
+--   P  PATH  HEADERS  ETAG           a poll sent at random, as R, with If-None-Match: the ETag of the
+--                                    last 200 this thread had for PATH (a fragment's root names its
+--                                    URL in hx-get), at first ETAG: a phone that keeps its last answer
 --   H  HEADERS                       headers of every step POST (session, CSRF, origin)
 --   S  FIGHT   VERSION  BODIES  PATH a fight's next steps (BODIES: urlencoded form bodies joined by \30),
 --                                    posted to PATH .. "act/" (PATH: the referee's page, /fights/ID/ if none)
@@ -34,6 +37,7 @@ local function now_ms()
 end
 
 local requests, fights, post_headers, ratio, lost_ms = {}, {}, {}, 0, 12000
+local polls = {}  -- P lines by path: {headers, etag, req}; their requests are in ``requests`` too
 local threads, counter = {}, 0
 
 local function split(s, sep)
@@ -66,6 +70,12 @@ function init(args)
     local f = split(line, "\t")
     if f[1] == "R" then
       requests[#requests + 1] = wrk.format(f[2], f[3], headers_of(f[4]), f[5] ~= "" and f[5] or nil)
+    elseif f[1] == "P" then
+      local poll = {headers = headers_of(f[3]), etag = f[4]}
+      poll.headers["If-None-Match"] = poll.etag
+      poll.req = wrk.format("GET", f[2], poll.headers)
+      polls[f[2]] = poll
+      requests[#requests + 1] = poll
     elseif f[1] == "H" then
       post_headers = headers_of(f[2])
     elseif f[1] == "S" then
@@ -127,7 +137,21 @@ function request()
     local step = next_step()
     if step then return step end
   end
-  return requests[math.random(#requests)]
+  local chosen = requests[math.random(#requests)]
+  if type(chosen) == "table" then return chosen.req end
+  return chosen
+end
+
+-- A poll's 200 brings its URL's new ETag: the next poll of that URL sends it.
+local function remember(headers, body)
+  local path = body and body:match('hx%-get="([^"]+)"')
+  local poll = path and polls[path]
+  local etag = poll and (headers["ETag"] or headers["etag"])
+  if etag and etag ~= poll.etag then
+    poll.etag = etag
+    poll.headers["If-None-Match"] = etag
+    poll.req = wrk.format("GET", path, poll.headers)
+  end
 end
 
 -- The fight a step's answer is for, or nil if the response is no step's. A step's out-of-band answer
@@ -171,6 +195,7 @@ function response(status, headers, body)
   elseif status >= 500 then c5xx = c5xx + 1
   elseif status >= 400 then c4xx = c4xx + 1
   else cother = cother + 1 end
+  if status == 200 and next(polls) ~= nil then remember(headers, body) end
   if ratio > 0 then answered(status, headers, body) end
 end
 

@@ -148,3 +148,38 @@ def test_wrks_script_times_the_steps_and_counts_those_that_ran_out_or_were_refus
     assert result["p50_ms"] < result["step_p50_ms"]  # wrk's mixes in the pings sent once the steps ran out
     flagged = report.flags("step_post_battle", result)
     assert any("RAN OUT" in f for f in flagged) and any("REFUSED" in f for f in flagged), flagged
+
+
+class _Polls(BaseHTTPRequestHandler):
+    """Two fights' spectator fragments, each at one version: a 304 for its ETag, else the fragment."""
+
+    protocol_version = "HTTP/1.1"
+
+    def do_GET(self):
+        etag = f'"v-{self.path.strip("/").replace("/", "-")}"'
+        if self.headers.get("If-None-Match") == etag:
+            self._send(304, b"", {"ETag": etag})
+        else:
+            self._send(200, f'<div id="watch" hx-get="{self.path}">...</div>'.encode(), {"ETag": etag})
+
+    _send = _App._send
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.mark.serial  # a real wrk for 1 s
+@pytest.mark.skipif(shutil.which("wrk") is None, reason="Debian's wrk is not installed")
+def test_wrks_polls_keep_the_etag_of_their_urls_last_answer_as_a_phone_does():
+    """The mixed load's polls (P lines) send the ETag of their URL's last 200, not the one they were
+    prepared with: stale at first, each URL is sent its fragment once, then only 304s."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Polls)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    port = server.server_address[1]
+    lines = [f'P\t/watch/{i}/\tX-Forwarded-Proto: https\t"stale"' for i in (1, 2)]
+    try:
+        result = run_wrk(port, lines, 1, Namespace(threads=1, connections=1))
+    finally:
+        server.shutdown()
+    assert result["codes"]["200"] == 2, result
+    assert result["codes"]["304"] > 20, result
