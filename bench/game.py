@@ -236,7 +236,7 @@ def build() -> dict[str, Any]:
     fights += kinds.mass_battles(event, user, now)
     session = SessionStore()
     session["_auth_user_id"] = str(user.pk)
-    session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
+    session["_auth_user_backend"] = "helpers.auth.SessionUserBackend"
     session["_auth_user_hash"] = user.get_session_auth_hash()
     session.create()
     # The next 400 characters are free for the timer test's fights.

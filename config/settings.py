@@ -291,6 +291,9 @@ LOGOUT_REDIRECT_URL = "home"
 # Unlock at once: manage.py axes_reset_username NAME (or axes_reset_ip ADDRESS).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
+    # ModelBackend reading the session's user in one prepared statement (issue 24); new sign-ins name
+    # it. ModelBackend stays listed: a session signed in before names it and must keep working.
+    "helpers.auth.SessionUserBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = env_int("SUMRAK_LOGIN_FAILURE_LIMIT", 10, minimum=1)

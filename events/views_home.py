@@ -64,7 +64,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        login(request, user, backend="helpers.auth.SessionUserBackend")
         if claim_first_creator(user):
             messages.success(
                 request,

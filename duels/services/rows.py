@@ -19,76 +19,18 @@ so there the clause is left out, as the ORM's ``select_for_update`` does.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, models
+from django.db import DatabaseError
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils import timezone
 
 from duels.models import LogEntry, Situation
 from events.models import Event, StaffRole
-
-Converter = Callable[[Any, Any, Any], Any]
-
-
-def quoted(name: str | None) -> str:
-    assert name is not None  # a concrete column always has one
-    return connection.ops.quote_name(name)
-
-
-def _db() -> BaseDatabaseWrapper:
-    """The connection itself: ``django.db.connection`` is a proxy that looks it up on every attribute (~1 µs each)."""
-    return connections[DEFAULT_DB_ALIAS]
-
-
-class Columns:
-    """Some concrete columns of a model: their SELECT list, and instances built from rows as the ORM builds them."""
-
-    def __init__(self, model: type[models.Model], *, only: Iterable[str] | None = None, leave: Iterable[str] = ()):
-        wanted = None if only is None else set(only)
-        left = set(leave)
-        self.model = model
-        self.table = model._meta.db_table
-        # In the model's own order: ``Model.from_db`` fills the columns not read as deferred.
-        self.fields = [
-            f
-            for f in model._meta.concrete_fields
-            if (wanted is None or f.attname in wanted or f.name in wanted) and f.name not in left
-        ]
-        self.attnames = [f.attname for f in self.fields]
-        self.cols = [f.get_col(self.table) for f in self.fields]
-        self.select = ", ".join(f"{quoted(self.table)}.{quoted(f.column)}" for f in self.fields)
-        self._converters: dict[str, list[tuple[int, Any, list[Converter]]]] = {}
-
-    def __len__(self) -> int:
-        return len(self.fields)
-
-    def converters(self, db: BaseDatabaseWrapper) -> list[tuple[int, Any, list[Converter]]]:
-        """Per column that has any, what the ORM's compiler applies to a value read (backend's, then field's)."""
-        found = self._converters.get(db.alias)
-        if found is None:
-            found = []
-            for i, col in enumerate(self.cols):
-                converters = [*db.ops.get_db_converters(col), *col.get_db_converters(db)]
-                if converters:
-                    found.append((i, col, converters))
-            self._converters[db.alias] = found
-        return found
-
-    def values(self, row: Sequence[Any], db: BaseDatabaseWrapper) -> list[Any]:
-        out = list(row)
-        for i, col, converters in self.converters(db):
-            value = out[i]
-            for convert in converters:
-                value = convert(value, col, db)
-            out[i] = value
-        return out
-
-    def build(self, row: Sequence[Any], db: BaseDatabaseWrapper) -> Any:
-        return self.model.from_db(db.alias, self.attnames, self.values(row, db))
-
+from helpers.columns import Columns, quoted
+from helpers.columns import db as _db
 
 # The situation a step changes: everything but the opening snapshot (~40 KB a step never reads).
 SITUATION = Columns(Situation, leave=("opening",))
