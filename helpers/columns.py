@@ -21,9 +21,16 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 Converter = Callable[[Any, Any, Any], Any]
 
 
+_QUOTED: dict[str, str] = {}
+
+
 def quoted(name: str | None) -> str:
+    """``name`` quoted for the default database (kept: its engine is fixed for the process's life)."""
     assert name is not None  # a concrete column always has one
-    return connection.ops.quote_name(name)
+    found = _QUOTED.get(name)
+    if found is None:
+        found = _QUOTED[name] = connection.ops.quote_name(name)
+    return found
 
 
 def db() -> BaseDatabaseWrapper:
