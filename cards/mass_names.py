@@ -82,7 +82,8 @@ def magic_card_words(card_ids: Iterable[int], version: str | None = None) -> dic
 def warrior_type_names(warrior_ids: Iterable[int], version: str | None = None) -> dict[int, str]:
     """Each warrior's type name in the active language, by warrior id; at most one query."""
     found = _TYPES.get({w for w in warrior_ids if is_id(w)}, _load_types, version)
-    return {wid: named.name for wid, named in found.items()}
+    english = _english()  # once, not per warrior (a context variable's lookup each)
+    return {wid: n.name_en if english and n.name_en else n.name_ru for wid, n in found.items()}
 
 
 def forget() -> None:
