@@ -84,13 +84,15 @@ class PerVersion[V]:
         version = current() if version is None else version
         now = time.monotonic()
         filled, known = self._kept.get(version, (now, {}))
-        if now - filled > self.ttl or sum(len(k) for _, k in self._kept.values()) > self.size:
+        # Only this version's dict is measured: threads share the process, and iterating over
+        # ``_kept`` while another thread inserts a version would raise.
+        if now - filled > self.ttl or len(known) > self.size:
             self._kept.clear()
             filled, known = now, {}
         if version not in self._kept:
             self._kept.clear()
             self._kept[version] = (filled, known)
-        missing = wanted - known.keys()
+        missing = {key for key in wanted if key not in known}  # never iterates ``known`` (threads)
         if missing:
             found = load(missing)
             known.update({key: found.get(key) for key in missing})
