@@ -15,7 +15,6 @@ from the model choices that store them.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable
 from typing import Any, Protocol
 
@@ -55,10 +54,13 @@ def condition_label(condition: str) -> str:
     return condition_set_label(condition)
 
 
-# Catalogue names kept per process: {catalogue version: (when filled, {card id: (name_ru, name_en) or None})}.
-_NAMES: dict[str, tuple[float, dict[int, tuple[str, str] | None]]] = {}
+# Catalogue names kept per process and catalogue version: {card id: (name_ru, name_en)}.
 NAMES_TTL = 300.0  # the bound for a write that skipped catalogue_version.bump() (cards/catalogue_version.py)
-_NAMES_MAX = 50_000
+_NAMES: catalogue_version.PerVersion[tuple[str, str]] = catalogue_version.PerVersion(NAMES_TTL, 50_000)
+
+
+def _load_names(ids: set[int]) -> dict[int, tuple[str, str]]:
+    return {pk: (ru, en) for pk, ru, en in Card.objects.filter(pk__in=ids).values_list("pk", "name_ru", "name_en")}
 
 
 def card_names(ids: Iterable[int]) -> dict[int, str]:
@@ -72,26 +74,9 @@ def card_names(ids: Iterable[int]) -> dict[int, str]:
     wanted = {card_id for card_id in ids if is_id(card_id)}
     if not wanted:
         return {}
-    version = catalogue_version.current()
-    now = time.monotonic()
-    filled, known = _NAMES.get(version, (now, {}))
-    if now - filled > NAMES_TTL or sum(len(k) for _, k in _NAMES.values()) > _NAMES_MAX:
-        _NAMES.clear()
-        filled, known = now, {}
-    if version not in _NAMES:
-        _NAMES.clear()  # an older version's names are never read again
-        _NAMES[version] = (filled, known)
-    missing = wanted - known.keys()
-    if missing:
-        found = {c.pk: (c.name_ru, c.name_en) for c in Card.objects.filter(pk__in=missing).only("name_ru", "name_en")}
-        known.update({card_id: found.get(card_id) for card_id in missing})
+    known = _NAMES.get(wanted, _load_names)
     english = (get_language() or "ru").startswith("en")
-    names: dict[int, str] = {}
-    for card_id in wanted:
-        pair = known.get(card_id)
-        if pair is not None:
-            names[card_id] = pair[1] if english and pair[1] else pair[0]
-    return names
+    return {card_id: en if english and en else ru for card_id, (ru, en) in known.items()}
 
 
 class Refusal(Protocol):

@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET
 
 from cards.models_mass import Army, in_natural_order
 from duels import services
-from duels.mass.presenters import COMMANDER, SOURCE_LABELS, SPECTATOR, MassViewer, magic_cards, present
+from duels.mass.presenters import COMMANDER, SOURCE_LABELS, SPECTATOR, MassViewer, present, state_cards
 from duels.models import LogEntry, Situation
 from duels.templatetags import mass_regions as R
 from duels.templatetags.mass_action import mass_action
@@ -104,7 +104,7 @@ def record_context(situation: Situation, state: magic.MassBattle, page: str | No
     Only what happened on the table: a kept card and the decks' order stay secret
     (a card kept is named once it is carried out).
     """
-    names = magic_cards(face.card_id for face in state.cards.values())
+    names = state_cards(state)
     sides = {key: side.name for key, side in state.sides.items()}
     rows: list[dict[str, Any]] = []
     entries = situation.log.filter(kind=LogEntry.Kind.COMMAND, undone=False).order_by("-seq").only("events")

@@ -6,7 +6,7 @@ in the one table of every fight kind (``duels/web/log.py``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from django.utils.dateformat import time_format
 from django.utils.timezone import localtime
@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 import rules.mass as magic
-from cards.models_mass import MagicCard
+from cards.mass_names import HasName
 from duels.mass.presenters import PLACE_LABELS, SOURCE_LABELS
 from duels.mass.rolls import KEPT, ROLL, Repeat, dice_of, repeats
 from duels.models import LogEntry
@@ -30,7 +30,7 @@ BY_LABELS = {
 
 
 class MassWords(LogWords):
-    def __init__(self, state: magic.MassBattle, names: dict[int, MagicCard]) -> None:
+    def __init__(self, state: magic.MassBattle, names: Mapping[int, HasName]) -> None:
         self.state = state
         self.names = names
 
@@ -211,7 +211,7 @@ def _repeated_rolls(entries: list[LogEntry]) -> dict[int, Repeat]:
     return found
 
 
-def describe(entries: Iterable[LogEntry], state: magic.MassBattle, names: dict[int, MagicCard]) -> list[LogLine]:
+def describe(entries: Iterable[LogEntry], state: magic.MassBattle, names: Mapping[int, HasName]) -> list[LogLine]:
     """Lines for ``LogEntry`` rows (``actor`` selected), newest first as given."""
     entries = list(entries)
     repeated = _repeated_rolls(entries)

@@ -12,11 +12,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
 import rules.mass as magic
-from cards.models_mass import MagicCard, MagicType, Warrior
+from cards import catalogue_version
+from cards.mass_names import MagicCardWords, magic_card_words, warrior_type_names
+from cards.models_mass import MagicType
 
 REFEREE = "referee"
 COMMANDER = "commander"
@@ -182,36 +184,80 @@ class MassView:
         )
 
 
-def magic_cards(card_ids: Iterable[int]) -> dict[int, MagicCard]:
-    return {c.pk: c for c in MagicCard.objects.filter(pk__in=set(card_ids))}
+def magic_cards(card_ids: Iterable[int], version: str | None = None) -> dict[int, MagicCardWords]:
+    """The magic cards' names and texts, kept per catalogue version (cards/mass_names.py)."""
+    return magic_card_words(card_ids, version)
 
 
-def _card(state: magic.MassBattle, uid: str, rows: dict[int, MagicCard]) -> MagicCardView:
-    face = state.cards[uid]
-    row = rows.get(face.card_id)
-    # A card deleted from the catalogue mid-battle still shows what the rules know of it.
-    return MagicCardView(
-        uid=uid,
-        card_id=face.card_id,
-        name=row.name if row else f"#{face.card_id}",
-        text=row.text if row else "",
-        magic_type=face.magic_type,
-        type_label=str(MagicType(face.magic_type).label),
-        acts_on_protected=face.acts_on_protected,
-        keepable=face.keepable,
-        deck=face.deck,
-    )
+def state_cards(state: magic.MassBattle, version: str | None = None) -> dict[int, MagicCardWords]:
+    """The words of every magic card in the battle (each card id once, however many copies)."""
+    return magic_cards({face.card_id for face in state.cards.values()}, version)
 
 
-def present(state: magic.MassBattle, viewer: MassViewer, rows: dict[int, MagicCard] | None = None) -> MassView:
-    """What ``viewer`` sees; ``rows``: the state's magic cards when the caller has read them already."""
+def _type_labels() -> dict[str, str]:
+    """M2: the five types' labels in the active language (made once per language and process)."""
+    language = get_language() or ""
+    labels = _TYPE_LABELS.get(language)
+    if labels is None:
+        labels = _TYPE_LABELS[language] = {str(value): str(label) for value, label in MagicType.choices}
+    return labels
+
+
+_TYPE_LABELS: dict[str, dict[str, str]] = {}
+
+
+class _Faces:
+    """The state's magic cards as shown, each card's view made once per page (a uid may show twice)."""
+
+    def __init__(self, state: magic.MassBattle, rows: dict[int, MagicCardWords]) -> None:
+        self.state = state
+        self.labels = _type_labels()
+        english = (get_language() or "ru").startswith("en")
+        self.words = {
+            card_id: (row.name_en if english and row.name_en else row.name_ru, row.text)
+            for card_id, row in rows.items()
+        }
+        self.views: dict[str, MagicCardView] = {}
+
+    def __call__(self, uid: str) -> MagicCardView:
+        view = self.views.get(uid)
+        if view is None:
+            face = self.state.cards[uid]
+            # A card deleted from the catalogue mid-battle still shows what the rules know of it.
+            name, text = self.words.get(face.card_id, (f"#{face.card_id}", ""))
+            view = self.views[uid] = MagicCardView(
+                uid=uid,
+                card_id=face.card_id,
+                name=name,
+                text=text,
+                magic_type=face.magic_type,
+                type_label=self.labels[face.magic_type],
+                acts_on_protected=face.acts_on_protected,
+                keepable=face.keepable,
+                deck=face.deck,
+            )
+        return view
+
+
+def present(
+    state: magic.MassBattle,
+    viewer: MassViewer,
+    rows: dict[int, MagicCardWords] | None = None,
+    version: str | None = None,
+) -> MassView:
+    """What ``viewer`` sees; ``rows``: the state's magic cards when the caller has read them already;
+    ``version``: the catalogue's (cards/catalogue_version.py) when the caller has read it already."""
+    version = catalogue_version.current() if version is None else version
     if rows is None:
-        rows = magic_cards(face.card_id for face in state.cards.values())
-    type_names = _type_names(state)
+        rows = state_cards(state, version)
+    card = _Faces(state, rows)
+    type_names = _type_names(state, version)
+    labels = card.labels
     pending_face = state.cards[state.pending.uid] if state.pending else None
     sides: dict[str, SideView] = {}
     for key, side in state.sides.items():
         view = SideView(key=key, name=side.name, commander=side.commander, points=state.points.get(key))
+        places = {magic.FIELD: view.on_field, magic.HOSPITAL: view.hospital, magic.DEAD: view.dead}
         for warrior in state.warriors.values():
             if warrior.side != key:
                 continue
@@ -220,12 +266,12 @@ def present(state: magic.MassBattle, viewer: MassViewer, rows: dict[int, MagicCa
                 name=warrior.name,
                 type_name=type_names.get(warrior.wid, warrior.type_name),
                 place=warrior.place,
-                protections=[str(MagicType(p).label) for p in warrior.protections],
+                protections=[labels[p] for p in warrior.protections],
                 protected=bool(pending_face and warrior.protected_from(pending_face)),
             )
-            {magic.FIELD: view.on_field, magic.HOSPITAL: view.hospital, magic.DEAD: view.dead}[warrior.place].append(w)
+            places[warrior.place].append(w)
         if viewer.sees_kept_of(key):
-            view.kept = [(_card(state, k.uid, rows), k.cycle, magic.kept_usable(state, key, k.uid)) for k in side.kept]
+            view.kept = [(card(k.uid), k.cycle, magic.kept_usable(state, key, k.uid)) for k in side.kept]
         sides[key] = view
     pending = state.pending
     may_keep = magic.may_keep(state)  # M5: the engine's answer, never recomputed here
@@ -233,7 +279,7 @@ def present(state: magic.MassBattle, viewer: MassViewer, rows: dict[int, MagicCa
     shown = pending is not None and (not may_keep or viewer.sees_kept_of(pending.side))
     effects = [
         EffectView(
-            card=_card(state, e.uid, rows),
+            card=card(e.uid),
             side=e.side,
             cycle=e.cycle,
             ends_cycle=e.ends_cycle,
@@ -252,30 +298,30 @@ def present(state: magic.MassBattle, viewer: MassViewer, rows: dict[int, MagicCa
         whose_turn=state.whose_turn(),
         points_used=state.whose_turn() in state.used_points,
         rolls=[(r.a, r.b, r.cycle, str(SOURCE_LABELS[r.source])) for r in state.rolls if r.cycle == state.cycle],
-        pending=_card(state, pending.uid, rows) if shown and pending else None,
+        pending=card(pending.uid) if shown and pending else None,
         pending_side=pending.side if pending else None,
         may_keep=may_keep,
         from_kept=bool(pending and pending.from_kept),
         effects=effects,
         deck_sizes={d: len(state.decks[d]) for d in magic.DECKS},
         deck_order=(
-            {d: [_card(state, u, rows) for u in state.decks[d]] for d in magic.DECKS}
+            {d: [card(u) for u in state.decks[d]] for d in magic.DECKS}
             if viewer.sees_deck_order and not state.settings.printed_decks
             else None
         ),
         printed=state.settings.printed_decks,
-        drawable=_drawable(state, rows) if viewer.sees_deck_order else [],
+        drawable=_drawable(state, card) if viewer.sees_deck_order else [],
     )
 
 
-def _drawable(state: magic.MassBattle, rows: dict[int, MagicCard]) -> list[MagicCardView]:
+def _drawable(state: magic.MassBattle, card: _Faces) -> list[MagicCardView]:
     """Printed decks (M1): the cards the record says may be drawn now by the side whose turn it is (the engine's)."""
     side = state.whose_turn()
     points = state.points.get(side or "")
     if not state.settings.printed_decks or side is None or side in state.used_points or points not in magic.DECKS:
         return []
     first = {state.cards[uid].card_id: uid for uid in reversed(state.decks[points])}
-    return [_card(state, first[card_id], rows) for card_id in magic.drawable(state, points)]
+    return [card(first[card_id]) for card_id in magic.drawable(state, points)]
 
 
 @dataclass
@@ -295,7 +341,7 @@ class DeckBelief:
 
 def deck_beliefs(state: magic.MassBattle) -> list[DeckBelief]:
     """Every deck as the record has it (the engine's ``deck_belief``); the referee's only, never a player's."""
-    rows = magic_cards(face.card_id for face in state.cards.values())
+    card = _Faces(state, state_cards(state))
     first = {face.card_id: uid for uid, face in reversed(list(state.cards.items()))}
     out = []
     for deck in magic.DECKS:
@@ -304,7 +350,7 @@ def deck_beliefs(state: magic.MassBattle) -> list[DeckBelief]:
         for card_id in shuffled:
             counts[card_id] = counts.get(card_id, 0) + 1
         kept = [
-            (_card(state, k.uid, rows), side.name)
+            (card(k.uid), side.name)
             for side in state.sides.values()
             for k in side.kept
             if state.cards[k.uid].deck == deck
@@ -313,22 +359,16 @@ def deck_beliefs(state: magic.MassBattle) -> list[DeckBelief]:
         out.append(
             DeckBelief(
                 deck=deck,
-                shuffled=[(_card(state, first[c], rows), n) for c, n in counts.items()],
-                known=[_card(state, first[c], rows) for c in known],
+                shuffled=[(card(first[c]), n) for c, n in counts.items()],
+                known=[card(first[c]) for c in known],
                 kept=kept,
-                pending=_card(state, pending.uid, rows) if pending else None,
+                pending=card(pending.uid) if pending else None,
             )
         )
     return out
 
 
-def _order(state: magic.MassBattle, rows: dict[int, MagicCard]) -> dict[int, list[MagicCardView]]:
-    """M7: each deck top first; the referee's only (a player who knew it would know their next draw)."""
-    return {d: [_card(state, u, rows) for u in state.decks[d]] for d in magic.DECKS}
-
-
-def _type_names(state: magic.MassBattle) -> dict[str, str]:
+def _type_names(state: magic.MassBattle, version: str | None = None) -> dict[str, str]:
     """Warrior types in the reader's language (the state keeps the Russian name it started with)."""
-    ids = [int(wid) for wid in state.warriors if wid.isdigit()]
-    rows = Warrior.objects.filter(pk__in=ids).select_related("warrior_type")
-    return {str(w.pk): w.warrior_type.name for w in rows}
+    found = warrior_type_names((int(wid) for wid in state.warriors if wid.isdigit()), version)
+    return {str(wid): name for wid, name in found.items()}

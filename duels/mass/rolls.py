@@ -47,20 +47,31 @@ def dice_of(entry: Any) -> Dice | None:
     return None
 
 
-def roll_entries(situation: Situation) -> list[LogEntry]:
-    return list(
-        LogEntry.objects.filter(situation=situation, kind=LogEntry.Kind.COMMAND, command__type=ROLL).order_by("seq")
-    )
+# How many undone rolls, newest first, ``undone_roll`` reads: a roll is undone a few times at most,
+# and a step must not read rows that grow with the log (issue 24).
+UNDONE_ROLLS_READ = 50
 
 
 def undone_roll(situation: Situation, cycle: int, nth: int) -> Dice | None:
-    """The dice of the latest undone roll ``nth`` of ``cycle`` in this battle, if any."""
-    found = None
-    for entry in roll_entries(situation):
+    """The dice of the latest undone roll ``nth`` of ``cycle`` in this battle, if any.
+
+    Reads only undone roll entries, newest first and at most ``UNDONE_ROLLS_READ``
+    (one LIMITed statement, its rows bounded by the undos, never by the log's
+    length). The cycle and number are matched here, by ``dice_of``: they are in
+    the entry's events, a list no lookup reads on every database. Older undone
+    rolls than the newest ``UNDONE_ROLLS_READ`` would only matter after fifty
+    undone rolls since the one sought, within one magic phase.
+    """
+    undone = (
+        LogEntry.objects.filter(situation=situation, kind=LogEntry.Kind.COMMAND, command__type=ROLL, undone=True)
+        .order_by("-seq")
+        .only("command", "events", "undone", "seq")[:UNDONE_ROLLS_READ]
+    )
+    for entry in undone:
         dice = dice_of(entry)
-        if entry.undone and dice is not None and (dice.cycle, dice.nth) == (cycle, nth):
-            found = dice
-    return found
+        if dice is not None and (dice.cycle, dice.nth) == (cycle, nth):
+            return dice
+    return None
 
 
 @dataclass(frozen=True)

@@ -19,13 +19,14 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 import rules.mass as magic
+from cards import catalogue_version
 from cards.models_mass import Army
 from duels import services
 from duels.mass import live
 from duels.mass.forms import MASS_FORMS, CarryOutForm, MassActionForm, StartMassForm
 from duels.mass.kind import KIND
 from duels.mass.log import describe
-from duels.mass.presenters import REFEREE, SPECTATOR, MassViewer, deck_beliefs, magic_cards, present
+from duels.mass.presenters import REFEREE, SPECTATOR, MassViewer, deck_beliefs, present, state_cards
 from duels.mass.rolls import undone_roll
 from duels.mass.start import start_mass_battle
 from duels.models import LogEntry, Situation
@@ -51,8 +52,9 @@ class MassPages(Wing):
     def tablet_context(
         self, situation: Situation, state: magic.MassBattle, recent: Iterable[LogEntry] | None, alert: Alert | None
     ) -> dict[str, Any]:
-        names = magic_cards(face.card_id for face in state.cards.values())
-        view = present(state, REFEREE_VIEW, names)
+        version = catalogue_version.current()  # once for the cards' and the warrior types' words
+        names = state_cards(state, version)
+        view = present(state, REFEREE_VIEW, names, version)
         return {
             "view": view,
             "log_lines": describe(list(recent or [])[:LOG_LINES], state, names),
@@ -110,7 +112,7 @@ class MassPages(Wing):
     def log_lines(
         self, situation: Situation, state: magic.MassBattle, entries: Iterable[LogEntry], *, whole: bool
     ) -> list[LogLine]:
-        return describe(entries, state, magic_cards(face.card_id for face in state.cards.values()))
+        return describe(entries, state, state_cards(state))
 
     def record_context(self, situation: Situation, state: magic.MassBattle, page: str | None) -> dict[str, Any]:
         return live.record_context(situation, state, page)

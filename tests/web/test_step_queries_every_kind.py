@@ -30,10 +30,10 @@ pytestmark = pytest.mark.django_db
 HX = {"HX-Request": "true"}
 # The duel's ten (tests/web/test_duels_queries.py); a battle's one fewer: a step inside a turn does
 # not read the people who may join (the join form goes with a bout's end or a round's start only,
-# duels/battle/live.py); 7 on PostgreSQL (bench.cost). A mass battle's tablet also reads its
-# warriors' type names in the reader's language (one statement, however long the log), and, when its
-# newest lines hold an initiative roll, the undone rolls before it (M4: "keeps its dice"; LIMITed).
-STEP_LIMIT = {"battle": 9, "mass": 12}
+# duels/battle/live.py); 7 on PostgreSQL (bench.cost). A mass battle's tablet reads, when its newest
+# lines hold an initiative roll, the undone rolls before it (M4: "keeps its dice"; LIMITed); its magic
+# cards' words and warriors' type names come from the process (cards/mass_names.py; 12 before).
+STEP_LIMIT = {"battle": 9, "mass": 10}
 LENGTHS = (10, 300)
 
 
