@@ -130,7 +130,8 @@ def test_a_version_jump_gets_the_whole_fragment(as_user, referee, fight, rf):
     cut = services.Performed(fight, events, state=st, recent=performed.recent, added=performed.recent[:1])
     assert step_answer(request, cut, fight.version - 1)
     # Which lines the step added is not known: the whole fragment (its lines could not be prepended).
-    assert step_answer(request, services.Performed(fight, events, state=st, recent=performed.recent), fight.version - 1) is None
+    unknown = services.Performed(fight, events, state=st, recent=performed.recent)
+    assert step_answer(request, unknown, fight.version - 1) is None
 
 
 def test_a_repeat_and_a_page_without_javascript_get_what_they_got_before(as_user, referee, fight):
