@@ -131,7 +131,11 @@ def oob_response(
     with shared.bind_template(next(t for t, _ in templates if t is not None)):
         for template, part in templates:
             with shared.push(part.context):
-                html = template.render(shared) if template is not None else part.build(shared.flatten())  # type: ignore[misc]
+                if template is not None:
+                    html = template.render(shared)
+                else:
+                    assert part.build is not None
+                    html = part.build({str(k): v for k, v in shared.flatten().items()})
                 pieces.append(as_oob(html, part.oob))
     return _answer(pieces, etag, base_version)
 

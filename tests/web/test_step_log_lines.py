@@ -24,7 +24,7 @@ from duels.models import LogEntry, Situation
 from duels.templatetags.fight_forms import log_list
 from duels.templatetags.fight_log import new_log_lines
 from duels.web.log import LogLine
-from duels.web.oob import as_oob, log_part
+from duels.web.oob import MARK_TEMPLATE, Part, as_oob, log_part, oob_response
 from duels.web.submit import step_answer, tablet_context
 from rules import battle as B
 from rules import duel as engine
@@ -286,3 +286,15 @@ def test_performed_names_the_entries_a_step_added(referee, shown, rival):
     assert performed.added is not None and performed.recent is not None
     assert performed.recent[: len(performed.added)] == performed.added
     assert [e.seq for e in performed.added] == [e.seq for e in shown.log.order_by("-seq")[: len(performed.added)]]
+
+
+def test_a_prepend_part_among_template_parts_is_built_from_the_shared_context(rf, referee):
+    """oob_response's template path: a part written in Python among them gets the same context."""
+    request = rf.post("/", headers=HX)
+    request.user = referee
+    context = {"log_lines": [_line(7)], "version": 3, "live_id": "fight"}
+    parts = [Part(template=MARK_TEMPLATE), log_part("fight-log", 20)]
+    html = oob_response(request, parts, context, '"e"', 2).content.decode()
+    _swap, seqs = _log_element(html)
+    assert seqs == ["7"]
+    assert html.count('hx-swap-oob="true"') == 2  # the template part and the live mark

@@ -127,7 +127,8 @@ def test_a_version_jump_gets_the_whole_fragment(as_user, referee, fight, rf):
     events: list[Any] = [
         engine_events.AttackShown(duel=st.duels[-1].number, fighter=1, card="x", card_id=1, deadline=None)
     ]
-    cut = services.Performed(fight, events, state=st, recent=performed.recent, added=performed.recent[:1])
+    recent = performed.recent or []
+    cut = services.Performed(fight, events, state=st, recent=recent, added=recent[:1])
     assert step_answer(request, cut, fight.version - 1)
     # Which lines the step added is not known: the whole fragment (its lines could not be prepended).
     unknown = services.Performed(fight, events, state=st, recent=performed.recent)
