@@ -46,9 +46,9 @@ def player_context(character_id: int, state: engine.Situation) -> dict[str, Any]
 # templates/duels/duel/tablet.html's regions: fight-notes (conversions, the alert), fight-status
 # (the situation's end or S2 gap), one ``duel-<n>`` card per duel (its controls, both fighters with
 # their hands, its steps), the undo box, the condition controls, fight-log. A step inside duels
-# changes those duels' cards, the notes, the status and the log (its new lines); a card of another duel that shares a
-# fighter goes too (it shows the same fighter's condition and focus). A fighter or duel added, a
-# conversion, the situation's end, an event of no duel: the whole fragment.
+# changes those duels' cards, the notes, the status and the log (only its new lines go); a card of
+# another duel that shares a fighter goes too (it shows the same fighter's condition and focus). A
+# fighter or duel added, a conversion, the situation's end, an event of no duel: the whole fragment.
 
 # The log: only the step's new lines, prepended to fight-log's list (the page keeps LOG_LINES).
 _NEW_LOG_LINES = log_part("fight-log", LOG_LINES)
