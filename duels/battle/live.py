@@ -15,7 +15,7 @@ from django.core.paginator import Paginator
 
 from duels.battle.presenters import present_battle, record_rows
 from duels.templatetags import battle_regions as R
-from duels.web.oob import Part
+from duels.web.oob import Part, log_part
 from duels.web.viewers import PLAYER, SPECTATOR_VIEW, Viewer
 from rules import battle as B
 from rules.battle import events as BE
@@ -66,6 +66,10 @@ def record_context(state: B.Battle, page: str | None) -> dict[str, Any]:
 _WHOLE = (BE.Joined, BE.Left, BE.Begun, BE.Ended, BE.SituationClosed, SituationTakenOn)
 _PHASE = (BE.BoutEnded, BE.RoundEnded, BE.RoundStarted)
 REGIONS = (R.battle_notes, R.battle_head, R.turn_strip, R.battle_main)
+# The log: only the step's new lines, prepended to battle-log's list. The battle's tablet shows
+# twelve lines (its reaction bar takes the room; duels/battle/views.py renders as many).
+LOG_LINES = 12
+_NEW_LOG_LINES = log_part("battle-log", LOG_LINES)
 
 
 def tablet_parts(context: Mapping[str, Any], events: Sequence[Any]) -> list[Part] | None:
@@ -74,4 +78,4 @@ def tablet_parts(context: Mapping[str, Any], events: Sequence[Any]) -> list[Part
     parts = [Part(build=build) for build in REGIONS]
     if any(isinstance(e, _PHASE) for e in events):
         parts.append(Part(build=R.battle_join))
-    return [*parts, Part(build=R.battle_log)]
+    return [*parts, _NEW_LOG_LINES]

@@ -52,21 +52,28 @@ from rules import RuleError
 from rules import battle as B
 
 # The battle's tablet shows fewer log lines: its reaction bar takes the room.
-LOG_LINES = 12
+LOG_LINES = live.LOG_LINES  # 12
 
 
 class BattlePages(Wing):
     """The battle's answers to the shared pages (duels/web/pages.py)."""
 
     def tablet_context(
-        self, situation: Situation, state: B.Battle, recent: Iterable[LogEntry] | None, alert: Alert | None
+        self,
+        situation: Situation,
+        state: B.Battle,
+        recent: Iterable[LogEntry] | None,
+        alert: Alert | None,
+        *,
+        added: Sequence[LogEntry] | None = None,
     ) -> dict[str, Any]:
         view = present_battle(state, REFEREE_VIEW)
         # S2: the kind says whether the situation is over (``closed``); ``view.ended`` is the battle's end (BP5).
         over = KIND.is_ended(state)
         return {
             "view": view,
-            "log_lines": describe_battle(list(recent or [])[:LOG_LINES], state),
+            # A step's answer: only its own new lines (duels/web/oob.py ``log_part``).
+            "log_lines": describe_battle(list(recent or [] if added is None else added)[:LOG_LINES], state),
             "act_url": reverse("duels:battle-act", args=[situation.pk]),
             "join_url": reverse("duels:battle-join", args=[situation.pk]),
             "arsenal_url": reverse("duels:battle-arsenal", args=[situation.pk]),

@@ -12,7 +12,8 @@ from typing import Any
 
 from duels.duel.presenters import card_ids, card_names, present
 from duels.templatetags import duel_regions as R
-from duels.web.oob import Part
+from duels.web.oob import Part, log_part
+from duels.web.submit import LOG_LINES
 from duels.web.viewers import PLAYER, SPECTATOR_VIEW, Viewer
 from rules import duel as engine
 from rules.duel import events as engine_events
@@ -45,9 +46,12 @@ def player_context(character_id: int, state: engine.Situation) -> dict[str, Any]
 # templates/duels/duel/tablet.html's regions: fight-notes (conversions, the alert), fight-status
 # (the situation's end or S2 gap), one ``duel-<n>`` card per duel (its controls, both fighters with
 # their hands, its steps), the undo box, the condition controls, fight-log. A step inside duels
-# changes those duels' cards, the notes, the status and the log; a card of another duel that shares a
-# fighter goes too (it shows the same fighter's condition and focus). A fighter or duel added, a
-# conversion, the situation's end, an event of no duel: the whole fragment.
+# changes those duels' cards, the notes, the status and the log (only its new lines go); a card of
+# another duel that shares a fighter goes too (it shows the same fighter's condition and focus). A
+# fighter or duel added, a conversion, the situation's end, an event of no duel: the whole fragment.
+
+# The log: only the step's new lines, prepended to fight-log's list (the page keeps LOG_LINES).
+_NEW_LOG_LINES = log_part("fight-log", LOG_LINES)
 
 _WHOLE = (
     engine_events.FighterJoined,
@@ -83,7 +87,7 @@ def tablet_parts(context: Mapping[str, Any], events: Sequence[Any]) -> list[Part
     for duel in touched:
         cut = _cut(duel, [e for e in events if e.duel == duel.number]) if cuttable else None
         cards += cut if cut is not None else [Part(context={"duel": duel}, build=R.duel_card)]
-    return [Part(build=R.fight_notes), Part(build=R.fight_status), *cards, Part(build=R.fight_log)]
+    return [Part(build=R.fight_notes), Part(build=R.fight_status), *cards, _NEW_LOG_LINES]
 
 
 # The steps that change a duel's card only in its header, its controls and the hands of the

@@ -82,17 +82,30 @@ class DuelPages(Wing):
     """The duel's answers to the shared pages (duels/web/pages.py)."""
 
     def tablet_context(
-        self, situation: Situation, state: engine.Situation, recent: Iterable[LogEntry] | None, alert: Alert | None
+        self,
+        situation: Situation,
+        state: engine.Situation,
+        recent: Iterable[LogEntry] | None,
+        alert: Alert | None,
+        *,
+        added: Sequence[LogEntry] | None = None,
     ) -> dict[str, Any]:
         names = card_names(card_ids(state))
         view = present(state, REFEREE_VIEW, names)
         _round_options(view, situation.event_id)
         entries = list(recent or [])
+        if added is None:
+            lines = describe(entries, state, names)
+        else:
+            # A step's new lines only; an instant attack among them that repeats an undone one
+            # (IA3) is told as the full page tells it, from the undone ones among these entries.
+            new = {e.seq for e in added}
+            lines = describe(added, state, names, [e for e in entries if e.seq not in new])
         return {
             "view": view,
             # The full log page also links a repeated instant attack to an undone one
             # outside these lines; the fight page keeps its fixed number of queries.
-            "log_lines": describe(entries, state, names),
+            "log_lines": lines,
             "notes": notes.conversions(entries, view),
             "ended_note": notes.ended_note(state),
             "outcomes": list(OUTCOME_LABELS.items()),

@@ -29,7 +29,7 @@ from duels.templatetags.mass_action import mass_action
 from duels.web.access import public_situation
 from duels.web.live import not_modified, quoted_hash, render_live, situation_etag
 from duels.web.log import read_events
-from duels.web.oob import Part
+from duels.web.oob import Part, log_part
 from events.access import is_referee
 from helpers.requests import HtmxRequest
 from rules import mass as magic
@@ -138,6 +138,11 @@ def record_context(situation: Situation, state: magic.MassBattle, page: str | No
 # or carried out, a warrior moved, a cycle begun also the effects and the decks. The undo box only
 # takes the new version. The battle's end: the whole fragment.
 
+# The log: only the step's new lines, prepended to mass-log's list (the tablet shows twenty,
+# duels/mass/views.py renders as many).
+LOG_LINES = 20
+_NEW_LOG_LINES = log_part("mass-log", LOG_LINES)
+
 _STAGE_ONLY = (M.InitiativeRolled, M.InitiativeTied, M.InitiativeWon, M.StarterChosen)
 
 
@@ -150,4 +155,4 @@ def tablet_parts(context: Mapping[str, Any], events: Sequence[Any]) -> list[Part
         parts += [Part(build=R.mass_effects), Part(build=R.mass_decks)]
     # Every step moves a side's points (the initiative gives them) or its warriors and kept cards.
     parts += [Part(context={"side": side}, build=R.mass_side) for side in view.sides.values()]
-    return [*parts, Part(build=R.mass_log)]
+    return [*parts, _NEW_LOG_LINES]

@@ -41,7 +41,7 @@ from duels.web.submit import act_on
 from events.access import event_for_referee
 from helpers.requests import HtmxRequest
 
-LOG_LINES = 20
+LOG_LINES = live.LOG_LINES  # 20
 REFEREE_VIEW = MassViewer(REFEREE)
 SPECTATOR_VIEW = MassViewer(SPECTATOR)
 
@@ -50,14 +50,22 @@ class MassPages(Wing):
     """The mass battle's answers to the shared pages (duels/web/pages.py)."""
 
     def tablet_context(
-        self, situation: Situation, state: magic.MassBattle, recent: Iterable[LogEntry] | None, alert: Alert | None
+        self,
+        situation: Situation,
+        state: magic.MassBattle,
+        recent: Iterable[LogEntry] | None,
+        alert: Alert | None,
+        *,
+        added: Sequence[LogEntry] | None = None,
     ) -> dict[str, Any]:
         version = catalogue_version.current()  # once for the cards' and the warrior types' words
         names = state_cards(state, version)
         view = present(state, REFEREE_VIEW, names, version)
         return {
             "view": view,
-            "log_lines": describe(list(recent or [])[:LOG_LINES], state, names),
+            # A step's answer: only its own new lines (duels/web/oob.py ``log_part``); a repeated roll's
+            # M4 line reads the undone rolls before it from the log, so it is the same either way.
+            "log_lines": describe(list(recent or [] if added is None else added)[:LOG_LINES], state, names),
             # Casualties of the physical battle are recorded between magic phases.
             "casualties": magic.casualties_open(state),
             # M4: the dice an undone roll of this cycle had, kept if it is repeated.

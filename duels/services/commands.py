@@ -135,8 +135,9 @@ def perform(
         if nonce and nonce_used(nonce):
             return Performed(Situation.objects.get(pk=situation_id), repeated=True)
         raise
-    recent = [*reversed(tx.entries), *tx.recent][:RECENT_ENTRIES]
-    return Performed(situation, tx.events, state=tx.state, recent=recent)
+    added = list(reversed(tx.entries))
+    recent = [*added, *tx.recent][:RECENT_ENTRIES]
+    return Performed(situation, tx.events, state=tx.state, recent=recent, added=added)
 
 
 @dataclass

@@ -55,6 +55,9 @@ class Performed:
     state: Any = None
     # The newest log entries after the change (newest first, actor loaded).
     recent: list[LogEntry] | None = None
+    # The entries this call logged (newest first, at the head of ``recent``): a step's answer
+    # describes only these and prepends them to the page's log (issue 24). None: not known.
+    added: list[LogEntry] | None = None
 
 
 def stored_events(events: Iterable[EngineEvent]) -> list[dict[str, Any]]:

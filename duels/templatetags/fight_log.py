@@ -7,7 +7,8 @@ line of Python per entry.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
+from functools import cache
 from typing import Any
 
 from django import template
@@ -67,3 +68,24 @@ def log_items(entries: Iterable[Any] | None) -> SafeString:
     if not items:
         return mark_safe(f'\n    <li class="text-muted">{conditional_escape(gettext("Nothing yet."))}</li>\n  ')
     return mark_safe("".join(items))  # escaped in log_item
+
+
+_ITEM_END = "\n  "
+
+
+@cache
+def new_log_lines(keep: int) -> Callable[[Mapping[str, Any]], str]:
+    """A step's new lines (the context's ``log_lines``) to prepend to a log list (duels/web/oob.py ``log_part``).
+
+    The ``<ol>``'s children go to the head of the page's list: the same ``<li>``s, and between them
+    the same blank text, as ``log_items`` writes them there (the last line's trailing blank is the
+    list's first one already), so the patched list reads as a fresh render. ``data-log-keep``: how
+    many lines the page keeps (static/js/sumrak.js drops the older ones and "Nothing yet.").
+    """
+
+    def build(ctx: Mapping[str, Any]) -> str:
+        items = "".join(log_item(entry) for entry in ctx.get("log_lines") or ())
+        inner = f"\n  {items.removesuffix(_ITEM_END)}" if items else ""
+        return f'<ol data-log-keep="{int(keep)}">{inner}</ol>'
+
+    return build

@@ -20,6 +20,15 @@ deadline came between, so the page may show an older state than the one the
 regions were cut from), a repeat, a refusal. The page checks the base too: an
 answer whose ``X-Sumrak-Base-Version`` is not the version it shows is not
 swapped; the page polls its fragment instead.
+
+The log is not sent whole: only the lines the step added (``log_part``), as
+an ``<ol>`` marked ``hx-swap-oob="afterbegin:#<region> .log-lines"``; htmx
+inserts its children at the head of the region's list (htmx 2's ``oobSwap``:
+a swap style other than outerHTML swaps the element's children), and
+sumrak.js then drops the "Nothing yet." line and keeps the newest
+``data-log-keep`` lines, as a reload would show. The older lines stay as they
+are: a step changes no line but its own (an undo, which crosses one out,
+answers with the whole fragment).
 """
 
 from __future__ import annotations
@@ -34,8 +43,10 @@ from django.middleware.csrf import get_token
 from django.template import RequestContext
 from django.template.loader import get_template
 from django.utils import timezone
+from django.utils.html import escape
 
 from duels.templatetags.fight_forms import live_mark
+from duels.templatetags.fight_log import new_log_lines
 from duels.web.live import live_headers, new_nonce
 from duels.web.viewers import iso
 
@@ -56,6 +67,9 @@ class Part:
     template: str = ""
     context: Mapping[str, Any] = field(default_factory=dict)
     build: Callable[[Mapping[str, Any]], str] | None = None
+    # htmx's ``hx-swap-oob``: "true" replaces the element of the region's id; "afterbegin:<selector>"
+    # inserts the region's children at the head of what the selector names (``log_part``).
+    oob: str = "true"
 
 
 @runtime_checkable
@@ -74,12 +88,26 @@ class RegionWithoutId(ValueError):
     """A region's root element has no id: htmx could not tell where it goes (a template mistake)."""
 
 
-def as_oob(html: str) -> str:
-    """``html`` (one element) with ``hx-swap-oob="true"`` on its root element, which must carry an id."""
+def as_oob(html: str, swap: str = "true") -> str:
+    """``html`` (one element) with ``hx-swap-oob="<swap>"`` on its root element.
+
+    With "true" (replace by id) the root must carry an id; a swap that names its target
+    (``afterbegin:<selector>``) needs none.
+    """
     found = _ROOT.match(html)
-    if found is None or _ID.search(found.group(2)) is None:
+    if found is None or (swap == "true" and _ID.search(found.group(2)) is None):
         raise RegionWithoutId(html[:120])
-    return f'{found.group(1)} hx-swap-oob="true"{found.group(2)}>{html[found.end() :]}'
+    return f'{found.group(1)} hx-swap-oob="{escape(swap)}"{found.group(2)}>{html[found.end() :]}'
+
+
+def log_part(region: str, keep: int) -> Part:
+    """The step's new log lines (the context's ``log_lines``), prepended to the log list of the region ``region``.
+
+    ``keep``: how many lines the kind's tablet shows; the page drops the older ones (sumrak.js).
+    Each kind's ``tablet_parts`` names it instead of its whole log region; the step's context then
+    describes only the entries the step added (duels/web/submit.py ``step_answer``).
+    """
+    return Part(build=new_log_lines(keep), oob=f"afterbegin:#{region} .log-lines")
 
 
 def oob_response(
@@ -89,17 +117,26 @@ def oob_response(
     full = {**context, "etag": etag, "server_now": iso(timezone.now()), "new_nonce": new_nonce}
     if all(p.build is not None for p in parts):
         full["csrf_token"] = get_token(request)
-        pieces = [as_oob(p.build({**full, **p.context} if p.context else full)) for p in parts]  # type: ignore[misc]
+        pieces = [as_oob(p.build({**full, **p.context} if p.context else full), p.oob) for p in parts]  # type: ignore[misc]
         return _answer([*pieces, as_oob(live_mark(full))], etag, base_version)
     # One context for every region: the context processors run once, not once per region.
     # The Django engine's templates (their ``template``: what renders with a shared context).
-    templates = [(get_template(p.template).template, p.context) for p in (*parts, Part(MARK_TEMPLATE))]  # type: ignore[attr-defined]
+    # A part written in Python among them is built from the same context, flattened.
+    templates = [
+        (None if p.build is not None else get_template(p.template).template, p)  # type: ignore[attr-defined]
+        for p in (*parts, Part(MARK_TEMPLATE))
+    ]
     shared = RequestContext(request, full)
     pieces = []
-    with shared.bind_template(templates[0][0]):
-        for template, extra in templates:
-            with shared.push(extra):
-                pieces.append(as_oob(template.render(shared)))
+    with shared.bind_template(next(t for t, _ in templates if t is not None)):
+        for template, part in templates:
+            with shared.push(part.context):
+                if template is not None:
+                    html = template.render(shared)
+                else:
+                    assert part.build is not None
+                    html = part.build({str(k): v for k, v in shared.flatten().items()})
+                pieces.append(as_oob(html, part.oob))
     return _answer(pieces, etag, base_version)
 
 

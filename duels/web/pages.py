@@ -12,7 +12,7 @@ every kind.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -94,9 +94,21 @@ class KindPages(Protocol):
         ...
 
     def tablet_context(
-        self, situation: Situation, state: Any, recent: Iterable[LogEntry] | None, alert: Alert | None
+        self,
+        situation: Situation,
+        state: Any,
+        recent: Iterable[LogEntry] | None,
+        alert: Alert | None,
+        *,
+        added: Sequence[LogEntry] | None = None,
     ) -> dict[str, Any]:
-        """The referee's page: the state as the referee sees it, the newest log lines, the forms' choices."""
+        """The referee's page: the state as the referee sees it, the newest log lines, the forms' choices.
+
+        ``added``: a step's own new entries (newest first, the head of ``recent``); then ``log_lines``
+        holds only their lines, the ones the step's answer prepends (duels/web/oob.py ``log_part``),
+        each the same line the full context would describe for that entry. ``recent`` stays whole for
+        whatever else reads it (a note about an earlier step). None: every recent entry's line.
+        """
         ...
 
     def clock_note(self, state: Any, command: Any, err: Exception | None) -> Note | None:

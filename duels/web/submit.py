@@ -15,7 +15,7 @@ version gets the same fragment, rendered once (``shared_fragment``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -53,17 +53,21 @@ def tablet_context(
     *,
     state: Any = None,
     recent: Iterable[LogEntry] | None = None,
+    added: Sequence[LogEntry] | None = None,
 ) -> dict[str, Any]:
     """What every tablet shows (the situation, its version, the alert, undo's quick reasons) and the kind's part.
 
     The state is the cached one (or the one a command just produced); the log
     shown is bounded, so a long fight costs the same queries as a short one.
+    ``added``: a step's own new entries (newest first); the kind then describes
+    only their lines (its ``log_lines``), the ones a step's answer prepends.
     """
     if state is None:
         state = services.state_of(situation)
     if recent is None:
         recent = situation.log.select_related("actor").order_by("-seq")[:LOG_LINES]
     event = situation.event
+    pages = pages_of(situation)
     return {
         "situation": situation,
         "event": event,
@@ -71,7 +75,7 @@ def tablet_context(
         "alert": alert,
         "reasons": event.quick_reason_list,
         "undo_url": reverse("duels:undo", args=[situation.pk]),
-        **pages_of(situation).tablet_context(situation, state, list(recent)[:LOG_LINES], alert),
+        **pages.tablet_context(situation, state, list(recent)[:LOG_LINES], alert, added=added),
     }
 
 
@@ -139,14 +143,22 @@ def step_answer(request: HtmxRequest, performed: services.Performed, base_versio
     Only for the version right after the one the page showed: any jump (a
     concurrent step, a deadline applied in between) and the page may show an
     older state than the regions were cut from.
+
+    The context describes only the log entries the step added (``Performed.added``:
+    an overdue deadline's entry and the command's): the answer prepends their
+    lines to the page's log (``oob.log_part``), the older lines are on the page
+    already. When the answer is the whole fragment after all (None), ``submit``
+    renders it from the full context, every line.
     """
     situation = performed.situation
     if performed.repeated or performed.state is None or situation.version != base_version + 1:
         return None
+    if performed.added is None:
+        return None  # which lines are new is not known: the whole fragment
     pages = pages_of(situation)
     if not isinstance(pages, KindParts):
         return None
-    context = tablet_context(situation, state=performed.state, recent=performed.recent)
+    context = tablet_context(situation, state=performed.state, recent=performed.recent, added=performed.added)
     parts = parts_for(pages, context, performed.events)
     if parts is None:
         return None

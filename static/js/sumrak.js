@@ -566,6 +566,44 @@
   document.addEventListener("htmx:afterSettle", applyMarks);
   document.addEventListener("htmx:afterRequest", function () { setTimeout(applyMarks, 0); });
 
+  // The log's new lines (duels/web/oob.py log_part): a step's answer carries only the lines it added,
+  // an <ol data-log-keep="N" hx-swap-oob="afterbegin:#<region> .log-lines"> whose children htmx puts
+  // at the head of the page's list. Then the list reads as a reload shows it: the "Nothing yet." line
+  // gone, no line twice, the N newest lines (each with the blank text before it, as rendered).
+  function dropLine(li) {
+    var prev = li.previousSibling;
+    if (prev && prev.nodeType === 3 && !prev.textContent.trim()) { prev.parentNode.removeChild(prev); }
+    li.parentNode.removeChild(li);
+  }
+  function trimLog(list, keep) {
+    if (!list || !list.isConnected || isNaN(keep)) { return; }
+    var lines = list.querySelectorAll(":scope > li.log-line");
+    if (!lines.length) { return; }
+    list.querySelectorAll(":scope > li:not(.log-line)").forEach(dropLine);
+    var seen = {}, kept = [];
+    lines.forEach(function (li) {
+      var seq = li.getAttribute("data-seq");
+      if (seen[seq]) { dropLine(li); } else { seen[seq] = true; kept.push(li); }
+    });
+    kept.slice(keep).forEach(dropLine);
+  }
+  function logKeep(detail) {
+    var carrier = detail && detail.fragment;
+    var keep = carrier && carrier.getAttribute ? carrier.getAttribute("data-log-keep") : null;
+    return keep === null ? NaN : parseInt(keep, 10);
+  }
+  document.addEventListener("htmx:oobBeforeSwap", function (evt) {
+    var keep = logKeep(evt.detail), list = evt.detail.target;
+    if (isNaN(keep)) { return; }
+    // The swap follows in the same task; oobAfterSwap may not reach the document (it is fired on the
+    // answer's settled elements), so the trim is also queued right after it.
+    (window.queueMicrotask || function (f) { setTimeout(f, 0); })(function () { trimLog(list, keep); });
+  });
+  document.addEventListener("htmx:oobAfterSwap", function (evt) {
+    var keep = logKeep(evt.detail);
+    if (!isNaN(keep)) { trimLog(evt.detail.target, keep); }
+  });
+
   // A live poll asks "changed since the fragment I show?" itself: the server
   // never lets a browser keep a live fragment (a hand must not stay on a
   // shared device, D4), so the browser's cache would never ask for us.

@@ -3,7 +3,9 @@
 ``Dom`` parses HTML with the standard library's ``html.parser`` (no lxml or
 html5lib here) into a small tree of elements. ``apply_oob`` does what htmx 2
 does with an answer of ``hx-swap-oob="true"`` elements - each replaces the
-page's element of the same id, outerHTML - and then what sumrak.js's
+page's element of the same id, outerHTML - and of an
+``hx-swap-oob="afterbegin:#<id> .<class>"`` one (a step's new log lines: its
+children go to the head of the list, and sumrak.js keeps the newest), and then what sumrak.js's
 ``applyMarks`` does: the live part's mark is copied onto the live root and
 into every form's ``version`` field. ``normalized`` blanks what differs per
 response by design (the CSRF token, the forms' nonces, the server clock), so
@@ -90,6 +92,14 @@ def parse(html: str) -> Element:
     return builder.root
 
 
+def _drop_line(parent: Element, li: Element) -> None:
+    at = parent.children.index(li)
+    before = parent.children[at - 1] if at else None
+    del parent.children[at]
+    if isinstance(before, str) and not before.strip():
+        del parent.children[at - 1]
+
+
 class Dom:
     def __init__(self, html: str) -> None:
         self.root = parse(html)
@@ -111,7 +121,11 @@ class Dom:
             if isinstance(node, str):
                 assert not node.strip(), f"text outside the out-of-band elements: {node[:80]!r}"
                 continue
-            assert node.get("hx-swap-oob") == "true", f"<{node.tag} id={node.get('id')}> is not swapped out of band"
+            swap = node.get("hx-swap-oob") or ""
+            if swap.startswith("afterbegin:"):
+                swapped.append(self.prepend(node, swap.removeprefix("afterbegin:")))
+                continue
+            assert swap == "true", f"<{node.tag} id={node.get('id')}> is not swapped out of band"
             element_id = node.get("id") or ""
             targets = self.by_id(element_id)
             assert len(targets) == 1, f"the page has {len(targets)} elements with id {element_id!r}"
@@ -124,6 +138,40 @@ class Dom:
             swapped.append(element_id)
         self.apply_marks()
         return swapped
+
+    def prepend(self, node: Element, selector: str) -> str:
+        """htmx's ``afterbegin:#<id> .<class>``: ``node``'s children at the head of the one list named; then sumrak.js.
+
+        sumrak.js's ``trimLog``: the "Nothing yet." line goes once a line is there, a line shown twice
+        (by ``data-seq``) keeps its first, and the list keeps ``node``'s ``data-log-keep`` newest lines,
+        each ``<li>`` dropped with the blank text before it. Returns ``+<id>``, the region prepended to.
+        """
+        region_id, _, cls = selector.partition(" .")
+        assert region_id.startswith("#") and cls, f"a selector htmx would read otherwise: {selector!r}"
+        regions = self.by_id(region_id[1:])
+        assert len(regions) == 1, f"the page has {len(regions)} elements with id {region_id!r}"
+        lists = [e for e in regions[0].walk() if cls in (e.get("class") or "").split()]
+        assert len(lists) == 1, f"{selector!r} names {len(lists)} elements"
+        target = lists[0]
+        for child in node.children:
+            if isinstance(child, Element):
+                child.parent = target
+        target.children[:0] = node.children
+        keep = int(node.get("data-log-keep") or "0")
+        lines = [c for c in target.children if isinstance(c, Element) and c.tag == "li"]
+        logged = [li for li in lines if "log-line" in (li.get("class") or "").split()]
+        if logged:
+            seen: set[str | None] = set()
+            kept = []
+            for li in logged:
+                if li.get("data-seq") in seen:
+                    _drop_line(target, li)
+                else:
+                    seen.add(li.get("data-seq"))
+                    kept.append(li)
+            for li in [li for li in lines if li not in logged] + kept[keep:]:
+                _drop_line(target, li)
+        return f"+{region_id[1:]}"
 
     def apply_marks(self) -> None:
         """sumrak.js ``applyMarks``: region marks onto their regions, live marks onto their roots and forms."""

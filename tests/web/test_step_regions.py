@@ -48,7 +48,7 @@ def test_a_duels_steps_send_their_regions_and_patch_the_page_to_a_fresh_render(a
         # end form are not sent, nor the parts no step touches (their forms get the new version).
         swapped = tablet.tap("attack", {"duel": duel.number}, card=card)
         attacker_block = f"duel-{duel.number}-fighter-{duel.attacker}"
-        assert swapped == ["fight-notes", "fight-status", *card_of, attacker_block, "fight-log", "fight-mark"]
+        assert swapped == ["fight-notes", "fight-status", *card_of, attacker_block, "+fight-log", "fight-mark"]
         # D7, CR2: no answer, the result proposed: the defender's block, not the attacker's.
         swapped = tablet.tap("answer", {"duel": duel.number}, card="")
         assert f"duel-{duel.number}-fighter-{defender}" in swapped and attacker_block not in swapped
@@ -67,7 +67,7 @@ def test_a_battles_steps_send_their_regions_and_patch_the_page_to_a_fresh_render
     anna, _, vera, _ = people
     tablet = Tablet(as_user(referee), battle, "duels:battle")
     swapped = tablet.tap("act", {"who": anna.pk}, act="attack", cards=[buid(battle, anna, "Blade")], targets=[vera.pk])
-    assert "battle-main" in swapped and "turn-strip" in swapped and "battle-log" in swapped
+    assert "battle-main" in swapped and "turn-strip" in swapped and "+battle-log" in swapped
     assert "undo-box" not in swapped and "end-box" not in swapped and "condition-controls" not in swapped
     frame = top(battle)
     tablet.tap("answer", {"frame": frame.number, "who": vera.pk}, card=buid(battle, vera, "Shield"))
@@ -88,7 +88,7 @@ def test_a_mass_battles_steps_send_their_regions_and_patch_the_page_to_a_fresh_r
     tablet = Tablet(as_user(referee), situation, "duels:mass")
     for _ in range(2):
         swapped = tablet.tap("roll_entered", dice_a="5", dice_b="4")
-        assert "mass-action" in swapped and "mass-log" in swapped and "mass-undo" not in swapped
+        assert "mass-action" in swapped and "+mass-log" in swapped and "mass-undo" not in swapped
         tablet.tap("choose", {"side": "a"}, starts="yes")
         for side in ("a", "b"):
             tablet.tap("points", {"side": side}, take="no")
@@ -127,7 +127,12 @@ def test_a_version_jump_gets_the_whole_fragment(as_user, referee, fight, rf):
     events: list[Any] = [
         engine_events.AttackShown(duel=st.duels[-1].number, fighter=1, card="x", card_id=1, deadline=None)
     ]
-    assert step_answer(request, services.Performed(fight, events, state=st, recent=performed.recent), fight.version - 1)
+    recent = performed.recent or []
+    cut = services.Performed(fight, events, state=st, recent=recent, added=recent[:1])
+    assert step_answer(request, cut, fight.version - 1)
+    # Which lines the step added is not known: the whole fragment (its lines could not be prepended).
+    unknown = services.Performed(fight, events, state=st, recent=performed.recent)
+    assert step_answer(request, unknown, fight.version - 1) is None
 
 
 def test_a_repeat_and_a_page_without_javascript_get_what_they_got_before(as_user, referee, fight):
