@@ -10,8 +10,9 @@ so "why not" is the rule's own refusal.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import cached_property, partial
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
@@ -62,6 +63,10 @@ def _card(state: B.Battle, uid: str) -> CardView:
     )
 
 
+def _cards(state: B.Battle, uids: Iterable[str]) -> list[CardView]:
+    return [_card(state, uid) for uid in uids]
+
+
 @dataclass
 class CombatantView(HoldsCards):
     id: int
@@ -70,12 +75,18 @@ class CombatantView(HoldsCards):
     condition: str
     can_fight: bool
     hand_count: int
-    discards: list[CardView]
     active: bool
     opportunity_spent: bool  # R2: this turn
     immediate_spent: bool  # R5: since the end of their last turn
     readied: str
     hand: list[CardView] | None = None  # None: this viewer may not see it (D4)
+    # Their played cards, built when a page shows them (a combatant's own page): the tablet does not.
+    played: Callable[[], list[CardView]] = field(default=list, repr=False, compare=False)
+
+    @cached_property
+    def discards(self) -> list[CardView]:
+        """Every card they played, oldest first (public, D4)."""
+        return self.played()
 
     @property
     def side_label(self) -> str:
@@ -231,7 +242,7 @@ def present_battle(
             condition=c.condition,
             can_fight=can_fight(c.condition) and not c.left,
             hand_count=len(c.hand),
-            discards=[_card(state, uid) for uid in c.discards],
+            played=partial(_cards, state, tuple(c.discards)),
             active=cid == turn_of,
             opportunity_spent=state.opportunity_in_turn.get(cid) == state.turn_seq and state.phase == B.TURNS,
             immediate_spent=cid in state.immediate_spent,

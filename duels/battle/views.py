@@ -61,7 +61,8 @@ class BattlePages(Wing):
     def tablet_context(
         self, situation: Situation, state: B.Battle, recent: Iterable[LogEntry] | None, alert: Alert | None
     ) -> dict[str, Any]:
-        view = present_battle(state, REFEREE_VIEW)
+        # The tablet shows no answered-window records (the spectators' page and the record page do).
+        view = present_battle(state, REFEREE_VIEW, records=0)
         # S2: the kind says whether the situation is over (``closed``); ``view.ended`` is the battle's end (BP5).
         over = KIND.is_ended(state)
         return {
