@@ -328,6 +328,20 @@ def _reactors(state: B.Battle, viewer: Viewer, people: dict[int, CombatantView])
     assert top is not None
     respond_to = _respond_to(state)
     out = []
+    # The engine refuses each combatant and kind; many refusals are the same words (their own
+    # turn, R5 spent): each sentence is put into words once per presenting (issue 24).
+    said: dict[Any, str] = {}
+
+    def words(err: RuleError) -> str:
+        try:
+            key: Any = (err.message, frozenset(err.params.items()))
+            hash(key)
+        except TypeError:
+            return explain(err)
+        if key not in said:
+            said[key] = explain(err)
+        return said[key]
+
     for cid, c in state.combatants.items():
         if viewer.kind == "player" and viewer.character_id != cid:
             continue
@@ -363,7 +377,7 @@ def _reactors(state: B.Battle, viewer: Viewer, people: dict[int, CombatantView])
                     ReactionOption(kind, True, cards=[_card(state, u) for u in usable], ask_adjacent=ask_adjacent)
                 )
             except RuleError as err:
-                options.append(ReactionOption(kind, False, explain(err), rule_of(err)))
+                options.append(ReactionOption(kind, False, words(err), rule_of(err)))
         out.append(ReactorView(people[cid], options))
     return out
 
