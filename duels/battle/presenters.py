@@ -170,11 +170,12 @@ class ReactorView:
     combatant: CombatantView
     options: list[ReactionOption]
 
-    @property
+    # Kept once asked: the bar asks each several times, and the options are not changed after presenting.
+    @cached_property
     def any_allowed(self) -> bool:
         return any(o.allowed for o in self.options)
 
-    @property
+    @cached_property
     def one_reason(self) -> ReactionOption | None:
         """The one refusal when every reaction is refused for the same reason (e.g. their own turn)."""
         reasons = {(o.why_not, o.rule) for o in self.options}
