@@ -119,7 +119,8 @@ class BattleActForm(ActionForm):
             action = data.get("action")
             uses = self.USES.get(action, tuple(declared)) if isinstance(action, str) else tuple(declared)
             wanted = {*self.ALWAYS, *uses}
-            self.base_fields = {k: f for k, f in declared.items() if k in wanted or k in data}
+            # An instance's own, shadowing the class's: Django's __init__ copies self.base_fields.
+            self.base_fields = {k: f for k, f in declared.items() if k in wanted or k in data}  # type: ignore[misc]
         super().__init__(data, **kwargs)
 
     def clean(self) -> dict[str, Any]:

@@ -94,7 +94,7 @@ def test_the_cut_form_refuses_and_accepts_as_the_whole_form(picked: dict[str, An
 @pytest.mark.parametrize("action", ACTIONS)
 def test_each_action_reads_only_fields_it_is_built_with(action: str) -> None:
     """A tap as the tablet sends it (only its own fields) makes the command the whole form made."""
-    sent = {"version": "3", "nonce": uuid.UUID(int=7).hex, "action": action, "frame": "1", "who": "4"}
+    sent: dict[str, Any] = {"version": "3", "nonce": uuid.UUID(int=7).hex, "action": action, "frame": "1", "who": "4"}
     sent |= {"act": "attack", "card": "c1", "outcome": "parried", "reason": "r", "order": ["2", "1"]}
     data = _query(sent)
     data.setlist("targets", ["2"])

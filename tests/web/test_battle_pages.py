@@ -447,9 +447,7 @@ def test_R4_the_tablet_offers_an_immediate_card_only_when_its_trigger_fits(as_us
 
 
 @pytest.mark.parametrize("language", ["en", "ru"])
-def test_R0_R5_the_bars_refusals_are_the_engines_own_words_for_each_reactor(
-    as_user, referee, battle, people, language
-):
+def test_R0_R5_the_bars_refusals_are_the_engines_own_words_for_each_reactor(as_user, referee, battle, people, language):
     """Issue 24: the presenter words each refusal once per presenting; every option still says what
     the engine's own check for that combatant and kind refuses, and the bar shows each of them."""
     from django.utils.translation import override
@@ -466,6 +464,7 @@ def test_R0_R5_the_bars_refusals_are_the_engines_own_words_for_each_reactor(
     attack(client, battle, anna, "Bolt", vera, engaged=[vera.pk])
     state = battle_state(battle)
     frame = B.top(state)
+    assert frame is not None
     with override(language):
         view = present_battle(state, REFEREE_VIEW)
         refused = 0
