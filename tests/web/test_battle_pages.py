@@ -490,3 +490,42 @@ def test_R0_R5_the_bars_refusals_are_the_engines_own_words_for_each_reactor(as_u
                 assert escape(option.why_not) in bar and str(rule_link(option.rule)) in bar
                 if not reactor.one_reason:
                     assert escape(str(ROLE_LABELS[option.kind])) in bar
+
+
+def test_the_strips_kept_items_are_fresh_builds_through_a_fight(as_user, referee, battle, people):
+    """Issue 24: a combatant's strip item is kept by what it shows; through turns, answers, a round's
+    reactions and a readied action, in en and ru, the kept item is the one built afresh."""
+    from django.utils.translation import override
+
+    from duels.battle.presenters import present_battle
+    from duels.templatetags import battle_regions as R
+    from duels.web.viewers import REFEREE_VIEW
+
+    anna, _boris, vera, gleb = people
+    client = as_user(referee)
+
+    def check() -> None:
+        view = present_battle(battle_state(battle), REFEREE_VIEW)
+        for language in ("en", "ru"):
+            with override(language):
+                for c in view.combatants:
+                    assert R._combatant(view, c) == R._strip_item(view, c)
+
+    check()
+    attack(client, battle, anna, "Blade", vera)
+    check()
+    frame = top(battle)
+    post(client, battle, action="answer", frame=frame.number, who=vera.pk, card=buid(battle, vera, "Shield"))
+    check()
+    assert post(client, battle, action="confirm", frame=frame.number, who=vera.pk).status_code == 200
+    check()
+    assert post(client, battle, action="next_turn").status_code == 200
+    check()
+    to_round(battle, referee, 2)
+    check()
+    assert attack(client, battle, anna, "Bolt", vera, engaged=[vera.pk, gleb.pk]).status_code == 200
+    check()
+    snap = buid(battle, vera, "Snap")
+    reacted = post(client, battle, action="opportunity", frame=top(battle).number, who=vera.pk, card=snap)
+    assert reacted.status_code == 200
+    check()
