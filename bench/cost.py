@@ -222,13 +222,16 @@ def main() -> None:
     parser.add_argument("--only", default="", help="comma-separated request types")
     parser.add_argument("--profile", default="", help="cProfile one request type")
     parser.add_argument("--lines", type=int, default=45, help="functions shown by --profile")
+    parser.add_argument("--dump", default="", help="--profile's stats also to this file (pstats)")
     parser.add_argument("--game", default=str(ROOT / "bench" / "var" / "game.json"))
     parser.add_argument("--database", default="postgres://postgres@127.0.0.1:5432/sumrak_bench")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/9")
     parser.add_argument("--json", action="store_true", help="print one JSON line instead of a table")
     args = parser.parse_args()
-    from bench.__main__ import _env
+    from bench.__main__ import _database_url, _env, _redis_url
 
+    # As bench/run.sh: a bare database name or Redis db number names one on the default server.
+    args.database, args.redis = _database_url(args.database), _redis_url(args.redis)
     os.environ.update(_env(args))
     sys.path.insert(0, str(ROOT))
     # The real entry, as gunicorn serves it: the early poll path (config/early.py), then Django's handler.
@@ -250,6 +253,8 @@ def main() -> None:
             _call(app, next(make)())
         profiler.disable()
         stats = pstats.Stats(profiler)
+        if args.dump:
+            stats.dump_stats(args.dump)
         stats.sort_stats("cumulative").print_stats(args.lines)
         stats.sort_stats("tottime").print_stats(25)
         return

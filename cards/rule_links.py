@@ -9,10 +9,14 @@ the arsenal actions shared by organizers and players all go through here.
 
 from __future__ import annotations
 
-from django.urls import reverse
+from typing import Any
+
+from django.core.signals import setting_changed
+from django.dispatch import receiver
+from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 
 from cards.words import Refusal, explain, rule_of
 
@@ -38,12 +42,31 @@ def rule_help(rule: str) -> str:
     return f"{url}#{section}" if section else url
 
 
+# rule_link's answers by language, script prefix, URLconf and rule: the battle's reaction bar shows a
+# dozen refusals a step, each a reverse() and a format_html() of the same few rules (issue 24).
+_LINKS: dict[tuple[str | None, str, Any, str], SafeString] = {}
+_LINKS_MAX = 2_000  # rules are a few dozen codes; a bound all the same
+
+
+@receiver(setting_changed)
+def _forget_links(**kwargs: Any) -> None:
+    """A test's changed URLconf, languages or prefix: the kept links may be wrong."""
+    _LINKS.clear()
+
+
 def rule_link(rule: str) -> SafeString:
     """A staff member's small link to the rule's help; "" for no rule."""
     if not rule:
         return SafeString("")
-    title = gettext("What the rule says")
-    return format_html('<a class="rule-ref" href="{}" title="{}">{}</a>', rule_help(rule), title, rule)
+    key = (get_language(), get_script_prefix(), get_urlconf(), rule)
+    link = _LINKS.get(key)
+    if link is None:
+        title = gettext("What the rule says")
+        link = format_html('<a class="rule-ref" href="{}" title="{}">{}</a>', rule_help(rule), title, rule)
+        if len(_LINKS) >= _LINKS_MAX:
+            _LINKS.clear()
+        _LINKS[key] = link
+    return link
 
 
 def refusal_html(err: Refusal, *, staff: bool) -> SafeString:

@@ -91,11 +91,36 @@ class BattleActForm(ActionForm):
     order = IdList(required=False)
     adjacent = forms.BooleanField(required=False)  # R1: the reactor is next to an out-of-turn provoker
 
+    # The fields each action's command reads (``clean`` and ``command``); every other field is optional.
+    USES: dict[str, tuple[str, ...]] = {
+        "act": ("who", "act", "cards", "targets", "engaged", "trigger", "mode"),
+        "proceed": ("frame",),
+        "opportunity": ("frame", "who", "card", "adjacent"),
+        "interrupt": ("frame", "who", "card", "target", "negates"),
+        "response": ("frame", "who", "card", "target", "negates"),
+        "answer": ("frame", "who", "card"),
+        "confirm": ("frame", "who", "outcome", "reason", "quick_reason"),
+        "next_turn": (),
+        "start_round": ("order",),
+        "leave": ("who",),
+        "end": ("reason", "quick_reason"),
+    }
+    ALWAYS = ("version", "nonce", "lag_ms", "action")
+
     def __init__(self, data: Any = None, **kwargs: Any) -> None:
-        if data is not None and hasattr(data, "getlist"):
-            data = data.copy()
-            for key in ("cards", "targets", "engaged", "order"):
-                data.setlist(key, data.getlist(key))
+        # Django's form deep-copies every field it declares on each request (~5 % of a battle
+        # step, issue 24). A bound form gets only the fields its action reads and those the
+        # request carries, in the declared order: a field neither read nor sent is optional
+        # and cleans to nothing, so the errors, their order and the message stay what the
+        # whole form gave (tests/web/test_battle_act_form.py). The list fields are read with
+        # ``getlist`` by their widget (MultipleHiddenInput).
+        if data is not None:
+            declared = type(self).base_fields
+            action = data.get("action")
+            uses = self.USES.get(action, tuple(declared)) if isinstance(action, str) else tuple(declared)
+            wanted = {*self.ALWAYS, *uses}
+            # An instance's own, shadowing the class's: Django's __init__ copies self.base_fields.
+            self.base_fields = {k: f for k, f in declared.items() if k in wanted or k in data}  # type: ignore[misc]
         super().__init__(data, **kwargs)
 
     def clean(self) -> dict[str, Any]:

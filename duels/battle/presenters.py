@@ -10,8 +10,9 @@ so "why not" is the rule's own refusal.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import cached_property, partial
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
@@ -62,6 +63,10 @@ def _card(state: B.Battle, uid: str) -> CardView:
     )
 
 
+def _cards(state: B.Battle, uids: Iterable[str]) -> list[CardView]:
+    return [_card(state, uid) for uid in uids]
+
+
 @dataclass
 class CombatantView(HoldsCards):
     id: int
@@ -70,12 +75,18 @@ class CombatantView(HoldsCards):
     condition: str
     can_fight: bool
     hand_count: int
-    discards: list[CardView]
     active: bool
     opportunity_spent: bool  # R2: this turn
     immediate_spent: bool  # R5: since the end of their last turn
     readied: str
     hand: list[CardView] | None = None  # None: this viewer may not see it (D4)
+    # Their played cards, built when a page shows them (a combatant's own page): the tablet does not.
+    played: Callable[[], list[CardView]] = field(default=list, repr=False, compare=False)
+
+    @cached_property
+    def discards(self) -> list[CardView]:
+        """Every card they played, oldest first (public, D4)."""
+        return self.played()
 
     @property
     def side_label(self) -> str:
@@ -159,11 +170,12 @@ class ReactorView:
     combatant: CombatantView
     options: list[ReactionOption]
 
-    @property
+    # Kept once asked: the bar asks each several times, and the options are not changed after presenting.
+    @cached_property
     def any_allowed(self) -> bool:
         return any(o.allowed for o in self.options)
 
-    @property
+    @cached_property
     def one_reason(self) -> ReactionOption | None:
         """The one refusal when every reaction is refused for the same reason (e.g. their own turn)."""
         reasons = {(o.why_not, o.rule) for o in self.options}
@@ -231,7 +243,7 @@ def present_battle(
             condition=c.condition,
             can_fight=can_fight(c.condition) and not c.left,
             hand_count=len(c.hand),
-            discards=[_card(state, uid) for uid in c.discards],
+            played=partial(_cards, state, tuple(c.discards)),
             active=cid == turn_of,
             opportunity_spent=state.opportunity_in_turn.get(cid) == state.turn_seq and state.phase == B.TURNS,
             immediate_spent=cid in state.immediate_spent,
@@ -317,6 +329,20 @@ def _reactors(state: B.Battle, viewer: Viewer, people: dict[int, CombatantView])
     assert top is not None
     respond_to = _respond_to(state)
     out = []
+    # The engine refuses each combatant and kind; many refusals are the same words (their own
+    # turn, R5 spent): each sentence is put into words once per presenting (issue 24).
+    said: dict[Any, str] = {}
+
+    def words(err: RuleError) -> str:
+        try:
+            key: Any = (err.message, frozenset(err.params.items()))
+            hash(key)
+        except TypeError:
+            return explain(err)
+        if key not in said:
+            said[key] = explain(err)
+        return said[key]
+
     for cid, c in state.combatants.items():
         if viewer.kind == "player" and viewer.character_id != cid:
             continue
@@ -352,7 +378,7 @@ def _reactors(state: B.Battle, viewer: Viewer, people: dict[int, CombatantView])
                     ReactionOption(kind, True, cards=[_card(state, u) for u in usable], ask_adjacent=ask_adjacent)
                 )
             except RuleError as err:
-                options.append(ReactionOption(kind, False, explain(err), rule_of(err)))
+                options.append(ReactionOption(kind, False, words(err), rule_of(err)))
         out.append(ReactorView(people[cid], options))
     return out
 

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
+from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.translation import gettext, pgettext
 from django.views.decorators.http import require_POST
 
@@ -67,16 +69,15 @@ class BattlePages(Wing):
         *,
         added: Sequence[LogEntry] | None = None,
     ) -> dict[str, Any]:
-        view = present_battle(state, REFEREE_VIEW)
+        # The tablet shows no answered-window records (the spectators' page and the record page do).
+        view = present_battle(state, REFEREE_VIEW, records=0)
         # S2: the kind says whether the situation is over (``closed``); ``view.ended`` is the battle's end (BP5).
         over = KIND.is_ended(state)
         return {
             "view": view,
             # A step's answer: only its own new lines (duels/web/oob.py ``log_part``).
             "log_lines": describe_battle(list(recent or [] if added is None else added)[:LOG_LINES], state),
-            "act_url": reverse("duels:battle-act", args=[situation.pk]),
-            "join_url": reverse("duels:battle-join", args=[situation.pk]),
-            "arsenal_url": reverse("duels:battle-arsenal", args=[situation.pk]),
+            **_urls(get_script_prefix(), get_urlconf(), situation.pk),
             "help_anchor": "battle",
             "outcomes": list(OUTCOME_LABELS.items()),
             "sides": SIDES,
@@ -145,6 +146,24 @@ PAGES = BattlePages(
     "duels:battle",
     own_urls=("duels:battle", "duels:battle-act", "duels:battle-undo", "duels:battle-join", "duels:battle-arsenal"),
 )
+
+
+@lru_cache(maxsize=2048)
+def _urls(prefix: str, urlconf: Any, pk: int) -> dict[str, str]:
+    """The tablet's three form URLs: three reverse() a step (~1 %), the same for a fight's whole life.
+
+    Kept by script prefix and URLconf as Django keeps its resolvers (a changed setting clears both);
+    callers copy the dict into their context."""
+    return {
+        "act_url": reverse("duels:battle-act", args=[pk]),
+        "join_url": reverse("duels:battle-join", args=[pk]),
+        "arsenal_url": reverse("duels:battle-arsenal", args=[pk]),
+    }
+
+
+@receiver(setting_changed)
+def _forget_urls(**kwargs: Any) -> None:
+    _urls.cache_clear()
 
 
 @login_required

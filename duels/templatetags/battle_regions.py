@@ -13,7 +13,7 @@ from itertools import groupby
 from typing import Any
 
 from django import template
-from django.utils.translation import ngettext, pgettext
+from django.utils.translation import get_language, ngettext, pgettext
 
 from duels.templatetags.battle_turn import battle_action, reaction_bar
 from duels.templatetags.fight_forms import Ctx, action_form, alert_box, bt, e, log_list, region_tag, t
@@ -58,7 +58,36 @@ def turn_strip(ctx: Ctx) -> str:
     )
 
 
+# A combatant's strip item by everything it shows and the language: of a step's four, most are the
+# step before's (as the log's <li>s, fight_log.py). Bounded as those are.
+_ITEMS: dict[tuple[Any, ...], str] = {}
+_ITEMS_MAX = 20_000
+
+
 def _combatant(view: Any, c: Any) -> str:
+    key = (
+        get_language(),
+        view.reactions_on,
+        c.id,
+        c.name,
+        c.side,
+        c.condition,
+        c.can_fight,
+        c.active,
+        c.opportunity_spent,
+        c.immediate_spent,
+        c.readied,
+        c.hand_count,
+    )
+    item = _ITEMS.get(key)
+    if item is None:
+        if len(_ITEMS) >= _ITEMS_MAX:
+            _ITEMS.clear()
+        item = _ITEMS[key] = _strip_item(view, c)
+    return item
+
+
+def _strip_item(view: Any, c: Any) -> str:
     active = " active-turn" if c.active else ""
     out = "" if c.can_fight else " out"
     badge = "text-bg-success" if c.condition == "fit" else "text-bg-warning"

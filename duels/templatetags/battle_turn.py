@@ -370,6 +370,20 @@ def _reactor(ctx: Ctx, view: Any, r: Any) -> str:
 
 
 def _why_not(view: Any) -> str:
+    # A dozen refusals a step cite a few rules and three kinds: each link and label once (issue 24).
+    links: dict[str, str] = {}
+    labels: dict[str, str] = {}
+
+    def link(code: str) -> str:
+        if code not in links:
+            links[code] = rule(code)
+        return links[code]
+
+    def label(o: Any) -> str:
+        if o.kind not in labels:
+            labels[o.kind] = e(o.label)
+        return labels[o.kind]
+
     rows = ""
     for r in view.reactors:
         head = (
@@ -377,12 +391,12 @@ def _why_not(view: Any) -> str:
             f"<strong>{e(r.combatant.name)}</strong>\n"
         )
         if r.one_reason:
-            why = f"✗ {e(r.one_reason.why_not)} {rule(r.one_reason.rule)}"
+            why = f"✗ {e(r.one_reason.why_not)} {link(r.one_reason.rule)}"
             rows += f'{head}<span class="reaction-refused" data-kind="all">{why}</span></div>\n'
         else:
             rows += "".join(
-                f'{head}<span class="reaction-refused" data-kind="{e(o.kind)}">✗ {e(o.label)}: {e(o.why_not)}'
-                f" {rule(o.rule)}</span></div>\n"
+                f'{head}<span class="reaction-refused" data-kind="{e(o.kind)}">✗ {label(o)}: {e(o.why_not)}'
+                f" {link(o.rule)}</span></div>\n"
                 for o in r.options
                 if not o.allowed
             )

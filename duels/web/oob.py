@@ -39,7 +39,6 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from django.http import HttpRequest, HttpResponse
-from django.middleware.csrf import get_token
 from django.template import RequestContext
 from django.template.loader import get_template
 from django.utils import timezone
@@ -49,6 +48,7 @@ from duels.templatetags.fight_forms import live_mark
 from duels.templatetags.fight_log import new_log_lines
 from duels.web.live import live_headers, new_nonce
 from duels.web.viewers import iso
+from helpers.csrf import get_token
 
 MARK_TEMPLATE = "duels/_live_mark.html"
 BASE_HEADER = "X-Sumrak-Base-Version"
@@ -116,7 +116,7 @@ def oob_response(
     """The regions and the live mark, each swapped out of band; nothing swapped in the form's target."""
     full = {**context, "etag": etag, "server_now": iso(timezone.now()), "new_nonce": new_nonce}
     if all(p.build is not None for p in parts):
-        full["csrf_token"] = get_token(request)
+        full["csrf_token"] = get_token(request)  # the player poll's mask: one read of randomness
         pieces = [as_oob(p.build({**full, **p.context} if p.context else full), p.oob) for p in parts]  # type: ignore[misc]
         return _answer([*pieces, as_oob(live_mark(full))], etag, base_version)
     # One context for every region: the context processors run once, not once per region.

@@ -10,6 +10,7 @@ import time_machine
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils.html import escape
 
 from duels.duel.start import declare_aggression
 from duels.models import Situation
@@ -443,3 +444,88 @@ def test_R4_the_tablet_offers_an_immediate_card_only_when_its_trigger_fits(as_us
     assert f'value="{buid(battle, gleb, "Guard")}"' in page
     assert f'value="{buid(battle, vera, "Guard")}"' not in page
     assert st.turn_of == anna.pk
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_R0_R5_the_bars_refusals_are_the_engines_own_words_for_each_reactor(as_user, referee, battle, people, language):
+    """Issue 24: the presenter words each refusal once per presenting; every option still says what
+    the engine's own check for that combatant and kind refuses, and the bar shows each of them."""
+    from django.utils.translation import override
+
+    from cards.rule_links import rule_link
+    from cards.words import explain, rule_of
+    from duels.battle.presenters import ROLE_LABELS, present_battle
+    from duels.web.viewers import REFEREE_VIEW
+    from rules import RuleError
+
+    anna, _boris, vera, _gleb = people
+    client = as_user(referee)
+    to_round(battle, referee, 2)
+    attack(client, battle, anna, "Bolt", vera, engaged=[vera.pk])
+    state = battle_state(battle)
+    frame = B.top(state)
+    assert frame is not None
+    with override(language):
+        view = present_battle(state, REFEREE_VIEW)
+        refused = 0
+        for reactor in view.reactors:
+            for option in reactor.options:
+                if option.allowed or not option.rule:
+                    continue
+                try:
+                    if option.kind == B.OPPORTUNITY:
+                        B.check_opportunity(state, reactor.combatant.id, frame, adjacent=option.ask_adjacent)
+                    else:
+                        B.check_immediate(state, reactor.combatant.id, frame, option.kind)
+                except RuleError as err:
+                    assert (option.why_not, option.rule) == (explain(err), rule_of(err))
+                    refused += 1
+        assert refused >= 3, "the own turn and more are refused"
+        page = client.get(reverse("duels:battle", args=[battle.pk]), headers={"Accept-Language": language})
+        bar = page.content.decode()
+        bar = bar[bar.index('id="reactions-why-not"') :]
+        for reactor in view.reactors:
+            shown = [reactor.one_reason] if reactor.one_reason else [o for o in reactor.options if not o.allowed]
+            for option in shown:
+                assert escape(option.why_not) in bar and str(rule_link(option.rule)) in bar
+                if not reactor.one_reason:
+                    assert escape(str(ROLE_LABELS[option.kind])) in bar
+
+
+def test_the_strips_kept_items_are_fresh_builds_through_a_fight(as_user, referee, battle, people):
+    """Issue 24: a combatant's strip item is kept by what it shows; through turns, answers, a round's
+    reactions and a readied action, in en and ru, the kept item is the one built afresh."""
+    from django.utils.translation import override
+
+    from duels.battle.presenters import present_battle
+    from duels.templatetags import battle_regions as R
+    from duels.web.viewers import REFEREE_VIEW
+
+    anna, _boris, vera, gleb = people
+    client = as_user(referee)
+
+    def check() -> None:
+        view = present_battle(battle_state(battle), REFEREE_VIEW)
+        for language in ("en", "ru"):
+            with override(language):
+                for c in view.combatants:
+                    assert R._combatant(view, c) == R._strip_item(view, c)
+
+    check()
+    attack(client, battle, anna, "Blade", vera)
+    check()
+    frame = top(battle)
+    post(client, battle, action="answer", frame=frame.number, who=vera.pk, card=buid(battle, vera, "Shield"))
+    check()
+    assert post(client, battle, action="confirm", frame=frame.number, who=vera.pk).status_code == 200
+    check()
+    assert post(client, battle, action="next_turn").status_code == 200
+    check()
+    to_round(battle, referee, 2)
+    check()
+    assert attack(client, battle, anna, "Bolt", vera, engaged=[vera.pk, gleb.pk]).status_code == 200
+    check()
+    snap = buid(battle, vera, "Snap")
+    reacted = post(client, battle, action="opportunity", frame=top(battle).number, who=vera.pk, card=snap)
+    assert reacted.status_code == 200
+    check()
