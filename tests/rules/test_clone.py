@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Any
 
 from rules.clone import clone
 
@@ -35,7 +36,7 @@ class Unknown:
 def test_mutable_parts_are_copied_and_immutable_ones_shared():
     face = Face("Fireball", ("fire",))
     at = datetime(2026, 12, 5, tzinfo=UTC)
-    state = {"open": Open(["a"], {"a": face}, {"x"}, Open(["b"])), "at": at, "list": [[1], (2, 3)]}
+    state: dict[str, Any] = {"open": Open(["a"], {"a": face}, {"x"}, Open(["b"])), "at": at, "list": [[1], (2, 3)]}
     copy = clone(state)
     assert copy == state
     assert copy["open"].faces["a"] is face and copy["at"] is at and copy["list"][1] is state["list"][1]

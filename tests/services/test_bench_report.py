@@ -162,7 +162,8 @@ class _Polls(BaseHTTPRequestHandler):
         else:
             self._send(200, f'<div id="watch" hx-get="{self.path}">...</div>'.encode(), {"ETag": etag})
 
-    _send = _App._send
+    def _send(self, status, body, headers):
+        _App._send(self, status, body, headers)  # type: ignore[arg-type]
 
     def log_message(self, *args):
         pass

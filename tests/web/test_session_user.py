@@ -45,6 +45,7 @@ def test_the_user_read_is_the_one_the_orm_reads(referee):
     referee.save()
     found = SessionUserBackend().get_user(referee.pk)
     orm = ModelBackend().get_user(referee.pk)
+    assert found is not None and orm is not None
     fields = [f.attname for f in User._meta.concrete_fields]
     assert [getattr(found, f) for f in fields] == [getattr(orm, f) for f in fields]
     assert found._state.adding is False and found._state.db == "default"
