@@ -9,6 +9,7 @@ also hands them to the processes the tests start (manage.py, Celery, the launche
 
 import os
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 os.environ.setdefault("DEBUG", "true")
 # pytest-xdist (scripts/test.sh's SQLite pass): each worker has a database of its own (in memory)
@@ -19,5 +20,15 @@ _worker = os.environ.get("PYTEST_XDIST_WORKER")
 _var = Path(os.environ.get("SUMRAK_VAR_DIR", Path(__file__).resolve().parent.parent / "var"))
 if _worker and _var.name != f"test-{_worker}":
     os.environ["SUMRAK_VAR_DIR"] = str(_var / f"test-{_worker}")
+# The PostgreSQL pass's workers (pytest-django names each one's database after it) share one Redis
+# server: each takes a Redis database of its own, the next ones after REDIS_URL's, so a test that
+# clears its cache (a FLUSHDB on Redis) or reads the broker's queue meets only its own worker's keys.
+_redis = os.environ.get("REDIS_URL", "")
+if _worker and _redis and "SUMRAK_TEST_REDIS_BASE" not in os.environ:
+    os.environ["SUMRAK_TEST_REDIS_BASE"] = _redis
+    _url = urlsplit(_redis)
+    _db = _url.path.strip("/")
+    _number = (int(_db) if _db.isdigit() else 0) + 1 + int(_worker.removeprefix("gw") or 0)
+    os.environ["REDIS_URL"] = urlunsplit(_url._replace(path=f"/{_number % 16}"))
 
 from config.settings import *  # noqa: E402, F403

@@ -49,7 +49,16 @@ step ruff "$VENV/bin/ruff" check .
 step mypy "$VENV/bin/mypy"
 step layers "$VENV/bin/lint-imports"
 step migrations "$VENV_PY" manage.py makemigrations --check --dry-run
-step pytest "$VENV_PY" -m pytest --durations=30 "$@"
+if [[ $# -eq 0 ]]; then
+    # One pytest-xdist worker per CPU (each with its own database, var/ and, on Redis, Redis
+    # database: config/settings_test.py), then, alone, the tests marked serial (tests/conftest.py's
+    # SERIAL_PATHS too: the browser, real processes, races, bounds on wall time). On a 2-core machine
+    # the PostgreSQL pass took 19.5 minutes in one process.
+    step pytest "$VENV_PY" -m pytest --durations=30 -n logical -m "not serial"
+    step pytest-serial "$VENV_PY" -m pytest --durations=30 -m serial
+else
+    step pytest "$VENV_PY" -m pytest --durations=30 "$@"
+fi
 if [[ "$CI" == true && $# -eq 0 ]]; then
     # Raw SQL and fast paths behave differently on SQLite (a zone-less datetime once gave a 500
     # there while PostgreSQL passed). Left out: what needs PostgreSQL or a browser, the pure

@@ -7,6 +7,7 @@
 import copy
 import os
 import uuid
+from pathlib import Path
 
 import pytest
 import time_machine
@@ -298,6 +299,30 @@ def pytest_configure(config):
     from django.conf import settings
 
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+# Alone, never beside an xdist worker (scripts/test.sh runs ``-m serial`` after the parallel part):
+# what drives a real browser against a live server (timed taps, 15-second windows), races real
+# connections or threads on PostgreSQL, or starts its own servers, workers, launcher or mypy.
+# The embedded pass leaves these paths out; the PostgreSQL pass runs them after the rest.
+SERIAL_PATHS = (
+    "browser/",
+    "concurrency/",
+    "timers/test_celery_worker.py",
+    "timers/test_launcher_restarts.py",
+    "test_documented_commands.py",
+    "test_settings_production.py",
+    "test_kinds_protocol.py",
+    "test_launcher_first_hour.py",
+)
+TESTS = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        where = item.path.relative_to(TESTS).as_posix() if item.path.is_relative_to(TESTS) else ""
+        if where.startswith(SERIAL_PATHS):
+            item.add_marker(pytest.mark.serial)
 
 
 @pytest.hookimpl(wrapper=True)
