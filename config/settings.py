@@ -159,6 +159,15 @@ if DATABASE_URL:
         DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
             "connect_timeout", env_int("SUMRAK_DB_CONNECT_TIMEOUT", 3, minimum=1)
         )
+        if env_bool("SUMRAK_DB_PREPARED", True):
+            # Parameters bound by the server, and a statement a connection sends a fifth time prepared
+            # (psycopg's threshold): PostgreSQL then skips parsing and planning it. A step sends the
+            # same seven statements every time; the server's CPU per step fell by a third, a referee's
+            # poll's by half (bench/cost.py's database column, docs/performance.md). Off
+            # (SUMRAK_DB_PREPARED=false) behind a pooler in transaction mode that cannot keep
+            # prepared statements (PgBouncer before 1.21, or without max_prepared_statements).
+            DATABASES["default"]["OPTIONS"].setdefault("server_side_binding", True)
+            DATABASES["default"]["OPTIONS"].setdefault("prepare_threshold", 5)
 else:
     DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": str(VAR_DIR / "sumrak.sqlite3")}}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

@@ -173,6 +173,21 @@ def test_postgresql_connections_are_health_checked_unless_turned_off(tmp_path, s
     assert result.stdout.split() == [checked]
 
 
+@pytest.mark.parametrize(("setting", "options"), [(None, "True 5"), ("false", "None None"), ("true", "True 5")])
+def test_postgresql_statements_are_prepared_unless_turned_off(tmp_path, setting, options):
+    """Bound and prepared by the server (issue 24); off behind a pooler that cannot keep prepared statements."""
+    code = (
+        "from django.conf import settings; o = settings.DATABASES['default']['OPTIONS']; "
+        "print(o.get('server_side_binding'), o.get('prepare_threshold'))"
+    )
+    env = {"DEBUG": "true", "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/sumrak"}
+    if setting is not None:
+        env["SUMRAK_DB_PREPARED"] = setting
+    result = run(tmp_path, "shell", "--no-imports", "-c", code, **env)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == options.split()
+
+
 def test_env_bool_reads_the_usual_spellings(monkeypatch):
     for value, expected in [("true", True), ("Yes", True), ("1", True), ("off", False), ("FALSE", False), ("", False)]:
         monkeypatch.setenv("SUMRAK_FLAG", value)

@@ -229,3 +229,32 @@ def test_on_postgresql_the_step_s_lock_refuses_a_second_connection(shown):
     thread.start()
     thread.join(30)
     assert refused == [None, None]
+
+
+def test_on_postgresql_the_step_s_statements_are_prepared_by_the_server(shown):
+    """A connection's fifth same statement is prepared (config/settings.py, SUMRAK_DB_PREPARED; issue 24).
+
+    PostgreSQL then parses and plans the step's statements once per connection, not once a step.
+    On SQLite there is nothing to prepare and no such option.
+    """
+    options = connection.settings_dict.get("OPTIONS", {})
+    if connection.vendor != "postgresql":
+        assert "server_side_binding" not in options and "prepare_threshold" not in options
+        return
+    assert options.get("server_side_binding") is True and options.get("prepare_threshold") == 5
+
+    def prepared() -> list[str]:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT statement FROM pg_prepared_statements WHERE NOT from_sql")
+            return [row[0] for row in cursor.fetchall()]
+
+    with transaction.atomic():
+        rows.locked_situation(shown.pk)
+        assert not [s for s in prepared() if "FOR UPDATE" in s]  # once: sent as it is
+        for _ in range(6):  # psycopg prepares it once it has been sent ``prepare_threshold`` times
+            rows.locked_situation(shown.pk)
+        locks = [s for s in prepared() if "FOR UPDATE" in s]
+    assert len(locks) == 1 and '"duels_situation"."id" = $1' in locks[0], prepared()
+    # The same answer as before it was prepared.
+    with transaction.atomic():
+        assert _fields(rows.locked_situation(shown.pk)) == _fields(rows.locked_situation(shown.pk))
