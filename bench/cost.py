@@ -111,9 +111,12 @@ class Requests:
         short = [f for f in duels if f["length"] == 10]
         long_ = [f for f in duels if f["length"] == 500]
 
+        def of(kind: str) -> list[dict[str, Any]]:
+            return [f for f in self.fights if f.get("kind", "duel") == kind]
+
         def polls(fights: list[dict[str, Any]], role: str) -> list[tuple[str, dict[str, str]]]:
             if role == "spectator":
-                return [(f"/watch/{f['id']}/", public) for f in fights]
+                return [(f.get("watch", f"/watch/{f['id']}/"), public) for f in fights]
             if role == "player":
                 return [(f"/c/{t}/live/", public) for f in fights for t in f["tokens"]]
             return [(f"/fights/{f['id']}/", staff) for f in fights]
@@ -129,6 +132,12 @@ class Requests:
         def changed(urls: list[tuple[str, str]]) -> Iterator[Callable[[], dict[str, Any]]]:
             return itertools.cycle([self._get(p, **h, **{"If-None-Match": '"older"'}) for p, h in urls])
 
+        def fresh(urls: list[tuple[str, str]]) -> Iterator[Callable[[], dict[str, Any]]]:
+            # The first poll of a version after a step: no viewer had its fragment rendered yet (a "changed"
+            # poll above finds it in the shared cache after the first one). Forgotten before each, untimed.
+            for p, h in itertools.cycle(urls):
+                yield self._forgetting(app, p, {**h, "If-None-Match": '"older"'})
+
         post = {**hx, "Cookie": self.cookie, "X-CSRFToken": CSRF, "Origin": "https://127.0.0.1:18471"}
         return {
             "bare": itertools.cycle([self._get("/ping/")]),
@@ -141,12 +150,30 @@ class Requests:
             "player_poll_changed_10": changed(polls(short, "player")),
             "player_poll_changed_500": changed(polls(long_, "player")),
             "referee_poll_changed_500": changed(polls(long_, "referee")),
+            # Issue 24: what the mixed load's changed polls mostly are (each player's fragment is their own).
+            "spectator_poll_fresh_10": fresh(polls(short, "spectator")),
+            "player_poll_fresh_10": fresh(polls(short, "player")),
+            "player_poll_fresh_battle": fresh(polls(of("battle"), "player")),
+            "spectator_poll_fresh_battle": fresh(polls(of("battle"), "spectator")),
+            "spectator_poll_fresh_mass": fresh(polls(of("mass"), "spectator")),
             "referee_page_10": itertools.cycle([self._get(f"/fights/{f['id']}/", Cookie=self.cookie) for f in short]),
             "step_post": self._steps(post, "duel"),
             # Issue 24: the step of every kind (bench/kinds.py), each at its fights' realistic lengths.
             "step_post_battle": self._steps(post, "battle"),
             "step_post_mass": self._steps(post, "mass"),
         }
+
+    @staticmethod
+    def _forgetting(app: Any, path: str, headers: dict[str, str]) -> Callable[[], dict[str, Any]]:
+        """A GET of ``path`` once its current fragment is out of the shared cache (untimed: before the call)."""
+        from django.core.cache import cache
+
+        _status, out, _body = _call(app, _environ("GET", path, headers))
+        etag = dict(out).get("ETag", "").strip('"')
+        client = cache._cache.get_client()  # type: ignore[attr-defined]  # the Redis cache's own client
+        for key in client.scan_iter(match=f"*fragment-pieces:*:{etag}", count=1000):
+            client.delete(key)
+        return lambda: _environ("GET", path, headers)
 
     def _steps(self, headers: dict[str, str], kind: str) -> Iterator[Callable[[], dict[str, Any]]]:
         """Each fight's next prepared step, with the version it is at now (round robin over the fights of ``kind``)."""
@@ -207,32 +234,41 @@ def database_cpu() -> tuple[int, float] | None:
     return pid, times.user + times.system
 
 
+def connection_is_postgresql() -> bool:
+    from django.db import connection
+
+    return connection.vendor == "postgresql"
+
+
 def measure(app: Any, counters: Counters, make: Iterator[Callable[[], dict[str, Any]]], repeat: int) -> dict[str, Any]:
     cpu, statuses = [], set()
     warm = 10
-    sql0 = redis0 = 0
-    db0: tuple[int, float] | None = None
+    db_seconds, db_same = 0.0, True
+    sql = redis = 0
     for i in range(warm + repeat):
-        if i == warm:
-            sql0, redis0 = counters.sql, counters.redis
-            db0 = database_cpu()
         try:
             environ = next(make)()
         except StopIteration:  # out of prepared steps (or none of this kind): what was measured
             repeat = max(1, i - warm)
             break
+        # Only the request's own statements and round trips: not those that prepared it (a "fresh" poll's).
+        sql0, redis0, db0 = counters.sql, counters.redis, database_cpu()
         start = time.process_time()
         status, _headers, _body = _call(app, environ)
         took = time.process_time() - start
         if i >= warm:
             cpu.append(took)
             statuses.add(status.split()[0])
+            sql, redis = sql + counters.sql - sql0, redis + counters.redis - redis0
+            db1 = database_cpu()
+            if db0 and db1 and db0[0] == db1[0]:
+                db_seconds += db1[1] - db0[1]
+            else:
+                db_same = False
     if not cpu:
         return {"cpu_us_median": 0, "cpu_us_mean": 0, "sql": 0, "redis": 0, "db_us_mean": None, "status": "none"}
-    sql, redis = counters.sql - sql0, counters.redis - redis0
-    db1 = database_cpu()
-    # The server's CPU for this connection over the measured requests (one the same server process served).
-    db = round((db1[1] - db0[1]) / repeat * 1e6) if db0 and db1 and db0[0] == db1[0] else None
+    # The server's CPU for this connection during the measured requests (each served by one server process).
+    db = round(db_seconds / repeat * 1e6) if db_same and connection_is_postgresql() else None
     return {
         "cpu_us_median": round(statistics.median(cpu) * 1e6),
         "cpu_us_mean": round(statistics.fmean(cpu) * 1e6),
@@ -275,10 +311,11 @@ def main() -> None:
         make = kinds[args.profile]
         for _ in range(10):
             _call(app, next(make)())
-        profiler.enable()
         for _ in range(args.repeat):
-            _call(app, next(make)())
-        profiler.disable()
+            environ = next(make)()  # prepared outside the profile (a "fresh" poll's)
+            profiler.enable()
+            _call(app, environ)
+            profiler.disable()
         stats = pstats.Stats(profiler)
         if args.dump:
             stats.dump_stats(args.dump)
