@@ -75,16 +75,17 @@ def _player_response(
     status: int = 200,
     *,
     cache_tried: bool = False,
+    whole: bool = True,
 ) -> HttpResponse:
-    if (
-        not cache_tried
-        and alert is None
-        and character.status == Character.Status.ACCEPTED
-        and polled(request)
-        and (fast := _from_cache(request, character.pk, cached_active(character.pk), token)) is not None
-    ):
-        return fast
-    situation = services.active_situation_for(character) if character.status == Character.Status.ACCEPTED else None
+    """The player's part. ``whole``: read the fight's whole row at once (it will be rendered); a poll the
+    cache could not answer passes False when a 304 is still likely (the state then loads on first use)."""
+    if not cache_tried and alert is None and character.status == Character.Status.ACCEPTED and polled(request):
+        meta = cached_active(character.pk)
+        if (fast := _from_cache(request, character.pk, meta, token)) is not None:
+            return fast
+        whole = _renders(meta)
+    accepted = character.status == Character.Status.ACCEPTED
+    situation = services.active_situation_for(character, whole=whole) if accepted else None
     context: dict[str, Any] | None = None
     if situation is not None:
         # From the version alone: an unchanged fight costs no rendering.
@@ -101,6 +102,11 @@ def _player_response(
     context = context or _player_context(character, situation, token)
     template = PLAYER_FRAGMENT if request.htmx else "duels/player_live.html"
     return render_live(request, template, {**context, "alert": alert}, etag, status=status)
+
+
+def _renders(meta: Meta | int | None) -> bool:
+    """After ``_from_cache`` found nothing: does the cache's meta say the poll will render (no 304 left)?"""
+    return isinstance(meta, Meta) and not meta.ended
 
 
 def _from_cache(
@@ -135,7 +141,10 @@ def player_live_token(request: HtmxRequest, token: str) -> HttpResponse:
         fast = _from_cache(request, seen.character_id, seen.cached, token)
         if fast is not None:
             return fast
-    return _player_response(request, character_for_token(token), token, cache_tried=polled(request))
+        return _player_response(
+            request, character_for_token(token), token, cache_tried=True, whole=_renders(seen.cached)
+        )
+    return _player_response(request, character_for_token(token), token)
 
 
 def _focus(request: HtmxRequest, character: Character, token: str | None) -> HttpResponse:

@@ -56,6 +56,8 @@ def watch_context(situation: Situation) -> dict[str, Any]:
 @require_GET
 def watch(request: HtmxRequest, situation_id: int) -> HttpResponse:
     """A fight of any kind as spectators see it (its URL names stay: duels:watch, duels:mass-watch)."""
+    # A page renders; so does a poll of a version no spectator had rendered yet: both read the whole row at once.
+    whole = not polled(request)
     if polled(request):
         # The page is public, so a poll is answered from the cached version
         # alone, no database at all (see services.live): a 304, or the
@@ -71,7 +73,8 @@ def watch(request: HtmxRequest, situation_id: int) -> HttpResponse:
             fast = not_modified(request, etag) or cached_fragment(request, fragment, etag)
             if fast is not None:
                 return fast
-    situation = services.refresh(public_situation(situation_id, whole=not polled(request)))
+            whole = True
+    situation = services.refresh(public_situation(situation_id, whole=whole))
     refuse_other_kinds(request, situation)
     remember(situation)
     etag = spectator_etag(situation)

@@ -5,17 +5,23 @@ from __future__ import annotations
 import datetime as dt
 
 from duels.models import Situation
+from duels.services import rows
 from duels.services.deadlines import refresh
-from duels.services.live import META_FIELDS, remember_active
+from duels.services.live import remember_active
 from events.models import Character
 
 
-def active_situation_for(character: Character | int, *, now: dt.datetime | None = None) -> Situation | None:
-    """The character's unfinished situation, after applying its overdue deadlines (S2)."""
+def active_situation_for(
+    character: Character | int, *, now: dt.datetime | None = None, whole: bool = False
+) -> Situation | None:
+    """The character's unfinished situation (with its event), after applying its overdue deadlines (S2).
+
+    ``whole``: every column but the opening, for a caller that renders it (a
+    player's changed poll); else the version columns, the state loading on first use.
+    One hand-written statement (duels/services/rows.py).
+    """
     character_id = character if isinstance(character, int) else character.pk
-    # Only the columns the caller needs to decide; the state loads on first use.
-    rows = Situation.objects.filter(participants__id=character_id, ended=False).only(*META_FIELDS)
-    for situation in rows.order_by("-pk"):
+    for situation in rows.unfinished_for(character_id, whole=whole):
         situation = refresh(situation, now=now)
         if not situation.ended:
             remember_active(character_id, situation)

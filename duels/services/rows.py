@@ -82,6 +82,35 @@ def locked_situation(situation_id: int, *, nowait: bool = False) -> Situation | 
     return None if row is None else _with_event(SITUATION, row, db)
 
 
+def situation_by_id(situation_id: int, *, whole: bool) -> Situation | None:
+    """The situation with its event, or None: a public page's read (``whole``: but the opening; else the meta)."""
+    columns = SITUATION if whole else SITUATION_META
+    db = _db()
+    with db.cursor() as cursor:
+        cursor.execute(
+            f"{_join_event(columns)} WHERE {quoted(Situation._meta.db_table)}.{quoted('id')} = %s", [situation_id]
+        )
+        row = cursor.fetchone()
+    return None if row is None else _with_event(columns, row, db)
+
+
+def unfinished_for(character_id: int, *, whole: bool) -> list[Situation]:
+    """The character's unfinished situations with their events, newest first (``whole``: as ``situation_by_id``)."""
+    columns = SITUATION if whole else SITUATION_META
+    through = Situation.participants.through
+    s, p = quoted(Situation._meta.db_table), quoted(through._meta.db_table)
+    situation_col = quoted(through._meta.get_field("situation").column)
+    character_col = quoted(through._meta.get_field("character").column)
+    sql = (
+        f"{_join_event(columns)} INNER JOIN {p} ON ({p}.{situation_col} = {s}.{quoted('id')}) "
+        f"WHERE {p}.{character_col} = %s AND {s}.{quoted('ended')} = %s ORDER BY {s}.{quoted('id')} DESC"
+    )
+    db = _db()
+    with db.cursor() as cursor:
+        cursor.execute(sql, [character_id, False])
+        return [_with_event(columns, row, db) for row in cursor.fetchall()]
+
+
 def _staff_sql(columns: Columns) -> str:
     s, r = quoted(Situation._meta.db_table), quoted(StaffRole._meta.db_table)
     return (

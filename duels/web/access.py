@@ -5,24 +5,15 @@ from __future__ import annotations
 import datetime as dt
 
 from django.db import connection
-from django.db.models import QuerySet
 from django.http import Http404
 from django.utils import timezone
 
 from duels.models import Situation
 from duels.services import rows
-from duels.services.live import META_FIELDS, Meta
+from duels.services.live import Meta
 from events.access import ORGANIZER, REFEREE, AnyUser
 from events.models import StaffRole
 from helpers.ids import is_id
-
-
-def _rows(whole: bool) -> QuerySet[Situation]:
-    rows = Situation.objects.select_related("event")
-    # A poll or a command reads only the columns it needs first: the state
-    # loads on first use, so a 304 never reads (or decodes) it. A page that
-    # renders anyway takes the whole row in the same query.
-    return rows.defer("opening") if whole else rows.only(*META_FIELDS, "event")
 
 
 def situation_for_staff(user: AnyUser, situation_id: int, *, whole: bool = False) -> Situation:
@@ -73,8 +64,13 @@ def staff_meta(user: AnyUser, situation_id: int) -> tuple[Meta, str]:
 
 
 def public_situation(situation_id: int, *, whole: bool = False) -> Situation:
-    """Spectator pages are public: anyone with the link sees the non-secret part (D4)."""
-    try:
-        return _rows(whole).get(pk=situation_id)
-    except Situation.DoesNotExist:
-        raise Http404 from None
+    """Spectator pages are public: anyone with the link sees the non-secret part (D4).
+
+    One hand-written statement (duels/services/rows.py), the event's row with it. ``whole``: every
+    column but the opening, for a caller that renders (a page, a changed poll); else the version
+    columns, the state loading on first use (so a 304 never reads or decodes it).
+    """
+    found = rows.situation_by_id(situation_id, whole=whole) if is_id(situation_id) else None
+    if found is None:
+        raise Http404
+    return found

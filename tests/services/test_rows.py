@@ -20,11 +20,13 @@ from django.http import Http404
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from duels import services
 from duels.models import LogEntry, Situation
 from duels.services import rows
 from duels.services.deadlines import _lock_busy
-from duels.web.access import situation_for_staff
-from events.access import ORGANIZER, REFEREE
+from duels.web.access import public_situation, situation_for_staff
+from events.access import ORGANIZER, REFEREE, character_for_token
+from events.models import Character
 
 pytestmark = pytest.mark.django_db
 ROLES = (ORGANIZER.value, REFEREE.value)
@@ -103,6 +105,69 @@ def _log(situation: Situation, referee: Any, count: int) -> None:
         )
         for n in range(count)
     )
+
+
+def _orm_rows(whole: bool):
+    rows_ = Situation.objects.select_related("event")
+    return (
+        rows_.defer("opening") if whole else rows_.only("id", "event_id", "kind", "version", "next_deadline", "ended")
+    )
+
+
+def test_a_public_read_is_the_orm_s_row_with_its_event(shown):
+    for whole in (False, True):
+        expected = _orm_rows(whole).get(pk=shown.pk)
+        found = public_situation(shown.pk, whole=whole)
+        assert _fields(found) == _fields(expected)
+        assert found.get_deferred_fields() == expected.get_deferred_fields()
+        assert _fields(found.event) == _fields(expected.event)
+        for missing in (shown.pk + 1000, 2**70):  # a number no row has, and one no column holds
+            with pytest.raises(Http404):
+                public_situation(missing, whole=whole)
+    # What a poll reads first: the state loads on first use (a 304 never reads it).
+    lean = public_situation(shown.pk)
+    assert "state" in lean.get_deferred_fields()
+    assert lean.state == Situation.objects.get(pk=shown.pk).state
+
+
+def test_a_character_s_unfinished_fights_are_the_orm_s_newest_first(shown, armed, event):
+    anton, zavulon = armed
+    bystander = Character.objects.create(event=event, name="Bystander", status=Character.Status.ACCEPTED)
+    for whole in (False, True):
+        for character in (anton, zavulon, bystander):
+            expected = list(_orm_rows(whole).filter(participants__id=character.pk, ended=False).order_by("-pk"))
+            found = rows.unfinished_for(character.pk, whole=whole)
+            assert [_fields(s) for s in found] == [_fields(s) for s in expected]
+            assert [s.get_deferred_fields() for s in found] == [s.get_deferred_fields() for s in expected]
+        assert [s.pk for s in rows.unfinished_for(anton.pk, whole=whole)] == [shown.pk]
+        assert rows.unfinished_for(bystander.pk, whole=whole) == []
+    Situation.objects.filter(pk=shown.pk).update(ended=True)
+    assert rows.unfinished_for(anton.pk, whole=True) == []
+    assert services.active_situation_for(anton) is None
+
+
+def test_a_secret_link_finds_the_character_the_orm_finds(shown, armed):
+    anton, _zavulon = armed
+    expected = Character.objects.select_related("event").get(pk=anton.pk)
+    with CaptureQueriesContext(connection) as ctx:
+        found = character_for_token(anton.link_token)
+        assert _fields(found) == _fields(expected)
+        assert _fields(found.event) == _fields(expected.event)
+    assert len(ctx.captured_queries) == 1
+    assert found.get_deferred_fields() == set()
+    refused = [
+        ("link_active", False),  # revoked
+        ("status", Character.Status.PENDING),  # not (or no longer) accepted
+    ]
+    for column, value in refused:
+        Character.objects.filter(pk=anton.pk).update(**{column: value})
+        with pytest.raises(Http404):
+            character_for_token(anton.link_token)
+        Character.objects.filter(pk=anton.pk).update(**{column: getattr(expected, column)})
+        assert character_for_token(anton.link_token).pk == anton.pk
+    for unknown in ("x" * 43, "", anton.link_token[:-1]):
+        with pytest.raises(Http404):
+            character_for_token(unknown)
 
 
 def test_the_newest_entries_are_the_orm_s_newest_twenty_in_order(shown, referee):
