@@ -3,16 +3,20 @@
 States: the start, a card shown (the answer window), the result proposed, a
 step overridden, a step confirmed, a duel ended, with an alert and with
 conversions' notes. Each region: the notes, the status, the log, each duel's
-whole card and its parts a step sends alone.
+whole card and its parts a step sends alone; and each duel's card on the
+spectators' page and on each fighter's own phone (``duel_public_card``).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from cards.models import PreparedArsenal
+from duels import services
+from duels.duel import live
 from duels.templatetags import duel_regions as R
 from duels.web.alerts import Alert
 from rules import duel as engine
@@ -23,7 +27,21 @@ from tests.web.tablet_kit import Tablet
 pytestmark = pytest.mark.django_db
 
 
+def check_public(situation: Any) -> None:
+    """The spectators' card of every duel, and each fighter's own phone's card of theirs (issue 24)."""
+    state = services.state_of(situation)
+    base = {"situation": situation, "etag": '"e"', "server_now": "now", "new_nonce": "nonce", "csrf_token": "csrf"}
+    watching = {**base, **live.watch_context(state)}
+    for duel in watching["view"].duels:
+        same(R.duel_public_card, "duel_public_card.html", {**watching, "duel": duel, "controls": False})
+    for fighter_id in {f.id for duel in watching["view"].duels for f in duel.fighters}:
+        mine = {**base, **live.player_context(fighter_id, state)}
+        if mine["duel"] is not None:
+            same(R.duel_public_card, "duel_public_card.html", {**mine, "controls": False})
+
+
 def check(situation: Any, **extra: Any) -> None:
+    check_public(situation)
     context = {**context_of(situation), **extra}
     same(R.fight_notes, "duel_tablet.html#fight-notes", context)
     same(R.fight_status, "duel_tablet.html#fight-status", context)
@@ -99,3 +117,29 @@ def test_an_instant_attacks_answer_equals_its_template(armed, referee, attack_ca
     check(situation)
     context = context_of(situation)
     assert "data-answer-by" in R.duel_card({**context, "duel": context["view"].duels[-1]})
+
+
+def test_the_public_card_of_a_long_duel_links_to_the_record(as_user, referee, fight):
+    """A long duel's card shows its newest steps and played cards with links to the rest; an ended one its reason."""
+    tablet = Tablet(as_user(referee), fight, "duels:situation")
+    duel = context_of(fight)["view"].duels[-1]
+    tablet.tap("attack", {"duel": duel.number}, card=duel.attacker.attack_cards[0].uid)
+    tablet.tap("answer", {"duel": duel.number}, card="")
+    tablet.tap("override", {"duel": duel.number}, outcome="parried", reason="a <good> block")
+    tablet.tap("end_duel", {"duel": duel.number}, reason="they <shook> hands")
+    state = services.state_of(fight)
+    base = {"situation": fight, "etag": '"e"', "server_now": "now", "new_nonce": "nonce", "csrf_token": "csrf"}
+    for viewer in (None, *(f.id for f in duel.fighters)):
+        context = {**base, **(live.watch_context(state) if viewer is None else live.player_context(viewer, state))}
+        shown = context.get("duel") or context["view"].duels[-1]
+        assert shown.records and not shown.is_open and shown.end_reason
+        longer = replace(
+            shown,
+            records_total=shown.records_total + 7,
+            a=replace(shown.a, discards_total=len(shown.a.discards) + 3),
+            b=replace(shown.b, discards_total=len(shown.b.discards) + 3),
+        )
+        same(R.duel_public_card, "duel_public_card.html", {**context, "duel": longer, "controls": False})
+        html = R.duel_public_card({**context, "duel": longer})
+        assert html.count('class="small record-link') == 1 + sum(1 for f in longer.fighters if f.discards)
+        assert "they &lt;shook&gt; hands" in html
