@@ -4,18 +4,22 @@ templates/duels/battle/tablet.html calls these tags for its regions, and a
 step's answer calls the same builders (duels/battle/live.py). The templates
 they replace are kept in tests/web/regions_reference/ and compared with them.
 The turn's controls, the actions in progress and the reaction bar are in
-``battle_turn``.
+``battle_turn``. The spectators' page and a combatant's phone use the same
+strip and frames without the referee's buttons and rule codes
+(``public_turn_strip``, ``public_battle_frames``) and ``battle_records``
+(their templates, too, are kept in tests/web/regions_reference/).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from itertools import groupby
 from typing import Any
 
 from django import template
 from django.utils.translation import get_language, ngettext, pgettext
 
-from duels.templatetags.battle_turn import battle_action, reaction_bar
+from duels.templatetags.battle_turn import battle_action, frames, reaction_bar
 from duels.templatetags.fight_forms import Ctx, action_form, alert_box, bt, e, log_list, region_tag, t
 
 register = template.Library()
@@ -50,11 +54,19 @@ def battle_head(ctx: Ctx) -> str:
 
 
 def turn_strip(ctx: Ctx) -> str:
-    """duels/battle/_strip.html on the referee's tablet (``referee``: the rules' codes in the flags' titles)."""
-    view = ctx["view"]
+    """The turn strip on the referee's tablet: the rules' codes in the flags' titles."""
+    return _strip(ctx["view"], referee=True)
+
+
+def public_turn_strip(ctx: Ctx) -> str:
+    """The turn strip on the spectators' page and a combatant's phone (context: ``battle``, their view)."""
+    return _strip(ctx["battle"], referee=False)
+
+
+def _strip(view: Any, *, referee: bool) -> str:
     return (
         '\n<ol class="battle-strip list-unstyled d-flex flex-wrap gap-2 mb-2" id="turn-strip">\n  '
-        f"{''.join(_combatant(view, c) for c in view.combatants)}\n</ol>\n"
+        f"{''.join(_combatant(view, c, referee) for c in view.combatants)}\n</ol>\n"
     )
 
 
@@ -64,9 +76,10 @@ _ITEMS: dict[tuple[Any, ...], str] = {}
 _ITEMS_MAX = 20_000
 
 
-def _combatant(view: Any, c: Any) -> str:
+def _combatant(view: Any, c: Any, referee: bool) -> str:
     key = (
         get_language(),
+        referee,
         view.reactions_on,
         c.id,
         c.name,
@@ -83,11 +96,11 @@ def _combatant(view: Any, c: Any) -> str:
     if item is None:
         if len(_ITEMS) >= _ITEMS_MAX:
             _ITEMS.clear()
-        item = _ITEMS[key] = _strip_item(view, c)
+        item = _ITEMS[key] = _strip_item(view, c, referee)
     return item
 
 
-def _strip_item(view: Any, c: Any) -> str:
+def _strip_item(view: Any, c: Any, referee: bool) -> str:
     active = " active-turn" if c.active else ""
     out = "" if c.can_fight else " out"
     badge = "text-bg-success" if c.condition == "fit" else "text-bg-warning"
@@ -96,10 +109,11 @@ def _strip_item(view: Any, c: Any) -> str:
     if view.reactions_on:
         opp = " spent" if c.opportunity_spent else ""
         imm = " spent" if c.immediate_spent else ""
+        r2, r5 = (" (R2)", " (R5)") if referee else ("", "")
         flags = (
-            f'\n        · <span class="reaction-flag{opp}" title="{t("opportunity action this turn")} (R2)">'
+            f'\n        · <span class="reaction-flag{opp}" title="{t("opportunity action this turn")}{r2}">'
             f"{t('Opp.')} {'✗' if c.opportunity_spent else '✓'}</span>\n"
-            f'        · <span class="reaction-flag{imm}" title="{t("immediate action since their last turn")} (R5)">'
+            f'        · <span class="reaction-flag{imm}" title="{t("immediate action since their last turn")}{r5}">'
             f"{t('Imm.')} {'✗' if c.immediate_spent else '✓'}</span>\n      "
         )
     readied = f'<span class="d-block">{t("Readied:")} {e(c.readied)}</span>' if c.readied else ""
@@ -111,6 +125,31 @@ def _strip_item(view: Any, c: Any) -> str:
         f'    <div class="small">{e(c.side_label)} · <span class="badge condition-badge {badge}">'
         f"{e(c.condition_label)}</span></div>\n"
         f'    <div class="small">{cards}\n      {flags}\n      {readied}\n    </div>\n  </li>\n  '
+    )
+
+
+def public_battle_frames(ctx: Ctx) -> str:
+    """The actions in progress on the spectators' page and a combatant's phone: no buttons, no rule codes."""
+    return frames(ctx, ctx["battle"], referee=False)
+
+
+def battle_records(ctx: Ctx) -> str:
+    """The latest results, newest first (every played card is public). Context: ``battle``."""
+    records = ctx["battle"].records
+    if not records:
+        return ""
+    rows = "".join(_record_row(r) for r in records)
+    table = '<table class="table table-sm table-tight mt-2" id="battle-records">'
+    return f"\n{table}\n  <tbody>\n  {rows}\n  </tbody>\n</table>\n"
+
+
+def _record_row(r: Mapping[str, Any]) -> str:
+    """One result (duels/battle/presenters.py's row: a dict)."""
+    answer = e(r["answer"]) if r.get("answer") else t("no answer")
+    late = f" ({t('time ran out')})" if r.get("timed_out") else ""
+    return (
+        f"\n    <tr><td>{e(r['round'])}</td><td>{e(r['role'])}</td><td>{e(r['attacker'])}: {e(r['attack'])}</td>\n"
+        f"      <td>{e(r['defender'])}: {answer}</td>\n      <td>{e(r['outcome'])}{late}</td></tr>\n  "
     )
 
 
@@ -168,5 +207,15 @@ def battle_log(ctx: Ctx) -> str:
     return f'<details class="mt-2" id="battle-log"><summary>{t("Log")}</summary>{log_list(ctx)}</details>'
 
 
-for _builder in (battle_notes, battle_head, turn_strip, battle_main, battle_join, battle_log):
+for _builder in (
+    battle_notes,
+    battle_head,
+    turn_strip,
+    battle_main,
+    battle_join,
+    battle_log,
+    public_turn_strip,
+    public_battle_frames,
+    battle_records,
+):
     region_tag(register, _builder)

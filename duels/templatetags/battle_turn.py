@@ -28,7 +28,7 @@ def battle_action(ctx: Ctx) -> str:
     elif not view.frames and view.turn_of:
         body = _turn(ctx, view)
     else:
-        body = _frames(ctx, view) + _go_on(ctx, view)
+        body = frames(ctx, view) + _go_on(ctx, view)
     if view.can_next_turn:
         body += (
             f"\n        {action_form(ctx, 'next_turn', form_class='mt-2')}\n"
@@ -201,12 +201,13 @@ def _go_on(ctx: Ctx, view: Any) -> str:
     return f'\n        <div class="d-flex flex-wrap gap-2">\n          {button}\n        </div>\n      '
 
 
-def _frames(ctx: Ctx, view: Any) -> str:
-    """duels/battle/_frames.html with ``referee``."""
-    return "".join(_frame(ctx, frame) for frame in view.frames)
+def frames(ctx: Ctx, view: Any, *, referee: bool = True) -> str:
+    """The actions in progress; ``referee``: the answer and result buttons and the rules' codes (else the
+    spectators' and combatants' pages)."""
+    return "".join(_frame(ctx, frame, referee) for frame in view.frames)
 
 
-def _frame(ctx: Ctx, frame: Any) -> str:
+def _frame(ctx: Ctx, frame: Any, referee: bool) -> str:
     look = " border-primary border-3" if frame.on_top else " opacity-75"
     lost = " frame-lost" if frame.lost else ""
     targets = f" → {', '.join(e(x.name) for x in frame.targets)}" if frame.targets else ""
@@ -214,16 +215,18 @@ def _frame(ctx: Ctx, frame: Any) -> str:
     if frame.parts > 1:
         parts = bt("part %(done)s of %(total)s done", done=frame.parts_done, total=frame.parts)
     if frame.lost:
-        badge = f'<span class="badge text-bg-danger">{t("negated: lost")} (R6)</span>'
+        badge = f'<span class="badge text-bg-danger">{t("negated: lost")}{" (R6)" if referee else ""}</span>'
     elif frame.finished:
         badge = f'<span class="badge text-bg-secondary">{t("done")}</span>'
     elif not frame.on_top:
-        badge = f'<span class="badge text-bg-warning">{t("waiting for the reaction")} (R3)</span>'
+        badge = (
+            f'<span class="badge text-bg-warning">{t("waiting for the reaction")}{" (R3)" if referee else ""}</span>'
+        )
     else:
         badge = ""
     trigger = f'<div class="small text-muted">{t("Trigger:")} {e(frame.trigger)}</div>' if frame.trigger else ""
     card = f'<div class="my-1 fs-5">{chip(frame.card)}</div>' if frame.card else ""
-    windows = "".join(_window(ctx, frame, w) for w in frame.windows)
+    windows = "".join(_window(ctx, frame, w, referee) for w in frame.windows)
     queued = "".join(
         f'\n    <div class="small border-top mt-1 pt-1">{t("Waiting response:")} {e(q.actor.name)} —'
         f" {e(q.act_label)}</div>\n  "
@@ -240,12 +243,14 @@ def _frame(ctx: Ctx, frame: Any) -> str:
     )
 
 
-def _window(ctx: Ctx, frame: Any, w: Any) -> str:
+def _window(ctx: Ctx, frame: Any, w: Any, referee: bool) -> str:
     if w.suspended:
         state = f'<span class="badge text-bg-warning">{t("paused")}</span>'
     elif not w.answered:
+        label = "" if referee else f'<span class="countdown-label">{t("Seconds left to answer:")}</span> '
+        look = "countdown countdown-answer" if referee else "countdown-inline fw-bold"
         state = (
-            f'<span class="countdown countdown-answer" data-deadline="{e(w.deadline_iso)}" role="timer"'
+            f'{label}<span class="{look}" data-deadline="{e(w.deadline_iso)}" role="timer"'
             f' aria-label="{t("Seconds left to answer")}"></span>'
         )
     elif w.answer_card:
@@ -258,7 +263,7 @@ def _window(ctx: Ctx, frame: Any, w: Any) -> str:
             f'<span>{t("Proposed:")} <strong class="proposed" data-outcome="{e(w.proposed)}">'
             f"{e(w.proposed_label)}</strong></span>"
         )
-    buttons = _window_buttons(ctx, frame, w) if frame.on_top else ""
+    buttons = _window_buttons(ctx, frame, w) if referee and frame.on_top else ""
     return (
         f'\n    <div class="answer-window d-flex flex-wrap align-items-center gap-2 my-1"'
         f' data-defender="{e(w.defender.id)}">\n'

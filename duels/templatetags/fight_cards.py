@@ -5,8 +5,10 @@ buttons: hundreds of cards in a long fight, each an ``{% include %}`` of a
 few nodes - most of a step's rendering time. A chip depends only on the
 face it shows, whether it is focused and the language, so its HTML is built
 once per process and reused; a list of them is one tag, not one include
-per card. The markup is exactly what ``duels/_card.html`` renders (tested),
-which stays the one-card include of the other pages.
+per card. The markup is exactly what the one-card template ``duels/_card.html``
+rendered (tests/web/test_card_chips.py keeps it); every page now calls
+``{% card_chip %}`` instead of including it (issue 24: an include costs more
+than the chip).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ _CHIPS_MAX = 20_000
 
 
 def chip(card: Any) -> str:
-    """One card face (presenters.CardView) as ``duels/_card.html`` renders it, as escaped HTML."""
+    """One card face (presenters.CardView) as ``duels/_card.html`` rendered it, as escaped HTML."""
     key = (get_language(), card.name, card.kind, card.focused, card.full_effect, card.softened_effect)
     html = _CHIPS.get(key)
     if html is None:

@@ -509,7 +509,8 @@ def test_the_strips_kept_items_are_fresh_builds_through_a_fight(as_user, referee
         for language in ("en", "ru"):
             with override(language):
                 for c in view.combatants:
-                    assert R._combatant(view, c) == R._strip_item(view, c)
+                    for on_tablet in (True, False):  # the referee's strip and the public one are kept apart
+                        assert R._combatant(view, c, on_tablet) == R._strip_item(view, c, on_tablet)
 
     check()
     attack(client, battle, anna, "Blade", vera)

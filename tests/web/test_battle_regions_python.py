@@ -4,7 +4,8 @@ States: the first turn, an attack's answer window, the result proposed, a
 pass, the reactions of round 2 (who may react, why not the others), a bout's
 end (the order, leaving, the arsenals, the join form without the strike
 button), the next bout's start, with an alert. Regions: notes, head, strip,
-main, join, log.
+main, join, log; and the spectators' and each combatant's strip, actions in
+progress and results.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from duels import services
+from duels.battle import live
 from duels.templatetags import battle_regions as R
 from duels.web.alerts import Alert
 from rules import battle as B
@@ -31,7 +34,20 @@ REGIONS = {
 }
 
 
+def check_public(situation: Any) -> None:
+    """The spectators' page and each combatant's phone: the strip, the actions in progress, the results."""
+    state = services.state_of(situation)
+    base = {"situation": situation, "etag": '"e"', "server_now": "now", "new_nonce": "nonce", "csrf_token": "csrf"}
+    views = [live.watch_context(state), *(live.player_context(cid, state) for cid in state.combatants)]
+    for view in views:
+        context = {**base, **view, "referee": False}
+        same(R.public_turn_strip, "battle_strip.html", context)
+        same(R.public_battle_frames, "battle_frames.html", context)
+        same(R.battle_records, "battle_records.html", context)
+
+
 def check(situation: Any, **extra: Any) -> None:
+    check_public(situation)
     context = {**context_of(situation), **extra}
     for name, builder in REGIONS.items():
         if name == "battle-main" and context["view"].ended:
