@@ -15,7 +15,7 @@ from duels.templatetags.fight_forms import Ctx, action_form, bt, e, t
 
 
 def magic_card(card: Any) -> str:
-    """duels/mass/_card.html: one magic card, face up."""
+    """One magic card, face up (its template was duels/mass/_card.html: tests/web/regions_reference/mass_card.html)."""
     kind = e(card.magic_type)
     protected = ""
     if card.acts_on_protected:

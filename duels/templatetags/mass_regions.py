@@ -45,6 +45,53 @@ def mass_status(ctx: Ctx) -> str:
     )
 
 
+def mass_public_status(ctx: Ctx) -> str:
+    """Cycle, stage, whose turn, the card on the table and the effects: what everyone may see (the spectators'
+    page and a commander's phone; the tablet has its own regions above)."""
+    view = ctx["view"]
+    over = f'<span class="badge text-bg-secondary">{t("over")}</span>' if view.ended else ""
+    turn = ""
+    if view.turn_side:
+        words = bt("%(name)s's turn", name=view.turn_side.name)
+        turn = (
+            f'<div class="fs-5"><span class="badge text-bg-primary">{words}</span> {e(view.turn_side.points_label)}'
+            "</div>"
+        )
+    a, b = e(view.sides["a"].name), e(view.sides["b"].name)
+    rolls = "".join(
+        f'<div class="small">{t("Initiative:")} {a} {e(ra)} — {b} {e(rb)} · {e(source)}</div>'
+        for ra, rb, _cycle, source in view.rolls
+    )
+    pending = ""
+    if view.pending:
+        pending = f'<div class="mt-2">{magic_card(view.pending)}</div>'
+    elif view.pending_side:
+        words = bt("%(name)s looks at a drawn card.", name=view.sides_pending_name)
+        pending = f'<div class="mt-2 text-muted">{words}</div>'
+    effects = "".join(_public_effect(effect) for effect in view.effects) or f'<li class="text-muted">{t("None.")}</li>'
+    return (
+        '\n<div class="mass-status mb-2">\n'
+        f'  <div class="fs-4 fw-bold">{bt("Cycle %(cycle)s", cycle=view.cycle)}\n    {over}</div>\n'
+        f"  <div>{e(view.stage_label)}</div>\n  {turn}\n  {rolls}\n  {pending}\n</div>\n"
+        f'<section class="mb-2">\n  <h2 class="h6">{t("Active effects (M6)")}</h2>\n'
+        f'  <ul class="list-unstyled small mb-0">{effects}</ul>\n</section>\n'
+        f'<p class="small text-muted mb-2">{e(view.deck_summary)}</p>\n'
+    )
+
+
+def _public_effect(effect: Any) -> str:
+    card = effect.card
+    affected = f" · {joined(effect.affected)}" if effect.affected else ""
+    unaffected = (
+        f' · <span class="text-muted">{t("protected:")} {joined(effect.unaffected)}</span>' if effect.unaffected else ""
+    )
+    ends = bt("ends when cycle %(cycle)s begins", cycle=effect.ends_cycle)
+    return (
+        f'\n    <li class="mass-effect"><strong>{e(card.name)}</strong> ({e(card.type_label)}) · {ends}'
+        f"{affected}{unaffected}</li>\n  "
+    )
+
+
 def mass_effects(ctx: Ctx) -> str:
     items = "".join(_effect(effect) for effect in ctx["view"].effects)
     if not items:
@@ -175,5 +222,14 @@ def _warrior(ctx: Ctx, w: Any, casualties: bool) -> str:
     )
 
 
-for _builder in (mass_notes, mass_status, mass_action, mass_effects, mass_decks, mass_log, mass_side):
+for _builder in (
+    mass_notes,
+    mass_status,
+    mass_action,
+    mass_effects,
+    mass_decks,
+    mass_log,
+    mass_side,
+    mass_public_status,
+):
     region_tag(register, _builder)

@@ -3,7 +3,8 @@
 States: the initiative, the starter's choice, a side's points, a card drawn
 (carried out or kept), a kept card, the magic phase over with the casualty
 buttons, the next cycle, the battle's end, with an alert and an undone roll.
-Regions: notes, status, action, effects, decks, log and each side. And what
+Regions: notes, status, action, effects, decks, log and each side; and the
+status everyone may see (the spectators' page, each commander's phone). And what
 a side shows whoever watches: a spectator no kept card, a commander their
 own side's only (duels/mass/presenters.py decides; the Python side shows
 what it is given).
@@ -15,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from duels import services
 from duels.mass.presenters import COMMANDER, SPECTATOR, MassViewer, present
 from duels.templatetags import mass_regions as R
 from duels.templatetags.mass_action import mass_action
@@ -44,6 +46,10 @@ def check(situation: Any, **extra: Any) -> dict[str, Any]:
     for side in context["view"].sides.values():
         same(R.mass_side, "mass_side.html", {**context, "side": side})
         same(R.mass_side, "mass_side.html", {**context, "side": side, "casualties": False})
+    # What everyone may see: the spectators' page and each commander's phone (issue 24).
+    state = services.state_of(situation)
+    for viewer in (MassViewer(SPECTATOR), MassViewer(COMMANDER, "a"), MassViewer(COMMANDER, "b")):
+        same(R.mass_public_status, "mass_public_status.html", {**context, "view": present(state, viewer)})
     return context
 
 
