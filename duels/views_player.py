@@ -75,15 +75,18 @@ def _player_response(
     status: int = 200,
     *,
     cache_tried: bool = False,
-    whole: bool = True,
+    cached: Meta | int | None = None,
 ) -> HttpResponse:
-    """The player's part. ``whole``: read the fight's whole row at once (it will be rendered); a poll the
-    cache could not answer passes False when a 304 is still likely (the state then loads on first use)."""
+    """The player's part. ``cache_tried``: the poll's cache entry ``cached`` was looked at (``_from_cache``) and
+    answered nothing; it tells whether the poll will render (the fight's whole row is then read at once, and
+    the fragment it missed is not looked up again) or may still be a 304 (the state loads on first use)."""
     if not cache_tried and alert is None and character.status == Character.Status.ACCEPTED and polled(request):
-        meta = cached_active(character.pk)
-        if (fast := _from_cache(request, character.pk, meta, token)) is not None:
+        cached = cached_active(character.pk)
+        if (fast := _from_cache(request, character.pk, cached, token)) is not None:
             return fast
-        whole = _renders(meta)
+        cache_tried = True
+    whole = not cache_tried or _renders(cached)
+    missed = _looked_up(cached, character.pk, token) if cache_tried else None
     accepted = character.status == Character.Status.ACCEPTED
     situation = services.active_situation_for(character, whole=whole) if accepted else None
     context: dict[str, Any] | None = None
@@ -98,7 +101,8 @@ def _player_response(
         return unchanged
     if request.htmx and alert is None and situation is not None and status == 200:
         # The player's other devices (and polls) of this version reuse it.
-        return shared_fragment(request, PLAYER_FRAGMENT, etag, lambda: _player_context(character, situation, token))
+        build = lambda: _player_context(character, situation, token)  # noqa: E731 - read once, if at all
+        return shared_fragment(request, PLAYER_FRAGMENT, etag, build, missed=etag == missed)
     context = context or _player_context(character, situation, token)
     template = PLAYER_FRAGMENT if request.htmx else "duels/player_live.html"
     return render_live(request, template, {**context, "alert": alert}, etag, status=status)
@@ -107,6 +111,13 @@ def _player_response(
 def _renders(meta: Meta | int | None) -> bool:
     """After ``_from_cache`` found nothing: does the cache's meta say the poll will render (no 304 left)?"""
     return isinstance(meta, Meta) and not meta.ended
+
+
+def _looked_up(meta: Meta | int | None, character_id: int, token: str | None) -> str | None:
+    """The ETag whose fragment ``_from_cache`` looked up (and, as it answered nothing, did not find), if any."""
+    if not isinstance(meta, Meta) or meta.ended or meta.is_due(timezone.now()):
+        return None
+    return player_etag(meta, character_id, token)
 
 
 def _from_cache(
@@ -119,9 +130,9 @@ def _from_cache(
     if another poll had it rendered. Otherwise (not known, due, ended, not
     rendered yet) None: the database decides.
     """
-    if not isinstance(meta, Meta) or meta.ended or meta.is_due(timezone.now()):
+    etag = _looked_up(meta, character_id, token)
+    if etag is None:
         return None
-    etag = player_etag(meta, character_id, token)
     return not_modified(request, etag) or cached_fragment(request, PLAYER_FRAGMENT, etag)
 
 
@@ -141,9 +152,7 @@ def player_live_token(request: HtmxRequest, token: str) -> HttpResponse:
         fast = _from_cache(request, seen.character_id, seen.cached, token)
         if fast is not None:
             return fast
-        return _player_response(
-            request, character_for_token(token), token, cache_tried=True, whole=_renders(seen.cached)
-        )
+        return _player_response(request, character_for_token(token), token, cache_tried=True, cached=seen.cached)
     return _player_response(request, character_for_token(token), token)
 
 

@@ -57,7 +57,7 @@ def watch_context(situation: Situation) -> dict[str, Any]:
 def watch(request: HtmxRequest, situation_id: int) -> HttpResponse:
     """A fight of any kind as spectators see it (its URL names stay: duels:watch, duels:mass-watch)."""
     # A page renders; so does a poll of a version no spectator had rendered yet: both read the whole row at once.
-    whole = not polled(request)
+    whole, missed = not polled(request), ""
     if polled(request):
         # The page is public, so a poll is answered from the cached version
         # alone, no database at all (see services.live): a 304, or the
@@ -73,7 +73,7 @@ def watch(request: HtmxRequest, situation_id: int) -> HttpResponse:
             fast = not_modified(request, etag) or cached_fragment(request, fragment, etag)
             if fast is not None:
                 return fast
-            whole = True
+            whole, missed = True, etag
     situation = services.refresh(public_situation(situation_id, whole=whole))
     refuse_other_kinds(request, situation)
     remember(situation)
@@ -83,7 +83,8 @@ def watch(request: HtmxRequest, situation_id: int) -> HttpResponse:
     template = pages_of(situation).templates.watch
     if request.htmx:
         # Every spectator of this version gets the same fragment, rendered once.
-        return shared_fragment(request, f"{template}#live", etag, lambda: watch_context(situation))
+        build = lambda: watch_context(situation)  # noqa: E731 - read once, if at all
+        return shared_fragment(request, f"{template}#live", etag, build, missed=etag == missed)
     return render_live(request, template, watch_context(situation), etag)
 
 

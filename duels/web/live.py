@@ -162,11 +162,21 @@ def cached_fragment(request: HttpRequest, template: str, etag: str) -> HttpRespo
 
 
 def shared_fragment(
-    request: HttpRequest, template: str, etag: str, build: Callable[[], dict[str, Any]], status: int = 200
+    request: HttpRequest,
+    template: str,
+    etag: str,
+    build: Callable[[], dict[str, Any]],
+    status: int = 200,
+    *,
+    missed: bool = False,
 ) -> HttpResponse:
-    """The live fragment for ``etag``: from the cache, or rendered by ``build()``'s context and cached."""
+    """The live fragment for ``etag``: from the cache, or rendered by ``build()``'s context and cached.
+
+    ``missed``: this request looked it up a moment ago (``cached_fragment``) and it was not there; it is
+    rendered without asking again (at worst, twice by two polls at once - as without it).
+    """
     key = _fragment_key(template, etag)
-    pieces = cache.get(key)
+    pieces = None if missed else cache.get(key)
     if not isinstance(pieces, tuple):
         context = {**build(), "etag": etag, "server_now": MARK_NOW, "new_nonce": MARK_NONCE, "csrf_token": MARK_CSRF}
         pieces = _pieces(render_to_string(template, context, request))
