@@ -14,7 +14,7 @@ from django.http import Http404, HttpRequest
 
 from events import link_cache
 from events.models import Character, Event, StaffRole
-from helpers.columns import Columns, quoted
+from helpers.columns import Columns, WithParent, quoted
 from helpers.columns import db as columns_db
 
 ORGANIZER = StaffRole.Role.ORGANIZER
@@ -167,28 +167,21 @@ def link_holder_cached(token: str, also: str) -> tuple[int, Any]:
     return int(character_id), None
 
 
-_CHARACTER, _EVENT = Columns(Character), Columns(Event)
+_BY_LINK = WithParent(Columns(Character), Columns(Event), "event")
 
 
 def _character_by_link(token: str) -> Character | None:
     """``Character.objects.select_related("event").get(link_token=token, link_active=True, status=accepted)``
     as one hand-written statement: every player's changed poll asks it (the ORM's compiling was ~15 % of one;
     tests/services/test_rows.py holds the two to the same answer)."""
-    c, e = quoted(Character._meta.db_table), quoted(Event._meta.db_table)
-    sql = (
-        f"SELECT {_CHARACTER.select}, {_EVENT.select} FROM {c} INNER JOIN {e} "
-        f"ON ({c}.{quoted('event_id')} = {e}.{quoted('id')}) "
-        f"WHERE {c}.{quoted('link_token')} = %s AND {c}.{quoted('link_active')} = %s AND {c}.{quoted('status')} = %s"
-    )
+    c = quoted(Character._meta.db_table)
+    where = f"{c}.{quoted('link_token')} = %s AND {c}.{quoted('link_active')} = %s AND {c}.{quoted('status')} = %s"
     db = columns_db()
     with db.cursor() as cursor:
-        cursor.execute(sql, [token, True, Character.Status.ACCEPTED.value])
+        cursor.execute(f"{_BY_LINK.select} WHERE {where}", [token, True, Character.Status.ACCEPTED.value])
         row = cursor.fetchone()
-    if row is None:
-        return None
-    character: Character = _CHARACTER.build(row[: len(_CHARACTER)], db)
-    Character._meta.get_field("event").set_cached_value(character, _EVENT.build(row[len(_CHARACTER) :], db))
-    return character
+    found: Character | None = None if row is None else _BY_LINK.build(row, db)
+    return found
 
 
 def character_for_token(token: str) -> Character:

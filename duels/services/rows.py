@@ -29,7 +29,7 @@ from django.utils import timezone
 
 from duels.models import LogEntry, Situation
 from events.models import Event, StaffRole
-from helpers.columns import Columns, quoted
+from helpers.columns import Columns, WithParent, quoted
 from helpers.columns import db as _db
 
 # The situation a step changes: everything but the opening snapshot (~40 KB a step never reads).
@@ -37,17 +37,12 @@ SITUATION = Columns(Situation, leave=("opening",))
 # What the staff check reads first: the version columns; the state loads on first use.
 SITUATION_META = Columns(Situation, only=("id", "event_id", "kind", "version", "next_deadline", "ended"))
 EVENT = Columns(Event)
+# Each with its event's row (the ORM's ``select_related("event")``).
+WHOLE, META = WithParent(SITUATION, EVENT, "event"), WithParent(SITUATION_META, EVENT, "event")
 ENTRY = Columns(LogEntry)
 ACTOR = Columns(User)
 # The columns a step's update writes (``store.store_state``), ``updated_at`` as ``auto_now`` would.
 STEP_UPDATE = ("state", "version", "next_deadline", "ended", "ended_at", "updated_at")
-
-
-def _with_event(columns: Columns, row: Sequence[Any], db: BaseDatabaseWrapper) -> Situation:
-    situation = columns.build(row[: len(columns)], db)
-    event = EVENT.build(row[len(columns) :], db)
-    Situation._meta.get_field("event").set_cached_value(situation, event)
-    return situation
 
 
 def _lock_clause(db: BaseDatabaseWrapper, nowait: bool) -> str:
@@ -61,12 +56,6 @@ def _lock_clause(db: BaseDatabaseWrapper, nowait: bool) -> str:
     return clause
 
 
-def _join_event(columns: Columns) -> str:
-    s, e = quoted(Situation._meta.db_table), quoted(Event._meta.db_table)
-    on = f"{s}.{quoted('event_id')} = {e}.{quoted('id')}"
-    return f"SELECT {columns.select}, {EVENT.select} FROM {s} INNER JOIN {e} ON ({on})"
-
-
 def locked_situation(situation_id: int, *, nowait: bool = False) -> Situation | None:
     """The situation row with its event, locked until the transaction ends (the event stays unlocked); None if missing.
 
@@ -75,46 +64,44 @@ def locked_situation(situation_id: int, *, nowait: bool = False) -> Situation | 
     """
     db = _db()
     where = f"{quoted(Situation._meta.db_table)}.{quoted('id')} = %s"
-    sql = f"{_join_event(SITUATION)} WHERE {where}{_lock_clause(db, nowait)}"
+    sql = f"{WHOLE.select} WHERE {where}{_lock_clause(db, nowait)}"
     with db.cursor() as cursor:
         cursor.execute(sql, [situation_id])
         row = cursor.fetchone()
-    return None if row is None else _with_event(SITUATION, row, db)
+    return None if row is None else WHOLE.build(row, db)
 
 
 def situation_by_id(situation_id: int, *, whole: bool) -> Situation | None:
     """The situation with its event, or None: a public page's read (``whole``: but the opening; else the meta)."""
-    columns = SITUATION if whole else SITUATION_META
+    read = WHOLE if whole else META
     db = _db()
     with db.cursor() as cursor:
-        cursor.execute(
-            f"{_join_event(columns)} WHERE {quoted(Situation._meta.db_table)}.{quoted('id')} = %s", [situation_id]
-        )
+        cursor.execute(f"{read.select} WHERE {quoted(Situation._meta.db_table)}.{quoted('id')} = %s", [situation_id])
         row = cursor.fetchone()
-    return None if row is None else _with_event(columns, row, db)
+    return None if row is None else read.build(row, db)
 
 
 def unfinished_for(character_id: int, *, whole: bool) -> list[Situation]:
     """The character's unfinished situations with their events, newest first (``whole``: as ``situation_by_id``)."""
-    columns = SITUATION if whole else SITUATION_META
+    read = WHOLE if whole else META
     through = Situation.participants.through
     s, p = quoted(Situation._meta.db_table), quoted(through._meta.db_table)
     situation_col = quoted(through._meta.get_field("situation").column)
     character_col = quoted(through._meta.get_field("character").column)
     sql = (
-        f"{_join_event(columns)} INNER JOIN {p} ON ({p}.{situation_col} = {s}.{quoted('id')}) "
+        f"{read.select} INNER JOIN {p} ON ({p}.{situation_col} = {s}.{quoted('id')}) "
         f"WHERE {p}.{character_col} = %s AND {s}.{quoted('ended')} = %s ORDER BY {s}.{quoted('id')} DESC"
     )
     db = _db()
     with db.cursor() as cursor:
         cursor.execute(sql, [character_id, False])
-        return [_with_event(columns, row, db) for row in cursor.fetchall()]
+        return [read.build(row, db) for row in cursor.fetchall()]
 
 
-def _staff_sql(columns: Columns) -> str:
+def _staff_sql(read: WithParent) -> str:
     s, r = quoted(Situation._meta.db_table), quoted(StaffRole._meta.db_table)
     return (
-        f"{_join_event(columns)} WHERE {s}.{quoted('id')} = %s AND EXISTS (SELECT 1 FROM {r} "
+        f"{read.select} WHERE {s}.{quoted('id')} = %s AND EXISTS (SELECT 1 FROM {r} "
         f"WHERE {r}.{quoted('event_id')} = {s}.{quoted('event_id')} AND {r}.{quoted('user_id')} = %s "
         f"AND {r}.{quoted('role')} IN (%s, %s))"
     )
@@ -126,12 +113,12 @@ def situation_for_staff(user_id: int, situation_id: int, roles: tuple[str, str],
     ``whole``: every column but the opening; else only the version columns
     (the rest loads on first use, as the ORM's ``only`` leaves it).
     """
-    columns = SITUATION if whole else SITUATION_META
+    read = WHOLE if whole else META
     db = _db()
     with db.cursor() as cursor:
-        cursor.execute(_staff_sql(columns), [situation_id, user_id, *roles])
+        cursor.execute(_staff_sql(read), [situation_id, user_id, *roles])
         row = cursor.fetchone()
-    return None if row is None else _with_event(columns, row, db)
+    return None if row is None else read.build(row, db)
 
 
 def newest_entries(situation: Situation, limit: int) -> list[LogEntry]:
