@@ -27,6 +27,8 @@ from duels.services.deadlines import _lock_busy
 from duels.web.access import public_situation, situation_for_staff
 from events.access import ORGANIZER, REFEREE, character_for_token
 from events.models import Character
+from tests.services.battle_kit import begin
+from tests.services.mass_kit import armies, start
 
 pytestmark = pytest.mark.django_db
 ROLES = (ORGANIZER.value, REFEREE.value)
@@ -144,6 +146,28 @@ def test_a_character_s_unfinished_fights_are_the_orm_s_newest_first(shown, armed
     Situation.objects.filter(pk=shown.pk).update(ended=True)
     assert rows.unfinished_for(anton.pk, whole=True) == []
     assert services.active_situation_for(anton) is None
+
+
+def test_the_public_read_and_the_fights_of_a_battle_and_a_mass_battle_are_the_orm_s(event, referee, people, cards):
+    """Every kind: a battle's combatants find it (newest first, beside nothing else); a mass battle has no
+    character in it (its warriors are the armies'), and its public read is the ORM's row all the same."""
+    battle = begin(event, people, referee)
+    red, blue = armies(event)
+    mass = start(event, referee, red, blue)
+    for situation in (battle, mass):
+        for whole in (False, True):
+            expected = _orm_rows(whole).get(pk=situation.pk)
+            found = public_situation(situation.pk, whole=whole)
+            assert _fields(found) == _fields(expected) and _fields(found.event) == _fields(expected.event)
+            assert found.get_deferred_fields() == expected.get_deferred_fields()
+    for person in people:
+        for whole in (False, True):
+            expected = list(_orm_rows(whole).filter(participants__id=person.pk, ended=False).order_by("-pk"))
+            assert [_fields(s) for s in rows.unfinished_for(person.pk, whole=whole)] == [_fields(s) for s in expected]
+        assert [s.pk for s in rows.unfinished_for(person.pk, whole=True)] == [battle.pk]
+        active = services.active_situation_for(person)
+        assert active is not None and active.pk == battle.pk
+    assert not Situation.objects.get(pk=mass.pk).participants.exists()
 
 
 def test_a_secret_link_finds_the_character_the_orm_finds(shown, armed):
