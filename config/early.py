@@ -1,4 +1,4 @@
-"""An unchanged live poll answered before Django's handler (issue 24): the WSGI entry's first look.
+"""A live poll answered before Django's handler (issue 24): the WSGI entry's first look.
 
 A spectator's page and a player's link poll every 2 s and mostly find nothing
 changed. The poll shortcut (duels/web/shortcut.py) already answers those 304s
@@ -10,7 +10,13 @@ application looks first: a GET htmx poll with an ETag of ``/watch/<id>/`` or
 (``unchanged_etag``, cache only: the situation's cached meta, or the link's
 cached answer with its fight's meta, in one Redis round trip) and, when its
 ETag is the current one, answered here with the very 304 the full path
-sends, its headers written as a list.
+sends, its headers written as a list. A poll of a newer version that some
+viewer had rendered already (the fragment is cached under its ETag: one more
+Redis round trip) is answered here too, as the view's ``cached_fragment``
+answers it: the clock, the nonces and the CSRF token filled in, the cookie
+renewed where the token is used (a fragment with forms and no CSRF cookie
+yet goes the full way: Django makes the secret). ``/mass/<id>/watch/`` is
+answered only for a mass battle (the full path refuses the other kinds).
 
 Airtight as the full path: a link's cached answer counts only while none of
 its scopes is marked pending and each still has the generation it was stamped
@@ -22,8 +28,9 @@ treat otherwise (a body, a host not allowed, an http request to be
 redirected to https, a session or CSRF cookie they would rewrite), any
 error here, and always when ``settings.MIDDLEWARE`` is not the list this was
 written against (``EXPECTED_MIDDLEWARE``): the constant headers of the 304
-are those of exactly these middleware. tests/web/test_poll_early.py compares
-its answers with the full path's, header by header.
+and the 200 are those of exactly these middleware. tests/web/test_poll_early.py
+and test_poll_early_changed.py compare its answers with the full path's,
+header by header, for a fight of each kind.
 """
 
 from __future__ import annotations
@@ -37,7 +44,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
-from django.http import parse_cookie
+from django.http import HttpResponse, parse_cookie
 from django.http.request import split_domain_port, validate_host
 from django.utils import translation
 from django.utils.csp import CSP, build_policy
@@ -68,6 +75,8 @@ EXPECTED_MIDDLEWARE = (
 # By name, as settings name middleware: the fight app's polls (config imports no fight app).
 SHORTCUT = "duels.web.shortcut"
 NOT_MODIFIED = "304 Not Modified"
+OK = "200 OK"
+_STAND_IN = "S" * 32  # a CSRF secret's length: the cookie's text made once, the secret put in per response
 
 Headers = list[tuple[str, str]]
 StartResponse = Callable[..., Any]
@@ -97,7 +106,11 @@ class EarlyPolls:
         if not self.on:
             return
         shortcut = import_module(SHORTCUT)
-        self.etag_of: Callable[..., str | None] = shortcut.unchanged_etag
+        self.current: Callable[..., Any] = shortcut.current
+        self.unchanged: Callable[..., bool] = shortcut.unchanged
+        self.cached_body: Callable[..., tuple[bytes, bool] | None] = shortcut.cached_body
+        self.content_type = f"text/html; charset={settings.DEFAULT_CHARSET}"
+        self.cookie: tuple[int, str] = (0, "")
         self.prefixes: tuple[str, ...] = shortcut.POLL_PREFIXES
         self.csrf_chars = frozenset(import_string("django.middleware.csrf.CSRF_ALLOWED_CHARS"))
         self.csrf_length: int = import_string("django.middleware.csrf.CSRF_SECRET_LENGTH")
@@ -124,7 +137,7 @@ class EarlyPolls:
             and environ.get("PATH_INFO", "").startswith(self.prefixes)
         ):
             try:
-                headers = self.answer(environ)
+                answer = self.answer(environ)
             except Exception as error:
                 # Never a 500 from here: the full path answers (and reports what it meets itself). Where it
                 # failed, not its message: that could hold the secret link, which no log may show (issue 13).
@@ -135,14 +148,19 @@ class EarlyPolls:
                     where.filename,
                     where.lineno,
                 )
-                headers = None
-            if headers is not None:
-                start_response(NOT_MODIFIED, headers)
-                return []
+                answer = None
+            if answer is not None:
+                status, headers, body = answer
+                start_response(status, headers)
+                return [body] if body else []
         return self.app(environ, start_response)
 
-    def answer(self, environ: dict[str, Any]) -> Headers | None:
-        """The 304's headers if this poll is unchanged and nothing but the 304 would differ, else None."""
+    def answer(self, environ: dict[str, Any]) -> tuple[str, Headers, bytes] | None:
+        """The poll's answer if the cache has it and nothing but it would differ, else None (the full path).
+
+        Unchanged: the 304. Changed, to a version some viewer had rendered already: that fragment, as the
+        view's ``cached_fragment`` sends it (its clock, nonces and CSRF token filled in for this response).
+        """
         path = environ["PATH_INFO"]
         if not path.isascii() or environ.get("CONTENT_LENGTH") not in (None, "", "0"):
             return None
@@ -154,9 +172,18 @@ class EarlyPolls:
             return None  # SecurityMiddleware redirects it to https
         # As LocaleMiddleware decides (no i18n_patterns: the cookie, Accept-Language, the default).
         translation.activate(translation.get_language_from_request(_Asked(cookies, environ)))  # type: ignore[arg-type]
-        etag = self.etag_of(environ, path, cache_only=True)
-        if etag is None:
+        found = self.current(environ, path, cache_only=True)
+        if found is None:
             return None
+        if self.unchanged(environ, found):
+            return NOT_MODIFIED, self.not_modified(found.etag, secure), b""
+        cached = self.cached_body(environ, found, cookies.get(settings.CSRF_COOKIE_NAME))
+        if cached is None:
+            return None
+        body, token_used = cached
+        return OK, self.changed(found.etag, secure, len(body), token_used, cookies), body
+
+    def not_modified(self, etag: str, secure: bool) -> Headers:
         return [
             ("ETag", etag),
             ("Expires", self.now()),
@@ -167,6 +194,24 @@ class EarlyPolls:
             *(self.hsts if secure else ()),
             *self.security,
         ]
+
+    def changed(self, etag: str, secure: bool, length: int, token_used: bool, cookies: dict[str, str]) -> Headers:
+        """The 200's headers, as the view's, then the middleware on the way out, write them."""
+        headers = [
+            ("Content-Type", self.content_type),
+            ("ETag", etag),
+            ("Expires", self.now()),
+            *self.live,
+            *self.framing,
+            ("Content-Length", str(length)),
+            ("Content-Language", translation.get_language()),
+            *(self.hsts if secure else ()),
+            *self.security,
+        ]
+        if token_used:
+            # CsrfViewMiddleware renews the cookie whenever the token is used (Django's get_token).
+            headers.append(("Set-Cookie", self.csrf_cookie(cookies[settings.CSRF_COOKIE_NAME])))
+        return headers
 
     def cookies(self, environ: dict[str, Any]) -> dict[str, str] | None:
         """The request's cookies, or None if the session or CSRF middleware would rewrite one (as the shortcut)."""
@@ -211,6 +256,26 @@ class EarlyPolls:
             if value is not None:
                 return bool(value.split(",", 1)[0].strip() == secure_value)
         return bool(environ.get("wsgi.url_scheme") == "https")
+
+    def csrf_cookie(self, secret: str) -> str:
+        """The Set-Cookie value CsrfViewMiddleware writes for ``secret`` (its expiry: this second's), made once a
+        second by Django's own ``set_cookie`` around a stand-in (a secret is [a-zA-Z0-9]: never quoted)."""
+        second = int(time.time())
+        kept = self.cookie
+        if kept[0] != second:
+            response = HttpResponse()
+            response.set_cookie(
+                settings.CSRF_COOKIE_NAME,
+                _STAND_IN,
+                max_age=settings.CSRF_COOKIE_AGE,
+                domain=settings.CSRF_COOKIE_DOMAIN,
+                path=settings.CSRF_COOKIE_PATH,
+                secure=settings.CSRF_COOKIE_SECURE,
+                httponly=settings.CSRF_COOKIE_HTTPONLY,
+                samesite=settings.CSRF_COOKIE_SAMESITE,
+            )
+            kept = self.cookie = (second, response.cookies[settings.CSRF_COOKIE_NAME].OutputString())
+        return kept[1].replace(f"={_STAND_IN}", f"={secret}", 1)
 
     def now(self) -> str:
         """``http_date()`` of this second, formatted once a second."""

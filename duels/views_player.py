@@ -28,13 +28,11 @@ from duels.web.alerts import Alert, refusal
 from duels.web.forms import FocusForm
 from duels.web.live import cached_fragment, not_modified, polled, quoted_hash, render_live, shared_fragment
 from duels.web.pages import pages_of
-from duels.web.polls import link_poll, player_etag, seen_for, variant
+from duels.web.polls import PLAYER_FRAGMENT, link_poll, player_etag, seen_for, variant
 from duels.web.viewers import arsenal_hand
 from events.access import character_for_player, character_for_token
 from events.models import Character
 from helpers.requests import HtmxRequest
-
-PLAYER_FRAGMENT = "duels/player_live.html#live"
 
 
 def _urls(character: Character, token: str | None) -> dict[str, str]:
@@ -149,7 +147,8 @@ def player_live_token(request: HtmxRequest, token: str) -> HttpResponse:
         seen = seen_for(request, token) or link_poll(token)
         if not seen.character_id:
             raise Http404
-        fast = _from_cache(request, seen.character_id, seen.cached, token)
+        # ``missed``: the early path (config/early.py) found it unchanged by neither ETag nor cached fragment.
+        fast = None if seen.missed else _from_cache(request, seen.character_id, seen.cached, token)
         if fast is not None:
             return fast
         return _player_response(request, character_for_token(token), token, cache_tried=True, cached=seen.cached)

@@ -26,8 +26,8 @@ from duels.services.live import Meta, meta_from_db, remember
 from duels.services.record import whole_state
 from duels.web.access import public_situation
 from duels.web.live import cached_fragment, not_modified, polled, quoted_hash, render_live, shared_fragment
-from duels.web.pages import FightSummary, pages_for, pages_of, refuse_other_kinds
-from duels.web.polls import cached_meta, seen_for, spectator_etag
+from duels.web.pages import FightSummary, pages_of, refuse_other_kinds, refused
+from duels.web.polls import cached_meta, seen_for, spectator_etag, watch_fragment
 from events.access import ORGANIZER, REFEREE, character_for_staff, event_for_referee
 from events.models import Character, Event
 from events.public_url import public_url as public_address
@@ -67,12 +67,13 @@ def watch(request: HtmxRequest, situation_id: int) -> HttpResponse:
         meta = found if isinstance(found, Meta) else meta_from_db(situation_id)
         if meta is None:
             raise Http404
-        if not meta.is_due(timezone.now()) and meta.kind:
+        if not meta.is_due(timezone.now()) and meta.kind and not refused(meta.kind, _url_name(request)):
             etag = spectator_etag(meta)
-            fragment = f"{pages_for(meta.kind).templates.watch}#live"
-            fast = not_modified(request, etag) or cached_fragment(request, fragment, etag)
-            if fast is not None:
-                return fast
+            # ``missed``: the early path (config/early.py) found it unchanged by neither ETag nor cached fragment.
+            if seen is None or seen.missed != etag:
+                fast = not_modified(request, etag) or cached_fragment(request, watch_fragment(meta.kind), etag)
+                if fast is not None:
+                    return fast
             whole, missed = True, etag
     situation = services.refresh(public_situation(situation_id, whole=whole))
     refuse_other_kinds(request, situation)
@@ -86,6 +87,11 @@ def watch(request: HtmxRequest, situation_id: int) -> HttpResponse:
         build = lambda: watch_context(situation)  # noqa: E731 - read once, if at all
         return shared_fragment(request, f"{template}#live", etag, build, missed=etag == missed)
     return render_live(request, template, watch_context(situation), etag)
+
+
+def _url_name(request: HttpRequest) -> str:
+    match = request.resolver_match
+    return match.view_name if match is not None else ""
 
 
 @require_GET

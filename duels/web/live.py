@@ -126,17 +126,16 @@ def _pieces(html: str) -> Pieces:
     return tuple(piece.encode() for piece in _MARKS.split(html))
 
 
-def _personal(pieces: Pieces, request: HttpRequest) -> bytes:
+def fill(pieces: Pieces, token: Callable[[], str]) -> bytes:
+    """The fragment of one response: the clock, a fresh nonce per form and ``token()`` (the CSRF token)."""
     out = list(pieces)
     nonces = b""
     if (count := pieces.count(_NONCE)) > 0:
         # One read of the system's randomness for all the forms (a uuid4 each cost ~5 µs): 128 random bits each.
         nonces = binascii.hexlify(os.urandom(16 * count))
     now = iso(timezone.now()).encode()
-    # Only a fragment with a form needs the token (a spectator's has none): get_token
-    # masks it afresh for every response (one read of randomness, helpers/csrf.py) and,
-    # without a cookie, makes a new secret.
-    token = get_token(request).encode() if _CSRF in pieces else b""
+    # Only a fragment with a form needs the token (a spectator's has none).
+    csrf = token().encode() if _CSRF in pieces else b""
     used = 0
     for i in range(1, len(out), 2):
         mark = out[i]
@@ -144,19 +143,35 @@ def _personal(pieces: Pieces, request: HttpRequest) -> bytes:
             out[i] = nonces[used : used + 32]
             used += 32
         else:
-            out[i] = now if mark == _NOW else token
+            out[i] = now if mark == _NOW else csrf
     return b"".join(out)
 
 
-def _fragment_key(template: str, etag: str) -> str:
+def needs_csrf_token(pieces: Pieces) -> bool:
+    return _CSRF in pieces
+
+
+def _personal(pieces: Pieces, request: HttpRequest) -> bytes:
+    # get_token masks the token afresh for every response (one read of randomness, helpers/csrf.py)
+    # and, without a cookie, makes a new secret.
+    return fill(pieces, lambda: get_token(request))
+
+
+def fragment_key(template: str, etag: str) -> str:
     # "pieces": the value is ``Pieces`` (an entry of the earlier format, a string, is never read as one).
     return f"sumrak:fragment-pieces:{template}:{etag.strip(chr(34))}"
 
 
+def cached_pieces(template: str, etag: str) -> Pieces | None:
+    """The live fragment for ``etag`` as cached, if some viewer had it rendered already (one cache read)."""
+    pieces = cache.get(fragment_key(template, etag))
+    return pieces if isinstance(pieces, tuple) else None
+
+
 def cached_fragment(request: HttpRequest, template: str, etag: str) -> HttpResponse | None:
     """The live fragment for ``etag`` if some viewer had it rendered already, else None."""
-    pieces = cache.get(_fragment_key(template, etag))
-    if not isinstance(pieces, tuple):
+    pieces = cached_pieces(template, etag)
+    if pieces is None:
         return None
     return live_headers(HttpResponse(_personal(pieces, request)), etag)
 
@@ -175,7 +190,7 @@ def shared_fragment(
     ``missed``: this request looked it up a moment ago (``cached_fragment``) and it was not there; it is
     rendered without asking again (at worst, twice by two polls at once - as without it).
     """
-    key = _fragment_key(template, etag)
+    key = fragment_key(template, etag)
     pieces = None if missed else cache.get(key)
     if not isinstance(pieces, tuple):
         context = {**build(), "etag": etag, "server_now": MARK_NOW, "new_nonce": MARK_NONCE, "csrf_token": MARK_CSRF}

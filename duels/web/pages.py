@@ -156,13 +156,16 @@ def pages_of(situation: Situation) -> KindPages:
     return PAGES[situation.kind]
 
 
+def refused(kind: str, url_name: str) -> bool:
+    """Whether a fight of ``kind`` reached under ``url_name`` is refused: the name stands for another kind alone."""
+    return any(pages.key != kind and url_name in getattr(pages, "own_urls", ()) for pages in PAGES.values())
+
+
 def refuse_other_kinds(request: HttpRequest, situation: Situation) -> None:
     """404 for a fight reached under a URL name that stands for another kind alone (``Wing.own_urls``)."""
     match = request.resolver_match
-    name = match.view_name if match is not None else ""
-    for pages in PAGES.values():
-        if pages.key != situation.kind and name in getattr(pages, "own_urls", ()):
-            raise Http404
+    if refused(situation.kind, match.view_name if match is not None else ""):
+        raise Http404
 
 
 def tablet_path(situation: Situation) -> tuple[str, int]:

@@ -18,12 +18,15 @@ from django.http import Http404, HttpRequest
 from duels.models import Situation
 from duels.services.live import Meta, active_key, cached_active, meta_key
 from duels.web.live import quoted_hash, situation_etag
+from duels.web.pages import pages_for
 from duels.web.viewers import PLAYER, SPECTATOR, Viewer
 from events.access import link_holder_cached, link_holder_from_cache
 
 SPECTATOR_VIEW = Viewer(SPECTATOR)
 # The character's fight meta (duels.services.live.active_key), read with the link's cached answer.
 ACTIVE_TEMPLATE = active_key(0).removesuffix("0") + "{c}"
+# The player's live part, for every kind (its fragment as cached: duels.web.live.shared_fragment).
+PLAYER_FRAGMENT = "duels/player_live.html#live"
 # In the WSGI environ (``request.META``): the early path has no request object to set it on.
 SEEN = "sumrak.poll_seen"
 
@@ -41,6 +44,11 @@ def player_etag(meta: Situation | Meta, character_id: int, token: str | None) ->
     return situation_etag(meta, Viewer(PLAYER, character_id), variant(token))
 
 
+def watch_fragment(kind: str) -> str:
+    """The spectators' live fragment of a fight of ``kind``, as cached."""
+    return f"{pages_for(kind).templates.watch}#live"
+
+
 def cached_meta(situation_id: int) -> Meta | None:
     """The situation's meta as last published to the cache, else None (the database decides)."""
     found = cache.get(meta_key(situation_id))
@@ -49,11 +57,13 @@ def cached_meta(situation_id: int) -> Meta | None:
 
 @dataclass(frozen=True)
 class Seen:
-    """What one poll read already: the link's character (0: refused) and the cache's entry."""
+    """What one poll read already: the link's character (0: refused), the cache's entry and the ETag whose
+    fragment was looked up in the cache and not found (``missed``: the view renders it without asking again)."""
 
     key: str  # the token or the situation's id the reads were for
     character_id: int
     cached: Meta | int | None
+    missed: str = ""
 
 
 def link_poll(token: str) -> Seen:
