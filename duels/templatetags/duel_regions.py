@@ -25,6 +25,7 @@ from duels.templatetags.fight_forms import (
     bt,
     e,
     log_list,
+    more_played,
     quick_reasons,
     region_tag,
     rule,
@@ -294,7 +295,7 @@ def _fighter(ctx: Ctx, duel: Any, fighter: Any, *, public: bool = False, hide_ha
             f'\n    <details class="mb-1 discards" id="played-{e(duel.number)}-{e(fighter.id)}"{unfolded}>\n'
             f'      <summary class="small">{words}</summary>\n'
             f'      <div class="d-flex flex-wrap gap-1">{"".join(chip(c) for c in fighter.discards)}'
-            f"{_more_played(ctx, fighter)}</div>\n    </details>\n  "
+            f"{more_played(ctx, fighter)}</div>\n    </details>\n  "
         )
     return (
         f'\n<div class="fighter" id="fighter-{e(fighter.id)}">\n'
@@ -310,15 +311,6 @@ def _fighter(ctx: Ctx, duel: Any, fighter: Any, *, public: bool = False, hide_ha
 def _condition_link(fighter: Any) -> str:
     url = reverse("duels:condition", args=[fighter.id])
     return f'    <a class="small condition-link" href="{e(url)}">{t("record a condition change")}</a>\n'
-
-
-def _more_played(ctx: Ctx, fighter: Any) -> str:
-    hidden = fighter.discards_hidden
-    if not hidden:
-        return ""
-    link = reverse("duels:record", args=[ctx["situation"].pk])
-    words = ngettext("and %(counter)s more", "and %(counter)s more", hidden) % {"counter": hidden}
-    return f'<a class="small record-link align-self-center" href="{e(link)}">{words}</a>'
 
 
 for _builder in (

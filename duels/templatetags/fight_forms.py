@@ -21,9 +21,10 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from django import template
+from django.urls import reverse
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, gettext
+from django.utils.translation import get_language, gettext, ngettext
 
 from cards.rule_links import rule_link
 from duels.templatetags.fight_log import log_items
@@ -72,9 +73,10 @@ def rule(code: Any) -> str:
     return str(rule_link(code))
 
 
-def _nonce(ctx: Ctx) -> str:
-    nonce = ctx.get("new_nonce")
-    return e(nonce() if callable(nonce) else nonce)
+def nonce(ctx: Ctx) -> str:
+    """``{{ new_nonce }}``: a fresh one-time token for one form (a mark, in a shared fragment)."""
+    made = ctx.get("new_nonce")
+    return e(made() if callable(made) else made)
 
 
 def csrf_input(ctx: Ctx) -> str:
@@ -114,7 +116,7 @@ def action_form(
         f' class="action-form {e(form_class)}"{form_ident}{data_action}>\n'
         f"{csrf_input(ctx)}\n"
         f'<input type="hidden" name="version" value="{e(ctx.get("version", ""))}">\n'
-        f'<input type="hidden" name="nonce" value="{_nonce(ctx)}">{hidden_action}{hidden_duel}\n'
+        f'<input type="hidden" name="nonce" value="{nonce(ctx)}">{hidden_action}{hidden_duel}\n'
     )
 
 
@@ -161,6 +163,16 @@ def live_mark(ctx: Ctx) -> str:
         f'<span hidden id="{e(ctx.get("live_id") or "fight")}-mark" data-live-mark data-etag="{e(ctx.get("etag", ""))}"'
         f' data-server-now="{e(ctx.get("server_now", ""))}" data-version="{e(ctx.get("version", ""))}"{marks}></span>'
     )
+
+
+def more_played(ctx: Ctx, fighter: Any) -> str:
+    """``duels/duel/_more_played.html``: live parts show the newest played cards; a link to the record for the rest."""
+    hidden = getattr(fighter, "discards_hidden", 0)
+    if not hidden:
+        return ""
+    link = reverse("duels:record", args=[ctx["situation"].pk])
+    words = ngettext("and %(counter)s more", "and %(counter)s more", hidden) % {"counter": hidden}
+    return f'<a class="small record-link align-self-center" href="{e(link)}">{words}</a>'
 
 
 def joined(items: Iterable[Any], sep: str = ", ") -> str:

@@ -12,17 +12,13 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
 from django.conf import settings
-from django.core import signals
 from django.core.cache import cache
 from django.core.handlers.wsgi import WSGIHandler
-from django.db import close_old_connections
-from django.test import RequestFactory, override_settings
+from django.test import override_settings
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import http_date
@@ -32,70 +28,18 @@ from duels.services.live import meta_key
 from duels.web.live import fragment_key
 from duels.web.polls import PLAYER_FRAGMENT, SEEN, Seen, watch_fragment
 from events import link_cache
+from tests.web.early_kit import (
+    PRODUCTION,
+    SHORTCUT,
+    WITHOUT_SHORTCUT,
+    Inner,
+    call,
+    compared,
+    current_etag,
+    poll_environ,
+)
 
 pytestmark = pytest.mark.django_db
-SHORTCUT = "duels.web.shortcut.UnchangedPollMiddleware"
-WITHOUT_SHORTCUT = [m for m in settings.MIDDLEWARE if m != SHORTCUT]
-# The production's security settings (config/settings.py without DEBUG): https behind a proxy.
-PRODUCTION = {
-    "SECURE_SSL_REDIRECT": True,
-    "SECURE_PROXY_SSL_HEADER": ("HTTP_X_FORWARDED_PROTO", "https"),
-    "SECURE_HSTS_SECONDS": 31536000,
-    "SECURE_HSTS_INCLUDE_SUBDOMAINS": True,
-    "SECURE_HSTS_PRELOAD": True,
-}
-
-
-class Inner:
-    """The application behind the early path: records what reached it, answers 200."""
-
-    def __init__(self) -> None:
-        self.reached: list[dict[str, Any]] = []
-
-    def __call__(self, environ: dict[str, Any], start_response: Any) -> list[bytes]:
-        self.reached.append(environ)
-        start_response("200 OK", [("Content-Type", "text/plain")])
-        return [b"full path"]
-
-
-@contextmanager
-def _no_connection_reset() -> Iterator[None]:
-    # As Django's test client: the handler's signal would close the test's transaction's connection.
-    signals.request_started.disconnect(close_old_connections)
-    signals.request_finished.disconnect(close_old_connections)
-    try:
-        yield
-    finally:
-        signals.request_started.connect(close_old_connections)
-        signals.request_finished.connect(close_old_connections)
-
-
-def _call(app: Any, environ: dict[str, Any]) -> tuple[int, list[tuple[str, str]], bytes]:
-    seen: dict[str, Any] = {}
-
-    def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> None:
-        seen.update(status=status, headers=headers)
-
-    with _no_connection_reset():
-        result = app(environ, start_response)
-        try:
-            body = b"".join(result)
-        finally:
-            if hasattr(result, "close"):
-                result.close()
-    return int(seen["status"].split()[0]), seen["headers"], body
-
-
-def _environ(url: str, etag: str, language: str = "en", secure: bool = False, **headers: str) -> dict[str, Any]:
-    sent = {"HX-Request": "true", "If-None-Match": etag, "Accept-Language": language, "Host": "testserver", **headers}
-    if secure:
-        sent["X-Forwarded-Proto"] = "https"
-    return RequestFactory().get(url, headers=sent).environ
-
-
-def _compared(headers: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    # Expires is the clock's second; the rest must be the same, name for name, value for value.
-    return sorted((k.lower(), v) for k, v in headers if k.lower() != "expires")
 
 
 @pytest.fixture
@@ -103,35 +47,28 @@ def redis_links(on_redis):
     """A link's answer is cached only with Redis: a Redis of the test's own in the embedded run."""
 
 
-def _current_etag(client: Any, url: str, language: str = "en") -> str:
-    hx = {"HX-Request": "true", "Accept-Language": language}
-    etag = client.get(url, headers=hx)["ETag"]
-    client.get(url, headers={**hx, "If-None-Match": etag})  # a first poll keeps a link's answer
-    return etag
-
-
 @pytest.fixture
 def spectator_poll(client, fight):
     url = reverse("duels:watch", args=[fight.pk])
-    return url, _current_etag(client, url)
+    return url, current_etag(client, url)
 
 
 @pytest.fixture
 def player_poll(client, fight, character, redis_links):
     url = reverse("duels:player-live-token", args=[character.link_token])
     link_cache.forget_all()  # the fixtures' writes, as if committed
-    return url, _current_etag(client, url)
+    return url, current_etag(client, url)
 
 
 def _answered(url: str, etag: str, **kw: Any) -> tuple[int, list[tuple[str, str]], Inner]:
     inner = Inner()
-    status, headers, _body = _call(EarlyPolls(inner), _environ(url, etag, **kw))
+    status, headers, _body = call(EarlyPolls(inner), poll_environ(url, etag, **kw))
     return status, headers, inner
 
 
 def _fell_through(url: str, etag: str, **kw: Any) -> Inner:
     inner = Inner()
-    status, _headers, body = _call(EarlyPolls(inner), _environ(url, etag, **kw))
+    status, _headers, body = call(EarlyPolls(inner), poll_environ(url, etag, **kw))
     assert (status, body) == (200, b"full path"), "the early path answered a poll it must leave to Django"
     assert len(inner.reached) == 1
     return inner
@@ -148,15 +85,15 @@ def test_the_early_path_stands_for_these_middleware_in_this_order():
 @pytest.mark.parametrize("who", ["spectator_poll", "player_poll"])
 def test_the_early_304_is_the_full_paths(request, client, who, language, production):
     url, _etag = request.getfixturevalue(who)
-    etag = _current_etag(client, url, language)
+    etag = current_etag(client, url, language)
     with override_settings(**(PRODUCTION if production else {})):
         status, headers, inner = _answered(url, etag, language=language, secure=production)
         assert status == 304 and not inner.reached, "the early path did not answer an unchanged poll"
         with override_settings(MIDDLEWARE=WITHOUT_SHORTCUT):
-            full_status, full_headers, full_body = _call(WSGIHandler(), _environ(url, etag, language, production))
-        _, shortcut_headers, _ = _call(WSGIHandler(), _environ(url, etag, language, production))
+            full_status, full_headers, full_body = call(WSGIHandler(), poll_environ(url, etag, language, production))
+        _, shortcut_headers, _ = call(WSGIHandler(), poll_environ(url, etag, language, production))
     assert full_status == 304 and full_body == b""
-    assert _compared(headers) == _compared(full_headers) == _compared(shortcut_headers)
+    assert compared(headers) == compared(full_headers) == compared(shortcut_headers)
     assert [k for k, _v in headers].count("Expires") == 1
     assert ("Content-Language", language) in headers
     assert ("Strict-Transport-Security" in dict(headers)) is production
@@ -170,7 +107,7 @@ def test_a_changed_poll_goes_the_full_way_with_what_was_read(request, client, wh
     inner = _fell_through(url, '"older"')
     seen = inner.reached[0][SEEN]
     assert isinstance(seen, Seen) and seen.cached is not None  # the view reads nothing twice
-    status, headers, body = _call(EarlyPolls(WSGIHandler()), _environ(url, '"older"'))
+    status, headers, body = call(EarlyPolls(WSGIHandler()), poll_environ(url, '"older"'))
     assert status == 200 and dict(headers)["ETag"] == etag
     full = client.get(url, headers={"HX-Request": "true", "If-None-Match": '"older"'}).content
     # The same fragment (its clock, nonces and CSRF token aside: the same length) of the current version.
@@ -189,7 +126,7 @@ def test_a_revoked_or_rotated_link_gets_no_304_from_the_early_path(
         getattr(character, change)()
     _fell_through(url, etag)
     with override_settings(MIDDLEWARE=WITHOUT_SHORTCUT):
-        assert _call(EarlyPolls(WSGIHandler()), _environ(url, etag))[0] == 404
+        assert call(EarlyPolls(WSGIHandler()), poll_environ(url, etag))[0] == 404
 
 
 def test_a_pending_mark_sends_the_poll_the_full_way(player_poll, character):
@@ -198,7 +135,7 @@ def test_a_pending_mark_sends_the_poll_the_full_way(player_poll, character):
     _fell_through(url, etag)
     link_cache._settle(scopes)  # the write committed and settled: a new generation, the answer read afresh
     _fell_through(url, etag)
-    _call(EarlyPolls(WSGIHandler()), _environ(url, etag))  # the full path keeps the link's answer again
+    call(EarlyPolls(WSGIHandler()), poll_environ(url, etag))  # the full path keeps the link's answer again
     assert _answered(url, etag)[0] == 304
 
 
@@ -229,10 +166,10 @@ def test_a_poll_the_skipped_middleware_would_treat_otherwise_goes_the_full_way(s
 
 def test_a_body_or_an_https_redirect_goes_the_full_way(spectator_poll):
     url, etag = spectator_poll
-    environ = _environ(url, etag)
+    environ = poll_environ(url, etag)
     environ["CONTENT_LENGTH"] = "3"
     inner = Inner()
-    assert _call(EarlyPolls(inner), environ)[0] == 200 and inner.reached
+    assert call(EarlyPolls(inner), environ)[0] == 200 and inner.reached
     with override_settings(**PRODUCTION):
         _fell_through(url, etag)  # plain http: SecurityMiddleware redirects it
         assert _answered(url, etag, secure=True)[0] == 304
@@ -254,7 +191,7 @@ def test_an_error_in_the_early_path_is_never_a_500(spectator_poll, monkeypatch):
 
     app = EarlyPolls(Inner())
     monkeypatch.setattr(app, "current", broken)
-    status, _headers, _body = _call(app, _environ(url, etag))
+    status, _headers, _body = call(app, poll_environ(url, etag))
     assert status == 200
 
 
@@ -276,10 +213,10 @@ def test_a_host_allowed_once_is_asked_again_when_the_setting_changes(spectator_p
     url, etag = spectator_poll
     inner = Inner()
     app = EarlyPolls(inner)
-    assert _call(app, _environ(url, etag))[0] == 304 and not inner.reached
+    assert call(app, poll_environ(url, etag))[0] == 304 and not inner.reached
     with override_settings(ALLOWED_HOSTS=["sumrak.example"]):
-        assert _call(app, _environ(url, etag))[0] == 200 and inner.reached  # Django's 400 then
-    assert _call(app, _environ(url, etag, Host="elsewhere.example"))[0] == 200
+        assert call(app, poll_environ(url, etag))[0] == 200 and inner.reached  # Django's 400 then
+    assert call(app, poll_environ(url, etag, Host="elsewhere.example"))[0] == 200
 
 
 def test_a_failure_is_logged_without_the_secret_link(player_poll, character, monkeypatch, caplog):
@@ -290,7 +227,7 @@ def test_a_failure_is_logged_without_the_secret_link(player_poll, character, mon
 
     app = EarlyPolls(Inner())
     monkeypatch.setattr(app, "current", broken)
-    assert _call(app, _environ(url, etag))[0] == 200
+    assert call(app, poll_environ(url, etag))[0] == 200
     logged = "\n".join(caplog.text.splitlines())
     assert "the early poll path failed (RuntimeError at" in logged
     assert character.link_token not in logged
@@ -305,5 +242,5 @@ def test_a_changed_poll_is_read_once(player_poll, monkeypatch):
     asked: list[str] = []
     for module in (shortcut, views_player):
         monkeypatch.setattr(module, "link_poll", lambda token, asked=asked: asked.append(token))
-    status, _headers, _body = _call(EarlyPolls(WSGIHandler()), _environ(url, '"older"'))
+    status, _headers, _body = call(EarlyPolls(WSGIHandler()), poll_environ(url, '"older"'))
     assert status == 200 and asked == []

@@ -31,7 +31,7 @@ from duels.web import live
 from duels.web.polls import PLAYER_FRAGMENT, SEEN, Seen, watch_fragment
 from events import link_cache
 from tests.services.mass_kit import armies, start
-from tests.web.test_poll_early import PRODUCTION, WITHOUT_SHORTCUT, Inner, _call, _current_etag, _environ
+from tests.web.early_kit import PRODUCTION, WITHOUT_SHORTCUT, Inner, call, current_etag, poll_environ
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_redis")]
 TOKEN = re.compile(rb'name="csrfmiddlewaretoken" value="([A-Za-z0-9]{64})"')
@@ -114,13 +114,13 @@ def test_a_changed_poll_of_a_rendered_version_is_the_full_paths_answer(client, p
     kind_fight, who = poll
     url = _url(kind_fight, who)
     with time_machine.travel(timezone.now(), tick=False):
-        etag = _current_etag(client, url, language)  # rendered once: every viewer's next poll finds it cached
+        etag = current_etag(client, url, language)  # rendered once: every viewer's next poll finds it cached
         sent = {"language": language, "secure": production, "Cookie": f"csrftoken={SECRET}"}
         with override_settings(**(PRODUCTION if production else {})):
             inner = Inner()
-            status, headers, body = _call(EarlyPolls(inner), _environ(url, '"older"', **sent))
+            status, headers, body = call(EarlyPolls(inner), poll_environ(url, '"older"', **sent))
             with override_settings(MIDDLEWARE=WITHOUT_SHORTCUT):
-                full_status, full_headers, full_body = _call(WSGIHandler(), _environ(url, '"older"', **sent))
+                full_status, full_headers, full_body = call(WSGIHandler(), poll_environ(url, '"older"', **sent))
     assert status == 200 and not inner.reached, "the early path did not answer a version rendered already"
     assert full_status == 200
     assert sorted(headers) == sorted(full_headers), "the early 200's headers are not the full path's"
@@ -141,11 +141,11 @@ def test_a_changed_poll_of_a_rendered_version_is_the_full_paths_answer(client, p
 def test_a_version_no_viewer_rendered_goes_the_full_way_without_a_second_look(client, poll, monkeypatch):
     kind_fight, who = poll
     url = _url(kind_fight, who)
-    etag = _current_etag(client, url)
+    etag = current_etag(client, url)
     cache.delete(live.fragment_key(_fragment(kind_fight, who), etag))
     sent = {"Cookie": f"csrftoken={SECRET}"}
     inner = Inner()
-    status, _headers, _body = _call(EarlyPolls(inner), _environ(url, '"older"', **sent))
+    status, _headers, _body = call(EarlyPolls(inner), poll_environ(url, '"older"', **sent))
     assert status == 200 and len(inner.reached) == 1
     seen = inner.reached[0][SEEN]
     assert isinstance(seen, Seen) and seen.missed == etag  # the view is told the fragment is not cached
@@ -165,25 +165,25 @@ def test_a_version_no_viewer_rendered_goes_the_full_way_without_a_second_look(cl
 
     cache.delete(live.fragment_key(_fragment(kind_fight, who), etag))
     monkeypatch.setattr(live, "cache", Counted())
-    status, headers, body = _call(EarlyPolls(WSGIHandler()), _environ(url, '"older"', **sent))
+    status, headers, body = call(EarlyPolls(WSGIHandler()), poll_environ(url, '"older"', **sent))
     assert status == 200 and dict(headers)["ETag"] == etag and etag.strip('"').encode() in body
     assert len(looked) == 1, f"the fragment was looked up {len(looked)} times: {looked}"
     monkeypatch.undo()
     inner = Inner()
-    assert _call(EarlyPolls(inner), _environ(url, '"older"', **sent))[0] == 200 and not inner.reached  # now cached
+    assert call(EarlyPolls(inner), poll_environ(url, '"older"', **sent))[0] == 200 and not inner.reached  # now cached
 
 
 def test_a_player_without_a_csrf_cookie_gets_django_s_new_secret_where_a_form_needs_one(client, fighters_fight):
     url = _url(fighters_fight, "player")
-    etag = _current_etag(client, url)
+    etag = current_etag(client, url)
     pieces = live.cached_pieces(PLAYER_FRAGMENT, etag)
     assert pieces is not None
     forms = live.needs_csrf_token(pieces)
     assert forms is (fighters_fight.kind == "duel")  # the focus and the duel's own forms; a battle's player has none
     inner = Inner()
-    status, early_headers, _body = _call(EarlyPolls(inner), _environ(url, '"older"'))
+    status, early_headers, _body = call(EarlyPolls(inner), poll_environ(url, '"older"'))
     assert status == 200 and len(inner.reached) == int(forms)  # with forms: Django makes the secret
-    status, headers, body = _call(EarlyPolls(WSGIHandler()), _environ(url, '"older"'))
+    status, headers, body = call(EarlyPolls(WSGIHandler()), poll_environ(url, '"older"'))
     cookie = [v for k, v in headers if k == "Set-Cookie"]
     assert status == 200 and len(cookie) == int(forms) and "Set-Cookie" not in dict(early_headers)
     if forms:
@@ -198,9 +198,9 @@ def test_a_mass_battle_s_player_polls_the_full_way(client, event, referee, chara
     start(event, referee, red, blue)
     link_cache.forget_all()
     url = reverse("duels:player-live-token", args=[character.link_token])
-    _current_etag(client, url)
+    current_etag(client, url)
     inner = Inner()
-    assert _call(EarlyPolls(inner), _environ(url, '"older"', Cookie=f"csrftoken={SECRET}"))[0] == 200
+    assert call(EarlyPolls(inner), poll_environ(url, '"older"', Cookie=f"csrftoken={SECRET}"))[0] == 200
     assert len(inner.reached) == 1
 
 
@@ -210,16 +210,16 @@ def test_a_revoked_or_rotated_link_gets_no_cached_fragment(
 ):
     kind_fight = fighters_fight
     url = _url(kind_fight, "player")
-    _current_etag(client, url)
+    current_etag(client, url)
     sent = {"Cookie": f"csrftoken={SECRET}"}
     inner = Inner()
-    assert _call(EarlyPolls(inner), _environ(url, '"older"', **sent))[0] == 200 and not inner.reached
+    assert call(EarlyPolls(inner), poll_environ(url, '"older"', **sent))[0] == 200 and not inner.reached
     character = kind_fight.situation.participants.get(link_token=url.split("/")[2])
     with django_capture_on_commit_callbacks(execute=True):
         getattr(character, change)()
-    assert _call(EarlyPolls(inner), _environ(url, '"older"', **sent))[0] == 200 and len(inner.reached) == 1
+    assert call(EarlyPolls(inner), poll_environ(url, '"older"', **sent))[0] == 200 and len(inner.reached) == 1
     with override_settings(MIDDLEWARE=WITHOUT_SHORTCUT):
-        assert _call(EarlyPolls(WSGIHandler()), _environ(url, '"older"', **sent))[0] == 404
+        assert call(EarlyPolls(WSGIHandler()), poll_environ(url, '"older"', **sent))[0] == 404
 
 
 def test_a_fight_under_another_kinds_url_is_not_answered_from_the_cache(client, kind_fight):
@@ -227,12 +227,12 @@ def test_a_fight_under_another_kinds_url_is_not_answered_from_the_cache(client, 
     other = reverse(
         "duels:watch" if kind_fight.kind == "mass_battle" else "duels:mass-watch", args=[kind_fight.situation.pk]
     )
-    etag = _current_etag(client, kind_fight.watch)
+    etag = current_etag(client, kind_fight.watch)
     for if_none_match in (etag, '"older"'):
         inner = Inner()
-        status = _call(EarlyPolls(inner), _environ(other, if_none_match))[0]
+        status = call(EarlyPolls(inner), poll_environ(other, if_none_match))[0]
         if kind_fight.kind == "mass_battle":  # its own page, under the name every kind's page has
             assert status in (200, 304) and not inner.reached
         else:
             assert status == 200 and len(inner.reached) == 1
-            assert _call(EarlyPolls(WSGIHandler()), _environ(other, if_none_match))[0] == 404
+            assert call(EarlyPolls(WSGIHandler()), poll_environ(other, if_none_match))[0] == 404
