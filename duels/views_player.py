@@ -86,7 +86,7 @@ def _player_response(
     whole = not cache_tried or _renders(cached)
     missed = _looked_up(cached, character.pk, token) if cache_tried else None
     accepted = character.status == Character.Status.ACCEPTED
-    situation = services.active_situation_for(character, whole=whole) if accepted else None
+    situation = services.active_situation_for(character, whole=whole, cached=cached) if accepted else None
     context: dict[str, Any] | None = None
     if situation is not None:
         # From the version alone: an unchanged fight costs no rendering.

@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET
 
 from duels import services
 from duels.models import LogEntry, Situation
-from duels.services.live import Meta, meta_from_db, remember
+from duels.services.live import Meta, meta_from, meta_from_db, remember
 from duels.services.record import whole_state
 from duels.web.access import public_situation
 from duels.web.live import cached_fragment, not_modified, polled, quoted_hash, render_live, shared_fragment
@@ -57,7 +57,7 @@ def watch_context(situation: Situation) -> dict[str, Any]:
 def watch(request: HtmxRequest, situation_id: int) -> HttpResponse:
     """A fight of any kind as spectators see it (its URL names stay: duels:watch, duels:mass-watch)."""
     # A page renders; so does a poll of a version no spectator had rendered yet: both read the whole row at once.
-    whole, missed = not polled(request), ""
+    whole, missed, meta = not polled(request), "", None
     if polled(request):
         # The page is public, so a poll is answered from the cached version
         # alone, no database at all (see services.live): a 304, or the
@@ -77,7 +77,8 @@ def watch(request: HtmxRequest, situation_id: int) -> HttpResponse:
             whole, missed = True, etag
     situation = services.refresh(public_situation(situation_id, whole=whole))
     refuse_other_kinds(request, situation)
-    remember(situation)
+    if meta != meta_from(situation):  # what the cache holds already (or the database's answer, kept then)
+        remember(situation)
     etag = spectator_etag(situation)
     if request.htmx and (unchanged := not_modified(request, etag)) is not None:
         return unchanged

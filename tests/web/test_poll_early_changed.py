@@ -27,6 +27,7 @@ from django.utils import timezone
 
 from config.early import EarlyPolls
 from duels.models import Situation
+from duels.services import live as live_meta
 from duels.web import live
 from duels.web.polls import PLAYER_FRAGMENT, SEEN, Seen, watch_fragment
 from events import link_cache
@@ -236,3 +237,34 @@ def test_a_fight_under_another_kinds_url_is_not_answered_from_the_cache(client, 
         else:
             assert status == 200 and len(inner.reached) == 1
             assert call(EarlyPolls(WSGIHandler()), poll_environ(other, if_none_match))[0] == 404
+
+
+def test_a_version_no_viewer_rendered_keeps_nothing_the_cache_holds_already(client, poll, monkeypatch):
+    """The fight's meta the poll found in the cache is not written back after the database's read (one round trip)."""
+    kind_fight, who = poll
+    url = _url(kind_fight, who)
+    etag = current_etag(client, url)
+    cache.delete(live.fragment_key(_fragment(kind_fight, who), etag))
+    written: list[str] = []
+
+    class Watched:
+        def add(self, key: str, *args: Any, **kwargs: Any) -> Any:
+            written.append(key)
+            return cache.add(key, *args, **kwargs)
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(cache, name)
+
+    monkeypatch.setattr(live_meta, "cache", Watched())
+    sent = {"Cookie": f"csrftoken={SECRET}"}
+    status, headers, _body = call(EarlyPolls(WSGIHandler()), poll_environ(url, '"older"', **sent))
+    assert status == 200 and dict(headers)["ETag"] == etag
+    assert written == []
+    # Not in the cache: the database's answer is kept for the next poll.
+    cache.delete(live_meta.meta_key(kind_fight.situation.pk))
+    if who == "player":
+        cache.delete(live_meta.active_key(int(kind_fight.situation.participants.get(link_token=url.split("/")[2]).pk)))
+    cache.delete(live.fragment_key(_fragment(kind_fight, who), etag))
+    link_cache.forget_all()
+    assert call(EarlyPolls(WSGIHandler()), poll_environ(url, '"older"', **sent))[0] == 200
+    assert written, "the database's answer was not kept"
