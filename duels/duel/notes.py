@@ -12,6 +12,7 @@ from django.utils.translation import gettext
 
 from duels.duel.presenters import FighterView, SituationView
 from duels.models import LogEntry
+from duels.services.rows import with_command
 from duels.web.notes import Note, clock_says, gap_ended
 from rules import duel as engine
 
@@ -48,7 +49,8 @@ def conversions(entries: Iterable[LogEntry], view: SituationView) -> list[Note]:
     if not open_pairs:
         return []
     notes = []
-    for entry in sorted(entries, key=lambda e: e.seq):
+    # Only the instant attacks are read (of a step's newest entries, only they are built: services.rows.Entries).
+    for entry in sorted(with_command(entries, "instant_attack"), key=lambda e: e.seq):
         cmd = entry.command or {}
         if entry.kind != LogEntry.Kind.COMMAND or entry.undone or cmd.get("type") != "instant_attack":
             continue

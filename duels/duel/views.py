@@ -34,6 +34,7 @@ from duels.duel.start import declare_aggression, start_instant_attack
 from duels.models import LogEntry, Situation
 from duels.services.kinds import kind_of
 from duels.services.opening import fight_over
+from duels.services.rows import undone_of
 from duels.web.alerts import Alert, form_problem, refusal
 from duels.web.live import new_nonce
 from duels.web.log import LogLine
@@ -93,14 +94,15 @@ class DuelPages(Wing):
         names = card_names(card_ids(state))
         view = present(state, REFEREE_VIEW, names)
         _round_options(view, situation.event_id)
-        entries = list(recent or [])
+        entries = recent if isinstance(recent, Sequence) else list(recent or [])
         if added is None:
             lines = describe(entries, state, names)
         else:
             # A step's new lines only; an instant attack among them that repeats an undone one
-            # (IA3) is told as the full page tells it, from the undone ones among these entries.
+            # (IA3) is told as the full page tells it, from the undone ones among these entries
+            # (only they are built: services.rows.Entries).
             new = {e.seq for e in added}
-            lines = describe(added, state, names, [e for e in entries if e.seq not in new])
+            lines = describe(added, state, names, [e for e in undone_of(entries) if e.seq not in new])
         return {
             "view": view,
             # The full log page also links a repeated instant attack to an undone one

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -82,7 +82,8 @@ def _begin(
         if nonce_used(nonce):
             return situation, None
         raise StaleVersion(situation)
-    tx = Transition(situation, now, next_seq=recent[0].seq + 1 if recent else 0)
+    newest = recent.newest_seq
+    tx = Transition(situation, now, next_seq=0 if newest is None else newest + 1)
     tx.recent = recent
     if expire:
         tx.expire()
@@ -136,7 +137,10 @@ def perform(
             return Performed(Situation.objects.get(pk=situation_id), repeated=True)
         raise
     added = list(reversed(tx.entries))
-    recent = [*added, *tx.recent][:RECENT_ENTRIES]
+    if isinstance(tx.recent, rows.Entries):
+        recent: Sequence[LogEntry] = tx.recent.after(added, RECENT_ENTRIES)  # the older ones built when used
+    else:
+        recent = [*added, *tx.recent][:RECENT_ENTRIES]
     return Performed(situation, tx.events, state=tx.state, recent=recent, added=added)
 
 

@@ -17,6 +17,7 @@ kind's answer windows get it (a duel's step, a battle's frame).
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from typing import Any
 
 from duels.models import LogEntry, Situation
@@ -28,7 +29,7 @@ from rules import LagGraceUsed, RuleError
 _UNNEEDED = ("events", "reason", "nonce", "actor")
 
 
-def _trailing_expiries(recent: list[LogEntry]) -> list[LogEntry]:
+def _trailing_expiries(recent: Sequence[LogEntry]) -> list[LogEntry]:
     """The deadline entries after the log's last command or undo, newest first."""
     found = []
     for entry in recent:

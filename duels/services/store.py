@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,7 +54,7 @@ class Performed:
     # view renders from it instead of loading and decoding the row again.
     state: Any = None
     # The newest log entries after the change (newest first, actor loaded).
-    recent: list[LogEntry] | None = None
+    recent: Sequence[LogEntry] | None = None
     # The entries this call logged (newest first, at the head of ``recent``): a step's answer
     # describes only these and prepends them to the page's log (issue 24). None: not known.
     added: list[LogEntry] | None = None
@@ -118,7 +118,7 @@ class Transition:
         self.state = self.before
         self.entries: list[LogEntry] = []
         self.events: list[EngineEvent] = []
-        self.recent: list[LogEntry] = []
+        self.recent: Sequence[LogEntry] = []
         self.next_seq = next_seq_of(situation) if next_seq is None else next_seq
 
     def _entry(self, **fields: Any) -> LogEntry:

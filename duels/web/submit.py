@@ -75,8 +75,13 @@ def tablet_context(
         "alert": alert,
         "reasons": event.quick_reason_list,
         "undo_url": reverse("duels:undo", args=[situation.pk]),
-        **pages.tablet_context(situation, state, list(recent)[:LOG_LINES], alert, added=added),
+        # A step's newest entries are built when used (services.rows.Entries): sliced, not listed.
+        **pages.tablet_context(situation, state, _newest(recent), alert, added=added),
     }
+
+
+def _newest(recent: Iterable[LogEntry]) -> Sequence[LogEntry]:
+    return recent[:LOG_LINES] if isinstance(recent, Sequence) else list(recent)[:LOG_LINES]
 
 
 def render_tablet(

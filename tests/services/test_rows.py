@@ -210,7 +210,27 @@ def test_the_newest_entries_are_the_orm_s_newest_twenty_in_order(shown, referee)
     assert actors == [e.actor for e in orm] and any(actors) and None in actors
     assert all(_fields(a) == _fields(b) for a, b in zip(actors, [e.actor for e in orm], strict=True) if a)
     assert owners == {shown}
-    assert rows.newest_entries(shown, 5) == mine[:5]
+    assert list(rows.newest_entries(shown, 5)) == list(mine[:5])
+
+
+def test_the_newest_entries_are_built_once_when_used(shown, referee):
+    _log(shown, referee, 30)
+    mine = rows.newest_entries(shown, 20)
+    orm = list(shown.log.select_related("actor").order_by("-seq")[:20])
+    assert mine._built == {} and mine.newest_seq == orm[0].seq  # read, not built
+    assert len(mine) == 20 and mine[-1].seq == orm[-1].seq and mine[3] is mine[3]
+    assert len(mine._built) == 2
+    assert [e.seq for e in mine[5:9]] == [e.seq for e in orm[5:9]]
+    assert [e.seq for e in mine.undone()] == [e.seq for e in orm if e.undone] and any(e.undone for e in orm)
+    first = mine[:4]
+    assert isinstance(first, rows.Entries) and [e.seq for e in first] == [e.seq for e in orm[:4]]
+    assert first[3] is mine[3]  # a cut builds into the same entries
+    added = [LogEntry(situation=shown, seq=orm[0].seq + 2), LogEntry(situation=shown, seq=orm[0].seq + 1)]
+    after = mine.after(added, 20)
+    assert [e.seq for e in after] == [e.seq for e in [*added, *orm]][:20] and after.newest_seq == added[0].seq
+    assert rows.undone_of(after) == rows.undone_of(list(after)) and list(rows.newest_entries(shown, 0)) == []
+    with pytest.raises(IndexError):
+        mine[20]
 
 
 def _entry(situation: Situation, seq: int, referee: Any, nonce: str) -> LogEntry:

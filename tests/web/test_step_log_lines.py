@@ -284,7 +284,7 @@ def test_performed_names_the_entries_a_step_added(referee, shown, rival):
         nonce=nonce(),
     )
     assert performed.added is not None and performed.recent is not None
-    assert performed.recent[: len(performed.added)] == performed.added
+    assert list(performed.recent[: len(performed.added)]) == performed.added
     assert [e.seq for e in performed.added] == [e.seq for e in shown.log.order_by("-seq")[: len(performed.added)]]
 
 
