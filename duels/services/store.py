@@ -57,7 +57,7 @@ class Performed:
     recent: Sequence[LogEntry] | None = None
     # The entries this call logged (newest first, at the head of ``recent``): a step's answer
     # describes only these and prepends them to the page's log (issue 24). None: not known.
-    added: list[LogEntry] | None = None
+    added: Sequence[LogEntry] | None = None
 
 
 def stored_events(events: Iterable[EngineEvent]) -> list[dict[str, Any]]:

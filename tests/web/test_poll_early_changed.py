@@ -20,7 +20,7 @@ import pytest
 import time_machine
 from django.core.cache import cache
 from django.core.handlers.wsgi import WSGIHandler
-from django.middleware.csrf import _unmask_cipher_token
+from django.middleware.csrf import CSRF_ALLOWED_CHARS
 from django.test import override_settings
 from django.urls import reverse
 from django.utils import timezone
@@ -104,6 +104,13 @@ def _fragment(fight: Fight, who: str) -> str:
     return watch_fragment(fight.kind) if who == "spectator" else PLAYER_FRAGMENT
 
 
+def _unmask_cipher_token(token: str) -> str:
+    """The secret a masked CSRF token carries (Django's unmasking: the cipher's characters shifted back by the mask)."""
+    chars, half = CSRF_ALLOWED_CHARS, len(token) // 2
+    mask, cipher = token[:half], token[half:]
+    return "".join(chars[(chars.index(c) - chars.index(m)) % len(chars)] for c, m in zip(cipher, mask, strict=True))
+
+
 def _without_drawn(body: bytes) -> bytes:
     """The body with each response's own draws (the CSRF token's mask, the forms' nonces) blanked."""
     return NONCE.sub(b'name="nonce" value="N"', TOKEN.sub(b'name="csrfmiddlewaretoken" value="T"', body))
@@ -116,7 +123,7 @@ def test_a_changed_poll_of_a_rendered_version_is_the_full_paths_answer(client, p
     url = _url(kind_fight, who)
     with time_machine.travel(timezone.now(), tick=False):
         etag = current_etag(client, url, language)  # rendered once: every viewer's next poll finds it cached
-        sent = {"language": language, "secure": production, "Cookie": f"csrftoken={SECRET}"}
+        sent: dict[str, Any] = {"language": language, "secure": production, "Cookie": f"csrftoken={SECRET}"}
         with override_settings(**(PRODUCTION if production else {})):
             inner = Inner()
             status, headers, body = call(EarlyPolls(inner), poll_environ(url, '"older"', **sent))
@@ -144,7 +151,7 @@ def test_a_version_no_viewer_rendered_goes_the_full_way_without_a_second_look(cl
     url = _url(kind_fight, who)
     etag = current_etag(client, url)
     cache.delete(live.fragment_key(_fragment(kind_fight, who), etag))
-    sent = {"Cookie": f"csrftoken={SECRET}"}
+    sent: dict[str, Any] = {"Cookie": f"csrftoken={SECRET}"}
     inner = Inner()
     status, _headers, _body = call(EarlyPolls(inner), poll_environ(url, '"older"', **sent))
     assert status == 200 and len(inner.reached) == 1
@@ -212,7 +219,7 @@ def test_a_revoked_or_rotated_link_gets_no_cached_fragment(
     kind_fight = fighters_fight
     url = _url(kind_fight, "player")
     current_etag(client, url)
-    sent = {"Cookie": f"csrftoken={SECRET}"}
+    sent: dict[str, Any] = {"Cookie": f"csrftoken={SECRET}"}
     inner = Inner()
     assert call(EarlyPolls(inner), poll_environ(url, '"older"', **sent))[0] == 200 and not inner.reached
     character = kind_fight.situation.participants.get(link_token=url.split("/")[2])
@@ -256,7 +263,7 @@ def test_a_version_no_viewer_rendered_keeps_nothing_the_cache_holds_already(clie
             return getattr(cache, name)
 
     monkeypatch.setattr(live_meta, "cache", Watched())
-    sent = {"Cookie": f"csrftoken={SECRET}"}
+    sent: dict[str, Any] = {"Cookie": f"csrftoken={SECRET}"}
     status, headers, _body = call(EarlyPolls(WSGIHandler()), poll_environ(url, '"older"', **sent))
     assert status == 200 and dict(headers)["ETag"] == etag
     assert written == []
