@@ -26,7 +26,7 @@ from duels.services.live import Meta, meta_from, meta_from_db, remember
 from duels.services.record import whole_state
 from duels.web.access import public_situation
 from duels.web.live import cached_fragment, not_modified, polled, quoted_hash, render_live, shared_fragment
-from duels.web.pages import FightSummary, pages_of, refuse_other_kinds, refused
+from duels.web.pages import FightSummary, pages_of, refuse_other_kinds, refused, url_name
 from duels.web.polls import cached_meta, seen_for, spectator_etag, watch_fragment
 from events.access import ORGANIZER, REFEREE, character_for_staff, event_for_referee
 from events.models import Character, Event
@@ -67,7 +67,7 @@ def watch(request: HtmxRequest, situation_id: int) -> HttpResponse:
         meta = found if isinstance(found, Meta) else meta_from_db(situation_id)
         if meta is None:
             raise Http404
-        if not meta.is_due(timezone.now()) and meta.kind and not refused(meta.kind, _url_name(request)):
+        if not meta.is_due(timezone.now()) and meta.kind and not refused(meta.kind, url_name(request)):
             etag = spectator_etag(meta)
             # ``missed``: the early path (config/early.py) found it unchanged by neither ETag nor cached fragment.
             if seen is None or seen.missed != etag:
@@ -88,11 +88,6 @@ def watch(request: HtmxRequest, situation_id: int) -> HttpResponse:
         build = lambda: watch_context(situation)  # noqa: E731 - read once, if at all
         return shared_fragment(request, f"{template}#live", etag, build, missed=etag == missed)
     return render_live(request, template, watch_context(situation), etag)
-
-
-def _url_name(request: HttpRequest) -> str:
-    match = request.resolver_match
-    return match.view_name if match is not None else ""
 
 
 @require_GET

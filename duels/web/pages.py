@@ -161,10 +161,15 @@ def refused(kind: str, url_name: str) -> bool:
     return any(pages.key != kind and url_name in getattr(pages, "own_urls", ()) for pages in PAGES.values())
 
 
+def url_name(request: HttpRequest) -> str:
+    """The URL name the request was resolved under ("" before resolving)."""
+    match = request.resolver_match
+    return match.view_name if match is not None else ""
+
+
 def refuse_other_kinds(request: HttpRequest, situation: Situation) -> None:
     """404 for a fight reached under a URL name that stands for another kind alone (``Wing.own_urls``)."""
-    match = request.resolver_match
-    if refused(situation.kind, match.view_name if match is not None else ""):
+    if refused(situation.kind, url_name(request)):
         raise Http404
 
 

@@ -34,7 +34,7 @@ from duels.web.forms import UndoForm
 from duels.web.live import cached_fragment, not_modified, polled, render_live, shared_fragment, situation_etag
 from duels.web.notes import Note
 from duels.web.oob import KindParts, oob_response, parts_for
-from duels.web.pages import pages_for, pages_of, refuse_other_kinds
+from duels.web.pages import pages_for, pages_of, refuse_other_kinds, url_name
 from duels.web.viewers import REFEREE_VIEW
 from helpers.requests import HtmxRequest
 from rules import RuleError
@@ -126,7 +126,7 @@ def tablet(request: HtmxRequest, situation_id: int) -> HttpResponse:
                 return answered
     situation = services.refresh(situation_for_staff(request.user, situation_id, whole=not polled(request)))
     pages = pages_of(situation)
-    if request.resolver_match is not None and request.resolver_match.view_name != pages.tablet_url_name:
+    if url_name(request) not in ("", pages.tablet_url_name):
         return redirect(pages.tablet_url_name, situation.pk)  # another kind's URL: its own page
     if request.htmx and (unchanged := not_modified(request, tablet_etag(situation, pages.key))) is not None:
         return unchanged

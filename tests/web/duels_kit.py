@@ -17,6 +17,7 @@ from cards.models import Card
 from duels import services
 from duels.duel.start import start_instant_attack
 from duels.models import Situation
+from rules import duel as engine
 from tests.services.kit import nonce
 
 
@@ -48,6 +49,20 @@ def drive(situation: Situation, referee, *commands: Any) -> Situation:
         services.perform(situation.pk, command, user=referee, seen_version=situation.version, nonce=nonce())
     situation.refresh_from_db()
     return situation
+
+
+def parry_then_spark(shown: Situation, referee, anton: Any, zavulon: Any, shield: Card, spark: Card) -> Situation:
+    """From ``shown``: Zavulon parries the Fireball with Mage Shield (CR2 confirmed), then strikes Anton with
+    Spark, unanswered and confirmed (CR1): each has played a card, Anton is wounded."""
+    return drive(
+        shown,
+        referee,
+        engine.Answer(0, zavulon.pk, uid_of(shown, zavulon.pk, shield)),
+        engine.ConfirmResult(0),
+        engine.Attack(0, zavulon.pk, uid_of(shown, zavulon.pk, spark)),
+        engine.Answer(0, anton.pk, None),
+        engine.ConfirmResult(0),
+    )
 
 
 def poll_with_queries(client: Client, url: str, etag: str) -> tuple[Any, list[str]]:

@@ -18,7 +18,7 @@ from rules import duel as engine
 from rules.duel.events import DuelOpened, RoundEnded, RoundStarted
 from rules.duel.opening import check_max_rounds
 from rules.errors import RuleError
-from tests.web.duels_kit import drive, state_of, uid_of
+from tests.web.duels_kit import drive, parry_then_spark, state_of, uid_of
 
 
 def _line(event) -> str:
@@ -74,15 +74,7 @@ def _visible(html: str) -> str:
 @pytest.fixture
 def bout_break(shown, referee, character, rival, attack_card, defence_card, spark):
     """Bout 1 played to its end (D11): both hold only defence cards, the duel waits for D12/D3."""
-    drive(
-        shown,
-        referee,
-        engine.Answer(0, rival.pk, uid_of(shown, rival.pk, defence_card)),
-        engine.ConfirmResult(0),
-        engine.Attack(0, rival.pk, uid_of(shown, rival.pk, spark)),
-        engine.Answer(0, character.pk, None),
-        engine.ConfirmResult(0),
-    )
+    parry_then_spark(shown, referee, character, rival, defence_card, spark)
     drive(
         shown,
         referee,

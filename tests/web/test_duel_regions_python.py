@@ -20,7 +20,7 @@ from duels.duel import live
 from duels.templatetags import duel_regions as R
 from duels.web.alerts import Alert
 from rules import duel as engine
-from tests.web.duels_kit import drive, instant_fight, state_of, uid_of
+from tests.web.duels_kit import drive, instant_fight, parry_then_spark, state_of, uid_of
 from tests.web.regions_kit import context_of, same
 from tests.web.tablet_kit import Tablet
 
@@ -83,15 +83,7 @@ def test_a_bouts_end_and_the_fighters_choices_equal_their_templates(
     as_user, referee, shown, character, rival, attack_card, defence_card, spark
 ):
     """D3, D12: the round-break choice (the hand, a prepared arsenal, the pool), before and after a choice."""
-    drive(
-        shown,
-        referee,
-        engine.Answer(0, rival.pk, uid_of(shown, rival.pk, defence_card)),
-        engine.ConfirmResult(0),
-        engine.Attack(0, rival.pk, uid_of(shown, rival.pk, spark)),
-        engine.Answer(0, character.pk, None),
-        engine.ConfirmResult(0),
-    )
+    parry_then_spark(shown, referee, character, rival, defence_card, spark)
     drive(
         shown,
         referee,

@@ -21,10 +21,9 @@ from duels import services
 from duels.templatetags.player_own import player_own
 from duels.views_player import _player_context
 from events.models import Character
-from rules import duel as engine
 from tests.services.battle_kit import begin
 from tests.services.kit import arm
-from tests.web.duels_kit import drive, uid_of
+from tests.web.duels_kit import parry_then_spark
 from tests.web.regions_kit import same
 
 pytestmark = pytest.mark.django_db
@@ -86,15 +85,7 @@ def test_each_duellist_s_own_part_equals_the_template_through_a_duel(
 ):
     for person in (character, rival):
         _every_condition(_context(person, shown))
-    drive(
-        shown,
-        referee,
-        engine.Answer(0, rival.pk, uid_of(shown, rival.pk, defence_card)),
-        engine.ConfirmResult(0),
-        engine.Attack(0, rival.pk, uid_of(shown, rival.pk, spark)),
-        engine.Answer(0, character.pk, None),
-        engine.ConfirmResult(0),
-    )
+    parry_then_spark(shown, referee, character, rival, defence_card, spark)
     for person in (character, rival):
         context = _context(person, shown)
         assert context["me"].discards, "a played card is listed"
