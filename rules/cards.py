@@ -7,7 +7,7 @@ already running or being replayed.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -130,6 +130,27 @@ class CounterTable:
             if found is not None:
                 best = stronger(found, best)
         return best
+
+
+# The tables of the rules tuples in use, by identity: a fight's counter rules
+# are one tuple, decoded once per snapshot and shared by its states (a
+# battle's ~450 rules cost ~1 ms to index, once per answer before).
+_TABLES: dict[int, tuple[tuple[CounterRule, ...], CounterTable]] = {}
+_TABLES_MAX = 64
+
+
+def table_of(rules: Sequence[CounterRule]) -> CounterTable:
+    """``CounterTable(rules)``, built once per tuple of rules (they are immutable)."""
+    if not isinstance(rules, tuple):
+        return CounterTable(rules)
+    hit = _TABLES.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    table = CounterTable(rules)
+    if len(_TABLES) >= _TABLES_MAX:
+        _TABLES.clear()
+    _TABLES[id(rules)] = (rules, table)
+    return table
 
 
 def propose(rules: Iterable[CounterRule], defence: CardFace | None, attack: CardFace) -> str:

@@ -16,6 +16,11 @@ shared value is never passed to a function: a step clones its state once
 and a replay once per command, so this walk was ~8 % of a step's CPU while it
 asked every value's type the same questions again (issue 24).
 
+A mapping of immutable values that changes only rarely during a fight (the
+cards' faces by uid, hundreds in a battle) is a ``Shared``: it refuses every
+change in place, so clones share it, and the rare change makes a new one
+(``with_items``).
+
 What it relies on: a frozen dataclass or a tuple of the engine holds no list,
 dict or set (the kinds' frozen types hold scalars, tuples and other frozen
 dataclasses), a set holds hashable, hence immutable, values, and a mutable
@@ -25,13 +30,46 @@ dataclass keeps its fields in ``__dict__`` (no ``__slots__``).
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
 
 from rules.cards import CounterTable
 
 _Copy = Callable[[Any], Any]
+
+
+class Shared[K, V](dict[K, V]):
+    """A dict never changed in place: clones share it, and a change is a new one (``with_items``).
+
+    Its values must be immutable (frozen dataclasses). ``note`` is free for a
+    reader to keep what it derived of the mapping (``rules.snapshots`` keeps
+    the snapshot it was read from): it stays true, since the mapping never
+    changes.
+    """
+
+    __slots__ = ("note",)
+    note: Any
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("a Shared mapping is never changed in place: make a new one with with_items")
+
+    __setitem__ = __delitem__ = __ior__ = clear = pop = popitem = setdefault = update = _refuse
+
+    def with_items(self, items: Mapping[K, V]) -> Shared[K, V]:
+        """This mapping with ``items`` added (or replaced): a new one, this one unchanged."""
+        new: Shared[K, V] = Shared(self)
+        dict.update(new, items)
+        return new
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Shared, (dict(self),))
+
+    def __copy__(self) -> Shared[K, V]:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Shared[K, V]:
+        return self
 
 
 def _list(value: list[Any]) -> list[Any]:
@@ -71,7 +109,7 @@ def _unknown(value: Any) -> Any:
 
 # How a value of each type is copied; None: shared as it is (immutable).
 _HOW: dict[type, _Copy | None] = {
-    **dict.fromkeys((str, int, float, bool, type(None), datetime, tuple, CounterTable)),
+    **dict.fromkeys((str, int, float, bool, type(None), datetime, tuple, CounterTable, Shared)),
     list: _list,
     dict: _dict,
     set: _set,

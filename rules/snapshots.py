@@ -35,6 +35,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any, Final
 
+from rules.clone import Shared
+
 REF: Final = "snapshot"
 DATA: Final = "data"
 
@@ -227,6 +229,12 @@ def _memo(slot: tuple[str, Any], values: tuple[Any, ...], found: Any) -> None:
 
 def list_ref[T](what: str, values: Sequence[T], encode: Callable[[T], Any]) -> dict[str, str]:
     """A part that is a list of immutable values, in its order (the counter rules), as a reference."""
+    if isinstance(values, tuple):
+        # The tuple list_from decoded, shared by every state read from it: known by itself.
+        hit = _BY_IDS.get((what, id(values)))
+        if hit is not None and hit[0] is values and _DATA.get(hit[1]) is not None:
+            _touch(hit[1])
+            return ref(hit[1])
     slot = (what, tuple(map(id, values)))
     hit = _BY_IDS.get(slot)
     if hit is not None and _DATA.get(hit[1]) is not None:
@@ -244,6 +252,7 @@ def list_from[T](what: str, value: Mapping[str, Any], decode: Callable[[Any], T]
         return tuple(decode(item) for item in raw)
 
     values = decoded(what, value, build)
+    _memo((what, id(values)), values, value[REF])
     _memo((what, tuple(map(id, values))), values, value[REF])
     return values
 
@@ -257,6 +266,11 @@ def faces_ref[T](
     only on which faces the cards have now, never on how the fight got there,
     so a replay names the same snapshot as the live fight.
     """
+    noted = getattr(cards, "note", None)
+    if noted is not None and noted[0] == what and _DATA.get(noted[1]) is not None:
+        # Cards read from a snapshot and never changed since (a Shared mapping): its reference is known.
+        _touch(noted[1])
+        return ref(noted[1]), dict(noted[2])
     objects = {id(face): face for face in cards.values()}
     slot = (what, frozenset(objects))
     hit = _BY_IDS.get(slot)
@@ -280,7 +294,7 @@ def faces_ref[T](
 
 def faces_from[T](
     what: str, value: Mapping[str, Any], indices: Mapping[str, int], decode: Callable[[Any], T]
-) -> dict[str, T]:
+) -> Shared[str, T]:
     """The cards (uid -> face) a faces reference and the uids' indices name."""
 
     def build(raw: Any) -> tuple[T, ...]:
@@ -291,4 +305,7 @@ def faces_from[T](
         return faces
 
     faces = decoded(what, value, build)
-    return {uid: faces[n] for uid, n in indices.items()}
+    cards: Shared[str, T] = Shared({uid: faces[n] for uid, n in indices.items()})
+    # What faces_ref will be asked of these cards while they are unchanged (a Shared is never changed).
+    cards.note = (what, value[REF], dict(indices))
+    return cards

@@ -8,7 +8,7 @@ from rules.battle import events as E
 from rules.battle.flow import Events, check_sides
 from rules.battle.frames import _hand_card, _in_turns, _top_frame, finish_part, settle
 from rules.battle.state import Battle, Frame, Part, StepRecord, Window, record_answer
-from rules.cards import OUTCOMES, PARRIED, SOFTENED, CounterTable, effect_of
+from rules.cards import OUTCOMES, PARRIED, SOFTENED, effect_of, table_of
 from rules.conditions import apply_effect, can_fight
 from rules.errors import INPUT, RuleError, gettext_noop
 
@@ -43,7 +43,7 @@ def answer(state: Battle, number: int, defender: int, uid: str | None, now: date
     window.answer_card = uid
     window.answered = True
     window.deadline = None
-    window.proposed = CounterTable(state.counters).propose(face, state.cards[part.card].face)
+    window.proposed = table_of(state.counters).propose(face, state.cards[part.card].face)
     events.append(
         E.Answered(
             frame=number,

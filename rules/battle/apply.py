@@ -79,7 +79,7 @@ def open_battle(
     """A new battle; one grown from a duel carries that situation's clock and IA6 flag (S2)."""
     return Battle(
         settings=settings,
-        counters=list(counters),
+        counters=tuple(counters),
         opened_at=utc(now),
         last_action_at=None if last_action_at is None else utc(last_action_at),
         instant_attack_used=instant_attack_used,
@@ -285,12 +285,14 @@ def _combat(state: Battle, command: BattleCommand, now: datetime, events: Events
             raise TypeError(f"not a battle command: {command!r}")
 
 
-def _mint(state: Battle, c: Combatant, card: BattleCard) -> str:
-    """A new uid for a card copy: deterministic, so replay yields the same uids."""
-    uid = f"{c.character_id}:{card.face.card_id}:{c.next_n}"
-    c.next_n += 1
-    state.cards[uid] = card
-    return uid
+def _mint(state: Battle, c: Combatant, cards: Iterable[BattleCard]) -> list[str]:
+    """New uids for card copies, deterministic so replay yields the same uids; the copies join ``state.cards``."""
+    minted: dict[str, BattleCard] = {}
+    for card in cards:
+        minted[f"{c.character_id}:{card.face.card_id}:{c.next_n}"] = card
+        c.next_n += 1
+    state.cards = state.cards.with_items(minted)
+    return list(minted)
 
 
 def _join(state: Battle, cmd: JoinBattle, events: Events) -> None:
@@ -315,7 +317,7 @@ def _join(state: Battle, cmd: JoinBattle, events: Events) -> None:
         condition=setup.condition,
         focus_card_id=setup.focus_card_id,
     )
-    combatant.hand = [_mint(state, combatant, card) for card in cards]
+    combatant.hand = _mint(state, combatant, cards)
     state.combatants[combatant.character_id] = combatant
     # BP4: a newcomer takes turns from the next round (next_order puts them last);
     # one who joins by attacking strikes at once - their attack is the next command.
@@ -380,7 +382,7 @@ def _new_arsenal(state: Battle, cmd: NewArsenal, events: Events) -> None:
         raise RuleError(INPUT, gettext_noop("Combatant %(who)s is not in this battle."), who=cmd.combatant)
     # D3: the new arsenal replaces the hand, which is set aside (kept for conservation).
     combatant.set_aside.extend(combatant.hand)
-    combatant.hand = [_mint(state, combatant, card) for card in cmd.arsenal]
+    combatant.hand = _mint(state, combatant, cmd.arsenal)
     # S2 reading: this is now the arsenal last composed, the one "restore" puts back whole.
     combatant.composed = sorted(card.face.card_id for card in cmd.arsenal)
     events.append(E.ArsenalChanged(combatant=cmd.combatant, label=cmd.label, count=len(combatant.hand)))

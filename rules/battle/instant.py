@@ -28,7 +28,7 @@ from rules.battle import stack as S
 from rules.battle.flow import Events, fit
 from rules.battle.frames import _check_targets, _combatant, _declared, _hand_card, _in_turns, _new_frame, begin_part
 from rules.battle.state import ATTACK, MAIN, OPPORTUNITY, STANDARD, Battle, Part
-from rules.cards import CounterTable
+from rules.cards import table_of
 from rules.errors import RuleError, gettext_noop
 
 
@@ -167,7 +167,7 @@ def instant_strike(state: Battle, cmd: InstantStrike, now: datetime, events: Eve
     window.answered = True
     window.deadline = None
     # IA4 / CR2: proposed from the counter rules; the referee confirms (ConfirmAnswer).
-    window.proposed = CounterTable(state.counters).propose(face, card.face)
+    window.proposed = table_of(state.counters).propose(face, card.face)
     events.append(
         E.Answered(
             frame=frame.number,

@@ -28,6 +28,7 @@ from typing import Any, Final
 
 from rules import snapshots
 from rules.cards import CardFace, CounterRule, face_from_dict, face_to_dict
+from rules.clone import Shared
 from rules.errors import INPUT, RuleError, gettext_noop
 
 # Card action kinds in battles (the catalogue's ``action_kind``).
@@ -244,10 +245,12 @@ class Combatant:
 @dataclass
 class Battle:
     settings: BattleSettings
-    counters: list[CounterRule]
+    # Immutable through the fight (CR2: the rules as the battle opened): shared by every clone.
+    counters: tuple[CounterRule, ...]
     opened_at: datetime
     combatants: dict[int, Combatant] = field(default_factory=dict)
-    cards: dict[str, BattleCard] = field(default_factory=dict)
+    # Changed only by new copies (``apply._mint``): shared by every clone until then.
+    cards: Shared[str, BattleCard] = field(default_factory=Shared)
     phase: str = SETUP
     round: int = 0
     bout: int = 0  # D3, D11: arsenals change only between bouts; a bout lasts one or more rounds
@@ -277,6 +280,13 @@ class Battle:
     # Keep every record, not only the newest RECORDS_KEPT: set on a replay for the record
     # page or the export. Not part of the state.
     whole_record: bool = field(default=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        # The shared parts in their shared forms, however the state was built (``clone`` shares them).
+        if not isinstance(self.counters, tuple):
+            self.counters = tuple(self.counters)
+        if not isinstance(self.cards, Shared):
+            self.cards = Shared(self.cards)
 
     @property
     def turn_of(self) -> int | None:
@@ -428,13 +438,13 @@ def from_dict(d: Mapping[str, Any]) -> Battle:
     """The battle ``to_dict`` wrote; one written before snapshots (rules and cards inline) reads too."""
     snapshots.prefetch(d)
     if snapshots.is_ref(d["counters"]):
-        counters = list(snapshots.list_from(COUNTERS_PART, d["counters"], lambda r: CounterRule(**r)))
+        counters = snapshots.list_from(COUNTERS_PART, d["counters"], lambda r: CounterRule(**r))
     else:
-        counters = [CounterRule(**r) for r in d["counters"]]
+        counters = tuple(CounterRule(**r) for r in d["counters"])
     if "faces" in d:
         cards = snapshots.faces_from(CARDS_PART, d["faces"], d["cards"], card_from_dict)
     else:
-        cards = {uid: card_from_dict(card) for uid, card in d["cards"].items()}
+        cards = Shared({uid: card_from_dict(card) for uid, card in d["cards"].items()})
     combatants = [
         Combatant(**{**c, "hand": list(c["hand"]), "discards": list(c["discards"]), "set_aside": list(c["set_aside"])})
         for c in d["combatants"]

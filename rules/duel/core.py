@@ -6,6 +6,7 @@ helpers here mutate freely; a refusal raised half-way just drops the copy.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 
 from rules.cards import CardFace
@@ -69,12 +70,14 @@ def discard(fighter: Fighter, uid: str) -> None:
         fighter.focus = None
 
 
-def mint(state: Situation, fighter: Fighter, face: CardFace) -> str:
-    """A new uid for a card copy: deterministic, so replay yields the same uids."""
-    uid = f"{fighter.character_id}:{face.card_id}:{fighter.next_n}"
-    fighter.next_n += 1
-    state.cards[uid] = face
-    return uid
+def mint(state: Situation, fighter: Fighter, faces: Iterable[CardFace]) -> list[str]:
+    """New uids for card copies, deterministic so replay yields the same uids; the copies join ``state.cards``."""
+    minted: dict[str, CardFace] = {}
+    for face in faces:
+        minted[f"{fighter.character_id}:{face.card_id}:{fighter.next_n}"] = face
+        fighter.next_n += 1
+    state.cards = state.cards.with_items(minted)
+    return list(minted)
 
 
 def combat_action(state: Situation, at: datetime) -> None:

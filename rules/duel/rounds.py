@@ -82,7 +82,7 @@ def _take_arsenal(
 ) -> None:
     """D3: a new or prepared arsenal replaces the hand, which is set aside (kept for conservation)."""
     fighter.set_aside.extend(fighter.hand)
-    fighter.hand = [mint(state, fighter, face) for face in arsenal]
+    fighter.hand = mint(state, fighter, arsenal)
     # S2 reading: this is now the arsenal last composed, the one "restore" puts back.
     fighter.composed = sorted(face.card_id for face in arsenal)
     fighter.focus = None  # the focused card left the hand (F1)

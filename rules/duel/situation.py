@@ -27,7 +27,7 @@ from rules.events import EngineEvent
 
 def open_situation(settings: Settings, counters: Iterable[CounterRule], now: datetime) -> Situation:
     """A new, empty situation. ``counters`` is snapshotted (see Situation.counters)."""
-    return Situation(settings=settings, counters=list(counters), opened_at=utc(now))
+    return Situation(settings=settings, counters=tuple(counters), opened_at=utc(now))
 
 
 def join(state: Situation, cmd: Join, now: datetime, events: list[EngineEvent]) -> None:
@@ -39,7 +39,7 @@ def join(state: Situation, cmd: Join, now: datetime, events: list[EngineEvent]) 
     if setup.focus_card_id is not None:
         check_focus(list(setup.hand), setup.focus_card_id, abilities=state.settings.focus_abilities)
     fighter = Fighter(character_id=setup.character_id, name=setup.name, condition=setup.condition)
-    fighter.hand = [mint(state, fighter, face) for face in setup.hand]
+    fighter.hand = mint(state, fighter, setup.hand)
     if setup.focus_card_id is not None:
         fighter.focus = next(uid for uid in fighter.hand if state.cards[uid].card_id == setup.focus_card_id)
     state.fighters[fighter.character_id] = fighter

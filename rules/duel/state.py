@@ -24,6 +24,7 @@ from typing import Any, Final
 
 from rules import snapshots
 from rules.cards import CardFace, CounterRule, CounterTable, face_from_dict, face_to_dict
+from rules.clone import Shared
 from rules.clone import clone as clone_state
 from rules.duel.commands import RoundChoice, command_from_dict, command_to_dict
 
@@ -166,10 +167,12 @@ class Fighter:
 @dataclass
 class Situation:
     settings: Settings
-    counters: list[CounterRule]
+    # Immutable through the fight (CR2: the rules as the situation opened): shared by every clone.
+    counters: tuple[CounterRule, ...]
     opened_at: datetime
     fighters: dict[int, Fighter] = field(default_factory=dict)
-    cards: dict[str, CardFace] = field(default_factory=dict)
+    # Changed only by a new copy (``core.mint``): shared by every clone until then.
+    cards: Shared[str, CardFace] = field(default_factory=Shared)
     duels: list[Duel] = field(default_factory=list)
     instant_attack_used: bool = False
     # None until the first combat action: a situation being set up (fighters
@@ -185,6 +188,13 @@ class Situation:
     # CR2 lookups, built once per counters snapshot and shared by clones (the
     # snapshot is never changed, see ``clone``). Not part of the state.
     _table: CounterTable | None = field(default=None, init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        # The shared parts in their shared forms, however the state was built (``clone`` shares them).
+        if not isinstance(self.counters, tuple):
+            self.counters = tuple(self.counters)
+        if not isinstance(self.cards, Shared):
+            self.cards = Shared(self.cards)
 
 
 def record_step(state: Situation, duel: Duel, record: StepRecord) -> None:
@@ -381,8 +391,8 @@ def to_dict(s: Situation) -> dict[str, Any]:
 
 # Decoded counter snapshots with their CR2 index, shared by every state that
 # holds the same rules (all the fights of an event): ~450 rules cost ~0.5 ms
-# to decode and index, their key a fraction of it. The rules are immutable,
-# the list is copied for each state (``clone`` copies lists too).
+# to decode and index, their key a fraction of it. The rules are immutable
+# and the tuple is shared by the states and their clones.
 _COUNTERS: dict[tuple[tuple[Any, ...], ...], tuple[tuple[CounterRule, ...], CounterTable]] = {}
 _COUNTERS_MAX = 64
 
@@ -409,14 +419,14 @@ def from_dict(d: Mapping[str, Any]) -> Situation:
     if "faces" in d:
         cards = snapshots.faces_from(FACES_PART, d["faces"], d["cards"], face_from_dict)
     else:
-        cards = {uid: face_from_dict(face) for uid, face in d["cards"].items()}
+        cards = Shared({uid: face_from_dict(face) for uid, face in d["cards"].items()})
     fighters = [
         Fighter(**{**f, "hand": list(f["hand"]), "discards": list(f["discards"]), "set_aside": list(f["set_aside"])})
         for f in d["fighters"]
     ]
     state = Situation(
         settings=Settings(**d["settings"]),
-        counters=list(counters),
+        counters=counters,
         opened_at=_req_dt(d["opened_at"]),
         fighters={f.character_id: f for f in fighters},
         cards=cards,

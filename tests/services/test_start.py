@@ -56,7 +56,7 @@ def test_the_opening_snapshot_keeps_event_settings_and_counter_rules(armed, refe
     situation = declare_aggression(anton.event, anton, zavulon, None, user=referee, nonce=nonce()).situation
     opening = engine.from_dict(situation.opening)
     assert opening.settings.answer_window_s == 7
-    assert opening.counters == [rules.CounterRule(defence_card.pk, None, "fire", "parried")]
+    assert opening.counters == (rules.CounterRule(defence_card.pk, None, "fire", "parried"),)
     # Later catalogue edits never reach a running fight.
     defence_card.counters.all().delete()
     assert engine.from_dict(Situation.objects.get().opening).counters == opening.counters

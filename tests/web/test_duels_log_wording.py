@@ -110,8 +110,7 @@ def fights() -> tuple[list[EngineEvent], Words]:
     h.do(ConfirmResult(0), 2)
     h.do(ChangeCondition(OLGA, clear="heavily_wounded", reason="the healer's spell"), 3)
     state = f.state
-    state.cards.update(g.state.cards)
-    state.cards.update(h.state.cards)
+    state.cards = state.cards.with_items({**g.state.cards, **h.state.cards})
     # D8 lag grace: a shared event the services add to an answer's entry (duels/services/grace.py).
     physical = Fight(setup(ANTON, FIRE), setup(ZAVULON, SHIELD, HEAL), settings=Settings(physical_draws=True))
     physical.do(
@@ -121,7 +120,7 @@ def fights() -> tuple[list[EngineEvent], Words]:
         1,
     )
     drawn = [e for e in physical.events if e.type == "card_drawn"]
-    state.cards.update(physical.state.cards)
+    state.cards = state.cards.with_items(physical.state.cards)
     grace = LagGraceUsed(tapped_ms=14_500, late_ms=1_000, grace_ms=2_000)
     return f.events + g.events + h.events + drawn + [grace], Words(state, {}, {})
 

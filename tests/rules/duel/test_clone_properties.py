@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -109,6 +110,13 @@ def test_clone_is_equal_and_shares_no_container():
     assert copy.fighters is not state.fighters
     assert copy.fighters[1] is not state.fighters[1]
     assert copy.fighters[1].hand is not state.fighters[1].hand
-    assert copy.cards is not state.cards
-    # Immutable leaves are shared, which is what makes the clone cheap.
-    assert all(copy.cards[uid] is face for uid, face in state.cards.items())
+    # Immutable parts are shared, which is what makes the clone cheap: the
+    # counter rules (a tuple) and the cards (a Shared mapping, never changed in place).
+    assert copy.counters is state.counters and copy.cards is state.cards
+    with pytest.raises(TypeError):
+        copy.cards["1:99:0"] = FIRE
+    # A new copy of a card (a fighter joining) makes the clone's own mapping; the original keeps its cards.
+    before = dict(state.cards)
+    grown, _ = apply(copy, Join(setup(2, SHIELD)), at(1))
+    assert set(grown.cards) == set(before) | {"2:" + str(SHIELD.card_id) + ":0"}
+    assert state.cards == before and copy.cards == before
