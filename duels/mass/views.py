@@ -101,20 +101,19 @@ class MassPages(Wing):
 
     def summary(self, situation: Situation, state: magic.MassBattle) -> FightSummary:
         view = present(state, SPECTATOR_VIEW)
-        people = tuple(
-            Person(side.name, side.commander, out=view.ended and view.winner not in (None, key))
-            for key, side in view.sides.items()
-        )
+        # M4: ``view.winner`` is the winner of the cycle's initiative, who only chooses who starts; the magic phase
+        # decides no winner of the battle, so an ended one names none and puts no side out.
+        people = tuple(Person(side.name, side.commander) for side in view.sides.values())
         line = gettext("Cycle %(cycle)s: %(stage)s") % {"cycle": view.cycle, "stage": view.stage_label}
         result = ""
         if view.ended:
-            result = view.sides_winner_name and gettext("%(name)s won") % {"name": view.sides_winner_name}
+            result = gettext("The mass battle is over in cycle %(cycle)s.") % {"cycle": view.cycle}
         return FightSummary(
             kind_label=gettext("mass battle"),
             title=gettext("Mass battle %(number)s") % {"number": situation.pk},
             people=people,
             lines=(result or line,),
-            result=result or "",
+            result=result,
         )
 
     def log_lines(

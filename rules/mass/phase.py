@@ -371,7 +371,9 @@ def _carry_out(state: MassBattle, cmd: CarryOut, events: Events) -> None:
             for w in state.warriors.values()
             if w.side == cmd.target_side and w.place == FIELD and w.wid not in targets
         ]
-    if cmd.move_to is not None and not targets:
+    if cmd.move_to is not None and not targets and cmd.target_side is None:
+        # A place and nobody to send there is a forgotten choice; a whole side with nobody on the field is not:
+        # the card is carried out at once (M5) and acts on nobody.
         raise RuleError("M6", gettext_noop("Choose the warriors the card acts on."))
     face = state.cards[pending.uid]
     affected = [t for t in targets if not state.warriors[t].protected_from(face)]
