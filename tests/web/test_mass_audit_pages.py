@@ -37,11 +37,6 @@ def test_M4_the_initiative_winner_is_not_the_winner_of_an_ended_mass_battle(as_u
     assert "Red won" not in record and "over in cycle 1" in record
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="M3: templates/help/mass.html (and its Russian in locale/) still says 'Positive cards act on everyone'; "
-    "the help page is outside the mass wing (rules/mass, duels/mass): reported for its owner to fix",
-)
 @pytest.mark.parametrize(
     "language,contradiction",
     [("en", "Positive cards act on everyone"), ("ru", "Позитивные карты действуют на всех")],
