@@ -1,0 +1,86 @@
+"""Scenarios no other battle test walks: rule interactions and edge cases (S2, R5-R8, BP3, BP4, D11).
+
+Each test is a short fight through the engine as the services run it (``kit.Fight``:
+expire first, then the command, the log kept for replay).
+"""
+
+from __future__ import annotations
+
+from rules import battle as B
+from tests.rules.battle.kit import (
+    ANNA,
+    BLADE,
+    COUNTER,
+    GLEB,
+    SHIELD,
+    VERA,
+    Fight,
+    at,
+    conserved,
+)
+
+# --- S2: the end of a hold starts the gap --------------------------------------------------------
+
+
+def _bout_over(fight: Fight) -> None:
+    """Anna, Vera and Gleb each spend their only attack card: the first bout ends (D11) at 0 s."""
+    fight.begin(order=(ANNA, VERA, GLEB))
+    for who, target in ((ANNA, VERA), (VERA, ANNA), (GLEB, ANNA)):
+        fight.attack(who, BLADE, target)
+        fight.answer(target)
+        fight.next_turn()
+    assert fight.state.phase == B.BETWEEN_ROUNDS
+
+
+def test_S2_a_long_bout_break_does_not_end_the_battle_as_soon_as_the_next_bout_starts():
+    """[S2] A break between bouts holds the situation open: five minutes choosing arsenals, then the next
+    bout starts. The gap runs from the end of the break, not from the last blow before it (as a duel's)."""
+    fight = Fight(hand=(BLADE, SHIELD), who=(ANNA, VERA, GLEB))
+    _bout_over(fight)
+    fight.tick(300)
+    fight.do(B.NewArsenal(combatant=ANNA, arsenal=(BLADE, SHIELD)))
+    fight.do(B.NewArsenal(combatant=VERA, arsenal=(BLADE, SHIELD)))
+    fight.do(B.StartRound())
+    assert fight.state.phase == B.TURNS and fight.state.bout == 2
+    fight.tick(1)
+    fight.expire()
+    assert not fight.state.ended, f"the battle ended at {fight.state.ended_at} ({fight.state.result})"
+    assert B.gap_deadline(fight.state) == at(300 + 180)
+    fight.tick(180)
+    fight.expire()
+    assert fight.state.ended and fight.state.result == B.state.SITUATION_ENDED
+    assert fight.state.ended_at == at(480)
+    conserved(fight)
+
+
+def test_S2_a_result_confirmed_long_after_the_answer_starts_the_gap_at_the_confirm():
+    """[S2, CR2] An attack waiting for its result holds the situation: the referee confirms three and a
+    half minutes after the answer; the battle goes on for the gap after that, not ending back-dated."""
+    fight = Fight().begin()
+    frame = fight.attack(ANNA, BLADE, VERA)
+    fight.tick(5)
+    fight.do(B.AnswerAttack(frame=frame.number, defender=VERA, card=None))
+    fight.tick(200)
+    fight.do(B.ConfirmAnswer(frame=frame.number, defender=VERA))
+    fight.tick(1)
+    fight.expire()
+    assert not fight.state.ended, f"the battle ended at {fight.state.ended_at}"
+    assert B.gap_deadline(fight.state) == at(205 + 180)
+    conserved(fight)
+
+
+def test_S2_R6_a_negated_attack_does_not_hold_the_situation_open():
+    """[S2, R6] Vera's counterspell negates Anna's attack: nothing waits for an answer or a result any
+    more, so three quiet minutes after it end the situation even if nobody taps "next turn"."""
+    fight = Fight().begin().to_round(2)
+    frame = fight.attack(ANNA, BLADE, VERA)
+    fight.do(
+        B.Immediate(reactor=VERA, frame=frame.number, mode=B.INTERRUPT, card=fight.uid(VERA, COUNTER), negates=True)
+    )
+    fight.go_on()  # the counterspell is over; Anna's attack is lost
+    assert fight.top().lost
+    assert B.gap_deadline(fight.state) == at(0 + 180)
+    fight.tick(181)
+    fight.expire()
+    assert fight.state.ended and fight.state.result == B.state.SITUATION_ENDED
+    conserved(fight)
