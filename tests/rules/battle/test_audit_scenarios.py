@@ -7,13 +7,17 @@ expire first, then the command, the log kept for replay).
 from __future__ import annotations
 
 from rules import battle as B
+from rules.battle.events import ActionLost
 from tests.rules.battle.kit import (
     ANNA,
     BLADE,
+    BORIS,
     COUNTER,
     GLEB,
+    RIPOSTE,
     SHIELD,
     VERA,
+    ZAP,
     Fight,
     at,
     conserved,
@@ -83,4 +87,49 @@ def test_S2_R6_a_negated_attack_does_not_hold_the_situation_open():
     fight.tick(181)
     fight.expire()
     assert fight.state.ended and fight.state.result == B.state.SITUATION_ENDED
+    conserved(fight)
+
+
+# --- R8: a waiting response whose card is gone -----------------------------------------------------
+
+
+def _response_card_played_meanwhile() -> Fight:
+    """Anna's double blade on Gleb, the second blade shown; Boris's Zap interrupts it on Vera; Vera
+    calls her Riposte as a response to Anna's blade (it waits, R8), then answers the Zap with it."""
+    fight = Fight().begin().to_round(2)
+    frame = fight.attack(ANNA, BLADE, GLEB, second=BLADE)
+    fight.answer(GLEB)
+    fight.go_on()  # the second blade is shown
+    fight.do(B.Immediate(reactor=BORIS, frame=frame.number, mode=B.INTERRUPT, card=fight.uid(BORIS, ZAP), target=VERA))
+    zap = fight.top()
+    riposte = fight.uid(VERA, RIPOSTE)
+    fight.do(B.Immediate(reactor=VERA, frame=frame.number, mode=B.RESPONSE, card=riposte))
+    assert [q.actor for q in fight.state.stack[0].queue] == [VERA]
+    fight.do(B.AnswerAttack(frame=zap.number, defender=VERA, card=riposte))
+    fight.do(B.ConfirmAnswer(frame=zap.number, defender=VERA))
+    fight.go_on()  # the Zap is over: Anna's second blade runs again
+    assert fight.top().number == frame.number
+    return fight
+
+
+def test_R8_R5_a_waiting_response_whose_card_was_played_meanwhile_is_lost_and_the_clock_still_runs():
+    """[R8, R5, D8] The blade's window closes on the clock: the waiting response has nothing left to act
+    with, so it is lost (the immediate action counts as taken) - the expiry must not fail on it."""
+    fight = _response_card_played_meanwhile()
+    fight.tick(16)
+    fight.expire()  # Gleb's window closes: the blade takes full effect, then the response would start
+    assert fight.state.stack[0].finished and not fight.state.stack[0].queue
+    assert VERA in fight.state.immediate_spent
+    assert any(isinstance(e, ActionLost) and e.actor == VERA for e in fight.events)
+    fight.next_turn()
+    conserved(fight)
+
+
+def test_R8_a_waiting_response_with_nothing_left_does_not_block_the_result_it_waits_for():
+    """[R8, CR2] The same, with the blade answered and the result confirmed: the confirm is accepted."""
+    fight = _response_card_played_meanwhile()
+    fight.answer(GLEB)
+    assert fight.state.stack[0].finished and not fight.state.stack[0].queue
+    fight.next_turn()
+    assert fight.state.turn_of == VERA
     conserved(fight)

@@ -1,0 +1,26 @@
+"""What the battle's pages say about the audit's scenarios (tests/rules/battle/test_audit_scenarios.py)."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils.translation import override
+
+from duels.battle.log import BattleWords
+from rules.battle import events as E
+from tests.rules.battle.kit import ANNA, VERA, Fight
+
+
+@pytest.mark.parametrize(
+    ("language", "over", "why"),
+    [("en", "immediate response is over", "no card for it in hand"), ("ru", "Vera", "в руке нет подходящей карты")],
+)
+def test_R8_the_log_says_a_waiting_response_with_no_card_left_is_over_not_that_its_actor_is_out(language, over, why):
+    """[R8] A waiting response whose card was played meanwhile is lost: the log names why, in both languages,
+    and does not say that its actor can no longer fight (D11's words)."""
+    words = BattleWords(Fight().state, {})
+    with override(language):
+        line = words.line(E.ActionLost(frame=7, actor=VERA, by=None, why="no_card"))
+        out = words.line(E.ActionLost(frame=7, actor=VERA, by=None, why="out"))
+        other = words.line(E.ActionLost(frame=7, actor=ANNA, by=None, why="no_card"))
+    assert "Vera" in line and "7" in line and over in line and why in line
+    assert line != out and line != other
