@@ -6,14 +6,18 @@ expire first, then the command, the log kept for replay).
 
 from __future__ import annotations
 
+from rules import HEAVILY_WOUNDED, PARALYSED, FighterSetup
 from rules import battle as B
 from rules.battle.events import ActionLost
+from rules.battle.referee import ChangeCondition
 from tests.rules.battle.kit import (
     ANNA,
     BLADE,
     BORIS,
     COUNTER,
+    FIRE,
     GLEB,
+    NOVA,
     RIPOSTE,
     SHIELD,
     VERA,
@@ -21,6 +25,7 @@ from tests.rules.battle.kit import (
     Fight,
     at,
     conserved,
+    part_of,
 )
 
 # --- S2: the end of a hold starts the gap --------------------------------------------------------
@@ -133,3 +138,45 @@ def test_R8_a_waiting_response_with_nothing_left_does_not_block_the_result_it_wa
     fight.next_turn()
     assert fight.state.turn_of == VERA
     conserved(fight)
+
+
+# --- BP4: a newcomer's strike is at once, and only while they can fight ------------------------------
+
+
+def _newcomer_joins_by_attacking(fight: Fight) -> None:
+    fight.begin(order=None)
+    assert fight.state.turn_of == ANNA
+    fight.do(B.JoinBattle(FighterSetup(GLEB, "Gleb", (BLADE.face, BLADE.face)), "dark", (BLADE, BLADE), strike=True))
+
+
+def test_BP4_BP1_a_newcomer_who_never_struck_gets_no_out_of_turn_blow_once_their_own_turns_began():
+    """[BP4, BP1] Gleb joins by attacking but the referee goes on without his strike; from the next round
+    he takes turns. After his own turn he may not strike out of turn in someone else's."""
+    fight = Fight(who=(ANNA, BORIS, VERA))
+    _newcomer_joins_by_attacking(fight)
+    fight.to_round(2)
+    while fight.state.turn_of != GLEB:
+        fight.pass_turn()
+    fight.pass_turn()  # Gleb's own turn: he passes
+    fight.to_round(3)
+    assert fight.state.turn_of == ANNA
+    fight.refused("D5", B.Act(actor=GLEB, act=B.ATTACK, cards=(fight.uid(GLEB, BLADE),), targets=(ANNA,)))
+    assert fight.state.striker is None
+    conserved(fight)
+
+
+def test_BP4_D11_a_newcomer_put_out_before_striking_does_not_strike():
+    """[BP4, D11, IA1] Gleb joins by attacking; before his blow the referee records him paralysed (CR1).
+    One who can no longer fight strikes no blow."""
+    fight = Fight(who=(ANNA, BORIS, VERA))
+    _newcomer_joins_by_attacking(fight)
+    fight.do(ChangeCondition(combatant=GLEB, add=PARALYSED, reason="Vera's charm"))
+    blade = fight.uid(GLEB, BLADE)
+    fight.refused("D11", B.Act(actor=GLEB, act=B.ATTACK, cards=(blade,), targets=(ANNA,)))
+    # IA1: nor by surprise - the instant attack he would have joined with is refused the same way.
+    strike = B.InstantStrike(attacker=GLEB, victim=ANNA, card=blade, out_of_sight=True, within_reach=True, draw=0)
+    fight.refused("D11", strike)
+    conserved(fight)
+
+
+__all__ = ["FIRE", "HEAVILY_WOUNDED", "NOVA", "SHIELD", "part_of"]
