@@ -21,7 +21,7 @@ from rules import battle as B
 from rules.battle import events as E
 from rules.battle import reactions as R
 from rules.battle.referee import ConditionRecorded, SituationTakenOn
-from rules.battle.state import NO_ATTACKS_LEFT
+from rules.battle.state import NO_ATTACKS_LEFT, NO_CARD
 
 # R1: what drew an opportunity attack (the engine's trigger kinds); a readied action's
 # or a reaction card's trigger is the words the referee or the card gave, shown as they are.
@@ -189,6 +189,10 @@ def _lost(w: BattleWords, e: E.ActionLost) -> str:
     params = {"frame": e.frame, "name": w.who(e.actor), "by": w.who(e.by)}
     if e.why == "negated":
         return _("Action %(frame)s: %(name)s's action is negated by %(by)s and lost (R6).") % params
+    if e.why == NO_CARD:
+        # R8: a waiting response whose card was played meanwhile (the engine's words for it, reused).
+        over = _("Action %(frame)s: %(name)s's %(role)s is over.") % {**params, "role": ROLE_LABELS[B.RESPONSE]}
+        return f"{over} ({_('no card for it in hand')})"
     return _("Action %(frame)s: %(name)s can no longer fight; the action is lost.") % params
 
 

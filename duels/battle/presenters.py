@@ -312,7 +312,8 @@ def present_battle(
         winner=winner,
         gap_deadline_iso=iso(B.gap_deadline(state)),
         respond_frame=_respond_to(state).number if state.stack else None,
-        striker=people.get(state.striker) if state.striker is not None else None,
+        # BP4, D11: a newcomer put out before their blow strikes none; the turn's owner acts.
+        striker=people.get(state.striker) if state.striker is not None and B.fit(state, state.striker) else None,
     )
 
 

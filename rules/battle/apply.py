@@ -106,13 +106,20 @@ def gap_deadline(state: Battle) -> datetime | None:
     if state.phase == ENDED:
         last = state.last_action_at or state.ended_at
         return None if last is None else last + timedelta(seconds=state.settings.gap_s)
-    if state.phase != TURNS or state.last_action_at is None:
+    if state.phase != TURNS or state.last_action_at is None or is_held(state):
         return None
-    for frame in state.stack:
-        for q in [frame, *frame.queue]:
-            if any(p.begun and not p.done for p in q.parts if q.act == "attack"):
-                return None
     return state.last_action_at + timedelta(seconds=state.settings.gap_s)
+
+
+def is_held(state: Battle) -> bool:
+    """S2: a break between bouts, or an attack waiting for an answer or a result, holds the situation open.
+
+    A negated attack (R6) waits for nothing: it holds nothing. When a hold ends, the gap is counted
+    from that moment (``_apply_in_place``), as a duel's is.
+    """
+    if state.phase == BETWEEN_ROUNDS:
+        return True
+    return state.phase == TURNS and any(f.act == ATTACK and f.current is not None for f in state.stack)
 
 
 def next_deadline(state: Battle) -> datetime | None:
@@ -199,6 +206,7 @@ def _apply_in_place(new: Battle, command: BattleCommand, now: datetime) -> Event
         close_situation_command(new, command, now, events)
         return events
     _check_current(new, now)
+    held = is_held(new)
     match command:
         case JoinBattle():
             _join(new, command, events)
@@ -208,6 +216,9 @@ def _apply_in_place(new: Battle, command: BattleCommand, now: datetime) -> Event
             _combat(new, command, now, events)
             if is_combat_action(command):
                 new.last_action_at = now
+    if held and not is_held(new) and new.last_action_at is not None:
+        # S2: the hold (a bout break, an open step) is over - the gap starts now, not back-dated.
+        new.last_action_at = max(new.last_action_at, now)
     return events
 
 

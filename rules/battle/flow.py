@@ -120,6 +120,8 @@ def advance(state: Battle, now: datetime, events: Events) -> None:
         state.turn_seq += 1
         # R4 reading: a readied action waits until the readier's next turn.
         state.readied.pop(cid, None)
+        if state.striker == cid:
+            state.striker = None  # BP4: their turns have begun; a blow never struck "at once" has lapsed
         events.append(E.TurnStarted(round=state.round, combatant=cid))
         return
     end_round(state, "all_turns", now, events)

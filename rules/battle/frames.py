@@ -28,6 +28,7 @@ from rules.battle.state import (
     INTERRUPT,
     MAIN,
     MOVE,
+    NO_CARD,
     RANGED,
     RESPONSE,
     TURNS,
@@ -320,6 +321,12 @@ def settle(state: Battle, now: datetime, events: Events) -> None:
             # Reading (D11, R7): a waiting response whose actor can no longer fight when it
             # would start is lost with them; its card was never shown and stays in the hand.
             lose(state, response, None, "out", events)
+            continue
+        card = response.parts[0].card
+        if card is not None and card not in state.combatants[response.actor].hand:
+            # Reading (R8, R5): its card was played meanwhile (an answer, another reaction): the waiting
+            # response has nothing left to act with and is lost; the immediate action counts as taken.
+            lose(state, response, None, NO_CARD, events)
             continue
         suspend(frame, now, response.actor, events)
         state.stack.append(response)

@@ -26,7 +26,16 @@ from rules import instant as shared
 from rules.battle import events as E
 from rules.battle import stack as S
 from rules.battle.flow import Events, fit
-from rules.battle.frames import _check_targets, _combatant, _declared, _hand_card, _in_turns, _new_frame, begin_part
+from rules.battle.frames import (
+    _can_act,
+    _check_targets,
+    _combatant,
+    _declared,
+    _hand_card,
+    _in_turns,
+    _new_frame,
+    begin_part,
+)
 from rules.battle.state import ATTACK, MAIN, OPPORTUNITY, STANDARD, Battle, Part
 from rules.cards import table_of
 from rules.errors import RuleError, gettext_noop
@@ -89,6 +98,7 @@ def _check_striker(state: Battle, attacker: int) -> bool:
     if state.striker == attacker and attacker != state.turn_of:
         if any(not f.finished or f.queue for f in state.stack):
             raise RuleError("BP4", gettext_noop("Finish the action and its reactions first."))
+        _can_act(state, attacker)  # D11: one put out before the blow strikes none
         return True
     if state.turn_of == attacker and not state.stack and state.turn_seq == 1 and state.declarer == attacker:
         return False

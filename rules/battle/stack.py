@@ -12,6 +12,7 @@ from datetime import datetime
 from rules.battle import events as E
 from rules.battle.flow import Events
 from rules.battle.frames import (
+    _can_act,
     _check_targets,
     _combatant,
     _declared,
@@ -72,6 +73,7 @@ def act(
         # BP4: a newcomer who joined by attacking strikes at once, with an attack, between actions.
         if kind != ATTACK:
             raise RuleError("BP4", gettext_noop("A newcomer who joins by attacking strikes with an attack."))
+        _can_act(state, actor)  # D11: one put out before the blow strikes none
         if any(not f.finished or f.queue for f in state.stack):
             raise RuleError(INPUT, gettext_noop("Finish the action and its reactions first."))
     elif state.turn_of != actor:

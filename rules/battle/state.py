@@ -84,6 +84,9 @@ MAX_ROUNDS: Final = "max_rounds"
 NO_ATTACKS_LEFT: Final = "no_attacks_left"
 SITUATION_ENDED: Final = "situation_ended"
 
+# Why an action is lost (ActionLost.why) besides R6's "negated" and D11's "out".
+NO_CARD: Final = "no_card"  # R8: a waiting response whose card was played meanwhile
+
 
 @dataclass(frozen=True)
 class BattleCard:

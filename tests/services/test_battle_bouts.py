@@ -60,16 +60,17 @@ def test_AG2_D3_after_one_round_of_turns_a_new_arsenal_is_refused_while_attack_c
 
 
 def test_S2_next_turn_and_a_pass_do_not_keep_a_quiet_battle_alive(event, people, referee):
-    """Issue 25 item 2: the last combat action is the answer at 2 s; "next turn" at 170 s, a pass at
-    175 s and "next turn" at 176 s do not restart the clock: at 190 s the situation is over (182 s)."""
+    """Issue 25 item 2: the clock runs from the end of the last step (the answer at 2 s, its result
+    confirmed at 3 s ends the open step's hold, S2); "next turn" at 170 s, a pass at 175 s and "next
+    turn" at 176 s do not restart it: at 190 s the situation is over (183 s)."""
     anna, _boris, vera, _gleb = people
     situation = begin(event, people, referee, now=at(0))
     blade_on(situation, referee, anna, vera, 1)
     act(situation, B.NextTurn(), referee, now=at(170))
     act(situation, passes(battle_state(situation)), referee, now=at(175))
     act(situation, B.NextTurn(), referee, now=at(176))
-    assert battle_state(situation).last_action_at == at(2)
+    assert battle_state(situation).last_action_at == at(3)
     row = services.refresh(Situation.objects.get(pk=situation.pk), now=at(190))
-    assert row.ended and row.ended_at == at(182)
+    assert row.ended and row.ended_at == at(183)
     st = battle_state(situation)
-    assert st.closed and st.closed_at == at(182)
+    assert st.closed and st.closed_at == at(183)

@@ -61,10 +61,11 @@ def test_S2_D3_a_battle_over_keeps_the_situation_open_with_arsenals_frozen_until
     assert services.in_active_situation(anna, now=at(20))
     with pytest.raises(RuleError):
         arsenal_service.restore_arsenal(anna)  # S2: frozen while the situation lasts
-    # The gap counts from the last combat action (the answer at 2 s), not from the referee's end.
-    assert not later(situation, 182).ended
-    situation = later(situation, 182.001)
-    assert situation.ended and situation.ended_at == at(182)
+    # The gap counts from the last step (answered at 2 s, its hold over at the confirm at 3 s),
+    # not from the referee's end.
+    assert not later(situation, 183).ended
+    situation = later(situation, 183.001)
+    assert situation.ended and situation.ended_at == at(183)
     anna.refresh_from_db()
     anna.arsenal_limit = 8  # the party's whole hand
     anna.save()
@@ -132,7 +133,8 @@ def test_S2_IA6_after_a_grown_battle_ends_a_second_instant_attack_in_the_gap_is_
     assert next(e for e in second.events if e.type == "converted_to_aggression").rule == "IA6"
     assert battle_state(battle).closed  # taken on by the new fight, not ended by the gap
     opening = rules_duel.from_dict(second.situation.opening)
-    assert opening.instant_attack_used and opening.last_action_at == at(5)
+    # S2: the converted blow's open step held the situation until the referee's end at 10 s.
+    assert opening.instant_attack_used and opening.last_action_at == at(10)
     # After that fight's gap (from its last combat action) the next one is real.
     monkeypatch.undo()
     act(second.situation, rules_duel.EndDuel(duel=0, reason="parted"), referee, now=at(31))

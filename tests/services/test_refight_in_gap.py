@@ -86,7 +86,7 @@ def test_S2_IA6_an_instant_attack_after_a_battle_in_its_gap_is_an_ordinary_attac
     composed = hand(boris)
     battle = won_at_10(event, people, referee)
     last = battle_state(battle).last_action_at
-    assert last == at(6)
+    assert last == at(7)  # S2: the answer at 6 s, its step held until the confirm at 7 s
     monkeypatch.setattr("secrets.randbelow", lambda n: pytest.fail("IA6: an ordinary attack draws nothing"))
     blade = ArsenalCard.objects.get(character=boris, card__name_en="Blade").card
 
