@@ -184,6 +184,14 @@ def _resumed(w: BattleWords, e: E.WindowsResumed) -> str:
     return _("The waiting answers to action %(frame)s run again with the time they had left.") % {"frame": e.frame}
 
 
+@wording(E.WindowLost)
+def _window_lost(w: BattleWords, e: E.WindowLost) -> str:
+    return _("Action %(frame)s: %(name)s can no longer fight and has no answer window; nothing lands (BP3).") % {
+        "frame": e.frame,
+        "name": w.who(e.defender),
+    }
+
+
 @wording(E.ActionLost)
 def _lost(w: BattleWords, e: E.ActionLost) -> str:
     params = {"frame": e.frame, "name": w.who(e.actor), "by": w.who(e.by)}

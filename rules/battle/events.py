@@ -127,6 +127,15 @@ class WindowsResumed(EngineEvent):
     frame: int
 
 
+@event_type("battle_window_lost")
+@dataclass(frozen=True, kw_only=True)
+class WindowLost(EngineEvent):
+    """BP3: a target out of the fight (D11) has no answer window; nothing lands on them by this attack."""
+
+    frame: int
+    defender: int
+
+
 @event_type("battle_action_lost")
 @dataclass(frozen=True, kw_only=True)
 class ActionLost(EngineEvent):

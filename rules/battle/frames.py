@@ -215,6 +215,10 @@ def _check_targets(state: Battle, actor: int, card: BattleCard, targets: tuple[i
             raise RuleError("D12", gettext_noop("%(name)s has left the battle."), name=state.combatants[target].name)
     if not targets or actor in targets or len(set(targets)) != len(targets):
         raise RuleError("D6", gettext_noop("An attack names its targets: other combatants, each once."))
+    for target in targets:
+        if not fit(state, target):
+            # BP3, IA1's reading: one out of the fight is not attacked; a blow on them is a condition change.
+            raise RuleError("BP3", gettext_noop("%(name)s can no longer fight."), name=state.combatants[target].name)
     if card.reach != AREA and len(targets) != 1:
         raise RuleError("D6", gettext_noop("Only an area attack names several targets."))
 
@@ -244,6 +248,8 @@ def begin_part(state: Battle, frame: Frame, part: Part, now: datetime, events: E
                 deadline=deadline.isoformat(),
             )
         )
+        # BP3: a target put out since the action was declared (by its first attack, a reaction) has no window.
+        _lose_windows_of_the_out(state, frame, part, now, events)
         return
     if part.card is not None:
         events.append(
@@ -285,12 +291,34 @@ def resume(state: Battle, frame: Frame, now: datetime, events: Events) -> None:
         lose(state, frame, None, "out", events)
         return
     part = frame.current
-    if part is None or not any(w.deadline is None and not w.answered for w in part.windows):
+    if part is None:
+        return
+    # BP3: a target the reaction put out of the fight loses the window that waited for them.
+    if _lose_windows_of_the_out(state, frame, part, now, events):
+        settle(state, now, events)
+        return
+    if not any(w.deadline is None and not w.answered for w in part.windows):
         return
     for window in part.windows:
         if window.deadline is None and not window.answered:
             window.deadline = now + timedelta(milliseconds=window.remaining_ms)
     events.append(E.WindowsResumed(frame=frame.number))
+
+
+def _lose_windows_of_the_out(state: Battle, frame: Frame, part: Part, now: datetime, events: Events) -> bool:
+    """BP3: close the unanswered windows of targets out of the fight (nothing lands on them); True if that ended
+    the part. An answer already given stands: its result is decided as any other."""
+    lost = [w for w in part.windows if not w.answered and not w.resolved and not fit(state, w.defender)]
+    if not lost:
+        return False
+    gone = {w.defender for w in lost}
+    part.windows = [w for w in part.windows if w.defender not in gone]
+    for window in lost:
+        events.append(E.WindowLost(frame=frame.number, defender=window.defender))
+    if all(w.resolved for w in part.windows):
+        finish_part(state, frame, part, now, events)
+        return True
+    return False
 
 
 def lose(state: Battle, frame: Frame, by: int | None, why: str, events: Events) -> None:

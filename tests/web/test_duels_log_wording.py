@@ -196,6 +196,7 @@ def battle_events() -> tuple[list[EngineEvent], BattleWords]:
         BE.PartDone(frame=6, part=1),
         BE.WindowsSuspended(frame=6, by=VERA),
         BE.WindowsResumed(frame=6),
+        BE.WindowLost(frame=6, defender=GLEB),
         BE.ActionLost(frame=6, actor=ANNA, by=VERA, why="negated"),
         BE.FrameClosed(frame=7, actor=VERA, role=B.RESPONSE),
         BE.ActionReadied(combatant=GLEB, mode=B.RESPONSE, trigger="Anna steps out of the circle"),

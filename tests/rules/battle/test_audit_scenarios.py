@@ -6,11 +6,9 @@ expire first, then the command, the log kept for replay).
 
 from __future__ import annotations
 
-import pytest
-
-from rules import HEAVILY_WOUNDED, PARALYSED, FighterSetup
+from rules import ATTACK, HEAVILY_WOUNDED, LIGHTLY_WOUNDED, PARALYSED, FighterSetup
 from rules import battle as B
-from rules.battle.events import ActionLost
+from rules.battle.events import ActionLost, WindowLost
 from rules.battle.referee import ChangeCondition
 from tests.rules.battle.kit import (
     ANNA,
@@ -19,12 +17,15 @@ from tests.rules.battle.kit import (
     COUNTER,
     FIRE,
     GLEB,
+    HAND,
+    NOVA,
     RIPOSTE,
     SHIELD,
     VERA,
     ZAP,
     Fight,
     at,
+    card,
     conserved,
 )
 
@@ -182,11 +183,6 @@ def test_BP4_D11_a_newcomer_put_out_before_striking_does_not_strike():
 # --- BP3: a target out of the fight loses its window -------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BP3 not implemented: a target put out of the fight keeps an answer window; closing it needs "
-    "a new log line and message (locale/, shared with the other wings) and a choice of outcome (see report)",
-)
 def test_BP3_the_second_attack_of_a_double_attack_opens_no_window_for_a_target_the_first_put_out():
     """[BP3, D11] Anna's fireball then blade on Vera: the fireball leaves her heavily wounded (out of the
     fight); when "go on" shows the blade, Vera - out of the fight - has no window to answer in."""
@@ -194,6 +190,52 @@ def test_BP3_the_second_attack_of_a_double_attack_opens_no_window_for_a_target_t
     fight.attack(ANNA, FIRE, VERA, second=BLADE)
     fight.answer(VERA)
     assert HEAVILY_WOUNDED in fight.state.combatants[VERA].condition
+    condition = fight.state.combatants[VERA].condition
+    blade = fight.uid(ANNA, BLADE)
     fight.go_on()  # the blade is shown
-    current = fight.state.stack[0].current
-    assert current is None or all(w.defender != VERA for w in current.windows)
+    frame = fight.state.stack[0]
+    # No window for her, nothing lands by the blade; the card is shown and spent, the action over (D9).
+    assert frame.current is None and frame.finished
+    assert frame.parts[1].done and frame.parts[1].windows == []
+    assert fight.state.combatants[VERA].condition == condition
+    assert blade in fight.state.combatants[ANNA].discards
+    assert any(isinstance(e, WindowLost) and e.defender == VERA for e in fight.events)
+    conserved(fight)
+
+
+def test_BP3_a_new_attack_may_not_name_a_target_out_of_the_fight():
+    """[BP3, IA1's reading] Vera is heavily wounded: an attack naming her is refused, an area attack naming
+    her and Gleb too (nothing changes); a blow on her is recorded as a condition change instead."""
+    fight = Fight().begin()
+    fight.do(ChangeCondition(VERA, add=HEAVILY_WOUNDED, reason="hit by a falling beam"))
+    fight.refused("BP3", B.Act(actor=ANNA, act=B.ATTACK, cards=(fight.uid(ANNA, BLADE),), targets=(VERA,)))
+    fight.refused("BP3", B.Act(actor=ANNA, act=B.ATTACK, cards=(fight.uid(ANNA, NOVA),), targets=(VERA, GLEB)))
+    fight.attack(ANNA, NOVA, GLEB)
+    assert [w.defender for w in fight.top().current.windows] == [GLEB]
+
+
+# An interrupt that leaves its target heavily wounded (out of the fight, D11).
+HEX = card(24, "Hex", ATTACK, HEAVILY_WOUNDED, LIGHTLY_WOUNDED, action=B.INTERRUPT, trigger="an enemy attacks")
+
+
+def test_BP3_a_target_an_interrupt_puts_out_loses_the_window_that_waited_for_them():
+    """[BP3, R6, D8] Anna's Nova on Vera and Gleb; Boris's Hex interrupts it on Gleb and leaves him out of
+    the fight. When the Nova runs again, Gleb's waiting window is lost (nothing lands on him by the Nova),
+    Vera's runs on with the time it had left."""
+    fight = Fight(hand=(*HAND, HEX)).begin().to_round(2)
+    frame = fight.attack(ANNA, NOVA, VERA, GLEB)
+    fight.tick(5)
+    fight.do(B.Immediate(reactor=BORIS, frame=frame.number, mode=B.INTERRUPT, card=fight.uid(BORIS, HEX), target=GLEB))
+    hex_ = fight.top()
+    fight.do(B.AnswerAttack(frame=hex_.number, defender=GLEB, card=None))
+    fight.do(B.ConfirmAnswer(frame=hex_.number, defender=GLEB, outcome=None, reason=""))
+    gleb = fight.state.combatants[GLEB].condition
+    assert HEAVILY_WOUNDED in gleb
+    fight.go_on()  # the Hex is over: the Nova runs again
+    nova = fight.state.stack[0]
+    assert [w.defender for w in nova.current.windows] == [VERA]
+    assert any(isinstance(e, WindowLost) and e.defender == GLEB for e in fight.events)
+    fight.answer(VERA)
+    assert fight.state.stack[0].finished and fight.state.combatants[GLEB].condition == gleb
+    conserved(fight)
+    assert B.to_dict(fight.replayed()) == B.to_dict(fight.state)
