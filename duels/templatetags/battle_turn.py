@@ -146,7 +146,8 @@ def _turn(ctx: Ctx, view: Any) -> str:
         f' for="card-{e(card.uid)}">{e(card.name)}</label>\n              '
         for card in actor.hand or ()
     )
-    targets = _checks("targets", [c for c in view.combatants if c.id != actor.id], "btn-outline-dark")
+    # BP3: only who can still fight is offered as a target (the engine refuses the others).
+    targets = _checks("targets", [c for c in view.combatants if c.id != actor.id and c.can_fight], "btn-outline-dark")
     engaged = _checks("engaged", [c for c in view.combatants if c.side != actor.side], "btn-outline-secondary")
     return (
         f"\n        \n        {striker}\n        {action_form(ctx, 'act', form_id='turn-form')}"

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import pytest
+from django.urls import reverse
 from django.utils.translation import override
 
 from duels.battle.log import BattleWords
 from duels.battle.presenters import present_battle
 from duels.web.viewers import Viewer
-from rules import PARALYSED, FighterSetup
+from rules import HEAVILY_WOUNDED, PARALYSED, FighterSetup
 from rules import battle as B
 from rules.battle import events as E
 from rules.battle.referee import ChangeCondition
 from tests.rules.battle.kit import ANNA, BLADE, BORIS, GLEB, VERA, Fight
+from tests.web.battle_page_kit import attack, drive
 
 
 @pytest.mark.parametrize(
@@ -42,3 +44,24 @@ def test_BP4_D11_the_tablet_offers_no_strike_to_a_newcomer_put_out_before_it_but
     fight.do(ChangeCondition(combatant=GLEB, add=PARALYSED, reason="Vera's charm"))
     view = present_battle(fight.state, referee)
     assert view.striker is None and view.turn_of.id == ANNA
+
+
+@pytest.mark.django_db
+def test_BP3_the_tablet_offers_no_target_out_of_the_fight_and_an_attack_on_one_is_refused(
+    as_user, referee, battle, people
+):
+    """[BP3, D11] Vera is heavily wounded: Anna's turn form offers Boris and Gleb as targets but not her; an
+    attack naming her anyway (an old form) is refused with the rule's words and changes nothing."""
+    anna, boris, vera, gleb = people
+    drive(battle, referee, ChangeCondition(combatant=vera.pk, add=HEAVILY_WOUNDED, reason="a falling beam"))
+    client = as_user(referee)
+    page = client.get(reverse("duels:battle", args=[battle.pk])).content.decode()
+    assert f'id="target-{gleb.pk}"' in page and f'id="target-{boris.pk}"' in page
+    assert f'id="target-{vera.pk}"' not in page
+    battle.refresh_from_db()
+    version = battle.version
+    response = attack(client, battle, anna, "Blade", vera)
+    assert response.status_code == 422
+    assert "can no longer fight" in response.content.decode() and "BP3" in response.content.decode()
+    battle.refresh_from_db()
+    assert battle.version == version
