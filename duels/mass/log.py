@@ -99,6 +99,8 @@ def _nothing(w: MassWords, e: M.NothingHappens) -> str:
     if e.why == "empty_hospital":
         return _("%(side)s, %(points)s points: nothing happens, the side's hospital is empty.") % params
     # The points name the deck (M5: 2, 4, 5 or 6).
+    if e.why == "no_deck":
+        return _("%(side)s, %(points)s points: nothing happens, this battle has no deck %(points)s.") % params
     return _("%(side)s, %(points)s points: nothing happens, deck %(points)s is empty, all its cards are kept.") % params
 
 

@@ -61,7 +61,7 @@ class PointsUsed(EngineEvent):
 class NothingHappens(EngineEvent):
     side: str
     points: int
-    why: str  # "empty_hospital" or "empty_deck"
+    why: str  # "empty_hospital", "empty_deck" (all its cards kept) or "no_deck" (the battle has none of it)
 
 
 @event_type("mass_card_declined")

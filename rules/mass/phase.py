@@ -199,12 +199,16 @@ def _use_points(state: MassBattle, cmd: UsePoints, events: Events) -> None:
         raise RuleError(INPUT, gettext_noop("The server draws from its own decks here; no card is recorded."))
     deck = state.decks[points]
     if not deck:
+        # Every card of the deck is kept, or the battle has none of that deck (M1 names four decks; an
+        # organizer may leave one out): the draw does nothing and the phase goes on.
+        kept = any(face.deck == points for face in state.cards.values())
         if cmd.card is not None:
-            raise RuleError(
-                "M1", gettext_noop("By the record, deck %(deck)s is empty: all its cards are kept."), deck=points
-            )
-        # Every card of the deck is kept: the draw does nothing and the phase goes on.
-        events.append(ev.NothingHappens(side=cmd.side, points=points, why="empty_deck"))
+            if kept:
+                raise RuleError(
+                    "M1", gettext_noop("By the record, deck %(deck)s is empty: all its cards are kept."), deck=points
+                )
+            raise RuleError("M1", gettext_noop("Deck %(deck)s has no cards in this battle."), deck=points)
+        events.append(ev.NothingHappens(side=cmd.side, points=points, why="empty_deck" if kept else "no_deck"))
         return
     uid = _recorded(state, points, cmd.card) if printed else deck[0]
     if deck.index(uid) < state.shuffled_part[points]:

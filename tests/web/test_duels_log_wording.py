@@ -294,6 +294,7 @@ def mass_events() -> tuple[list[EngineEvent], MassWords]:
         ME.PointsUsed(side="a", points=5),
         ME.NothingHappens(side="b", points=3, why="empty_hospital"),
         ME.NothingHappens(side="b", points=6, why="empty_deck"),
+        ME.NothingHappens(side="b", points=5, why="no_deck"),
         ME.CardDeclined(side="a", deck=4),
         ME.CardDrawn(side="a", deck=5, uid="4.1", card_id=4, may_keep=True),
         ME.CardKept(side="a", uid="4.1", card_id=4),
@@ -356,7 +357,7 @@ CASES = [(event, words, expected) for events, words, expected in KINDS for event
 CLOSED = {
     ("battle_action_lost", "why"): ("negated", "out"),
     ("battle_round_ended", "why"): tuple(ROUND_END_LABELS),
-    ("mass_nothing_happens", "why"): ("empty_hospital", "empty_deck"),
+    ("mass_nothing_happens", "why"): ("empty_hospital", "empty_deck", "no_deck"),
     ("mass_warrior_moved", "by"): ("points", "card", "casualties"),
 }
 

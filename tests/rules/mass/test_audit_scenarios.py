@@ -4,7 +4,17 @@ Each test names the rule(s) it holds the engine to; the deck order and the dice 
 """
 
 import rules.mass as magic
-from tests.rules.mass.kit import edge_battle, edge_events, edge_ready, edge_refused, edge_run
+from tests.rules.mass.kit import (
+    EDGE_CARDS,
+    EDGE_ORDER,
+    EDGE_SIDES,
+    edge_battle,
+    edge_events,
+    edge_ready,
+    edge_refused,
+    edge_run,
+    edge_warriors,
+)
 
 
 def test_M5_M6_a_card_aimed_at_a_side_with_nobody_on_the_field_is_carried_out_and_moves_nobody():
@@ -69,3 +79,21 @@ def test_M5_M7_a_deck_emptied_by_kept_cards_is_refilled_by_a_kept_card_used_in_a
     state = edge_run(state, magic.UsePoints("b"))
     assert state.pending is not None and state.pending.uid == "21.1"
     assert sorted(magic.uids_everywhere(state)) == sorted(state.cards)
+
+
+def test_M1_M5_a_deck_the_battle_has_no_cards_of_is_not_called_all_kept():
+    """[M1, M5] The organizer left deck 4 out of this battle: Red's 4 draws nothing and the phase goes on, and the
+    event says the battle has no such deck - not that all its cards are kept (which would name kept cards that do
+    not exist). A printed-deck record of a card from it is refused in the same words."""
+    cards = [face for face in EDGE_CARDS if face.deck != 4]
+    order = tuple((deck, uids) for deck, uids in EDGE_ORDER if deck != 4)
+    state = magic.open_battle(magic.MagicSettings(), cards, edge_warriors(), EDGE_SIDES)
+    state = edge_ready(edge_run(state, magic.ShuffleDecks(order=(*order, (4, ())))), 4, 1)
+    done = edge_events(state, magic.UsePoints("a", take=True))
+    assert {"type": "mass_nothing_happens", "side": "a", "points": 4, "why": "no_deck"} in done
+    state = edge_run(state, magic.UsePoints("a", take=True), magic.EndTurn("a"))
+    assert state.pending is None and state.decks[4] == []
+    printed = magic.open_battle(magic.MagicSettings(printed_decks=True), cards, edge_warriors(), EDGE_SIDES)
+    printed = edge_ready(edge_run(printed, magic.ShuffleDecks(order=(*order, (4, ())))), 4, 1)
+    error = edge_refused("M1", printed, magic.UsePoints("a", take=True, card=40))
+    assert "no cards in this battle" in error.message
