@@ -252,8 +252,11 @@ def list_from[T](what: str, value: Mapping[str, Any], decode: Callable[[Any], T]
         return tuple(decode(item) for item in raw)
 
     values = decoded(what, value, build)
-    _memo((what, id(values)), values, value[REF])
-    _memo((what, tuple(map(id, values))), values, value[REF])
+    known = _BY_IDS.get((what, id(values)))
+    if known is None or known[0] is not values:
+        # Once per decoded tuple: its identity (list_ref's quick way) and its values' ids.
+        _memo((what, id(values)), values, value[REF])
+        _memo((what, tuple(map(id, values))), values, value[REF])
     return values
 
 
