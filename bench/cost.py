@@ -157,6 +157,10 @@ class Requests:
             "spectator_poll_fresh_battle": fresh(polls(of("battle"), "spectator")),
             "spectator_poll_fresh_mass": fresh(polls(of("mass"), "spectator")),
             "referee_page_10": itertools.cycle([self._get(f"/fights/{f['id']}/", Cookie=self.cookie) for f in short]),
+            # The referee's running-fights list after a change (bench/load.py's referee_list_changed).
+            "referee_list_changed": itertools.cycle(
+                [self._get(f"/events/{self.game['event']}/referee/", **staff, **{"HX-Target": "running"})]
+            ),
             "step_post": self._steps(post, "duel"),
             # Issue 24: the step of every kind (bench/kinds.py), each at its fights' realistic lengths.
             "step_post_battle": self._steps(post, "battle"),
