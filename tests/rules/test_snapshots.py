@@ -8,6 +8,7 @@ import pytest
 
 from rules import snapshots
 from rules.cards import CardFace, CounterRule, face_to_dict
+from rules.clone import Shared
 from rules.duel import state as engine
 
 T0 = dt.datetime(2026, 12, 5, 20, 0, tzinfo=dt.UTC)
@@ -23,8 +24,8 @@ def no_database(monkeypatch):
 
 
 def _situation(cards: dict[str, CardFace]) -> engine.Situation:
-    rules = [CounterRule(2, None, "fire", "parried"), CounterRule(2, 1, None, "softened")]
-    return engine.Situation(settings=engine.Settings(), counters=rules, opened_at=T0, cards=dict(cards))
+    rules = (CounterRule(2, None, "fire", "parried"), CounterRule(2, 1, None, "softened"))
+    return engine.Situation(settings=engine.Settings(), counters=rules, opened_at=T0, cards=Shared(cards))
 
 
 def test_a_key_is_the_content_whatever_the_order_of_its_keys():

@@ -40,10 +40,11 @@ def test_BP4_D11_the_tablet_offers_no_strike_to_a_newcomer_put_out_before_it_but
     fight.begin(order=None)
     fight.do(B.JoinBattle(FighterSetup(GLEB, "Gleb", (BLADE.face,)), "dark", (BLADE,), strike=True))
     referee = Viewer(kind="referee")
-    assert present_battle(fight.state, referee).striker.id == GLEB
+    striker = present_battle(fight.state, referee).striker
+    assert striker is not None and striker.id == GLEB
     fight.do(ChangeCondition(combatant=GLEB, add=PARALYSED, reason="Vera's charm"))
     view = present_battle(fight.state, referee)
-    assert view.striker is None and view.turn_of.id == ANNA
+    assert view.striker is None and view.turn_of is not None and view.turn_of.id == ANNA
 
 
 @pytest.mark.django_db

@@ -211,7 +211,8 @@ def test_BP3_a_new_attack_may_not_name_a_target_out_of_the_fight():
     fight.refused("BP3", B.Act(actor=ANNA, act=B.ATTACK, cards=(fight.uid(ANNA, BLADE),), targets=(VERA,)))
     fight.refused("BP3", B.Act(actor=ANNA, act=B.ATTACK, cards=(fight.uid(ANNA, NOVA),), targets=(VERA, GLEB)))
     fight.attack(ANNA, NOVA, GLEB)
-    assert [w.defender for w in fight.top().current.windows] == [GLEB]
+    part = fight.top().current
+    assert part is not None and [w.defender for w in part.windows] == [GLEB]
 
 
 # An interrupt that leaves its target heavily wounded (out of the fight, D11).
@@ -233,7 +234,8 @@ def test_BP3_a_target_an_interrupt_puts_out_loses_the_window_that_waited_for_the
     assert HEAVILY_WOUNDED in gleb
     fight.go_on()  # the Hex is over: the Nova runs again
     nova = fight.state.stack[0]
-    assert [w.defender for w in nova.current.windows] == [VERA]
+    part = nova.current
+    assert part is not None and [w.defender for w in part.windows] == [VERA]
     assert any(isinstance(e, WindowLost) and e.defender == GLEB for e in fight.events)
     fight.answer(VERA)
     assert fight.state.stack[0].finished and fight.state.combatants[GLEB].condition == gleb
